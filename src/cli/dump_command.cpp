@@ -1,0 +1,88 @@
+#include "cli/dump_command.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include "cli/exit_codes.hpp"
+#include "cli/input_warnings.hpp"
+#include "eventlog/byte_source.hpp"
+#include "eventlog/event_stats.hpp"
+#include "eventlog/show_text.hpp"
+#include "eventlog/time_ordered_reader.hpp"
+#include "util/error.hpp"
+
+namespace el2fx::cli {
+namespace {
+
+// Buffers text and writes it in large pieces; a failed write (a closed pipe, a
+// full disk) is an error, not a silent truncation.
+class TextOutput {
+public:
+    explicit TextOutput(std::FILE* out) : out_(out) { buffer_.reserve(kFlushAt + 4096); }
+    std::string& buffer() { return buffer_; }
+    void maybe_flush() {
+        if (buffer_.size() >= kFlushAt) flush();
+    }
+    void flush() {
+        if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), out_) != buffer_.size())
+            throw Error(std::string("cannot write the output: ") + std::strerror(errno));
+        buffer_.clear();
+        if (std::fflush(out_) != 0) throw Error(std::string("cannot write the output: ") + std::strerror(errno));
+    }
+
+private:
+    static constexpr std::size_t kFlushAt = 1 << 16;
+    std::FILE* out_;
+    std::string buffer_;
+};
+
+class StatsSink : public eventlog::EventSink {
+public:
+    void on_header(const eventlog::Header& header) override { stats.on_header(header); }
+    void on_event(const eventlog::Event& event) override { stats.on_event(event); }
+    eventlog::EventStats stats;
+};
+
+}  // namespace
+
+int run_dump(DumpOptions options, std::FILE* out, std::FILE* err) {
+    eventlog::InputFile input(options.input);
+    Diagnostics diagnostics;
+    TextOutput text(out);
+    eventlog::StreamEnd end;
+
+    if (options.stats) {
+        auto sink = std::make_unique<StatsSink>();  // large: keep it off the stack
+        end = eventlog::decode_stream(input, *sink, diagnostics);
+        text.buffer() += "file: " + options.input + "\n";
+        text.buffer() += sink->stats.report(end.bytes);
+        if (end.truncated_at)
+            text.buffer() += "truncated at byte " + std::to_string(*end.truncated_at) +
+                             (end.truncated_mid_event ? " (mid-event)\n" : " (no end-of-data marker)\n");
+        text.buffer() += "diagnostics:";
+        bool any = false;
+        for (std::size_t i = 0; i < kDiagnosticCount; ++i) {
+            auto d = static_cast<Diagnostic>(i);
+            if (diagnostics.count(d) == 0) continue;
+            any = true;
+            text.buffer() += "\n  " + std::string(Diagnostics::info(d).id) + ": " + std::to_string(diagnostics.count(d));
+        }
+        text.buffer() += any ? "\n" : " none\n";
+    } else {
+        eventlog::TimeOrderedReader reader(input, diagnostics);
+        options.filter.resolve(reader.header());
+        eventlog::append_header_text(text.buffer(), reader.header());
+        while (const eventlog::Event* event = reader.next()) {
+            if (!options.filter.accepts(*event)) continue;
+            eventlog::append_event_text(text.buffer(), *event);
+            text.maybe_flush();
+        }
+        text.buffer() += "\n";  // ghc-events show ends with an empty line
+        end = reader.stream_end();
+    }
+    text.flush();
+    bool lost = report_input_warnings(err, options.input, end, diagnostics);
+    return lost && options.strict ? kDataLoss : kOk;
+}
+
+}  // namespace el2fx::cli

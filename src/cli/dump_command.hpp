@@ -1,0 +1,22 @@
+// `eventlog2fxprof dump FILE`: the events as `ghc-events show` prints them, or
+// (--stats) counts per event type.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "cli/event_filter.hpp"
+
+namespace el2fx::cli {
+
+struct DumpOptions {
+    std::string input;
+    EventFilter filter;
+    bool stats = false;
+    bool strict = false;
+};
+
+// Returns the exit code; throws el2fx::Error on bad input.
+int run_dump(DumpOptions options, std::FILE* out, std::FILE* err);
+
+}  // namespace el2fx::cli

@@ -1,0 +1,84 @@
+// eventlog2fxprof: GHC eventlogs → Firefox Profiler profiles.
+// The CLI is the only place that prints and chooses exit codes.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <cxxopts.hpp>
+
+#include "cli/dump_command.hpp"
+#include "cli/exit_codes.hpp"
+#include "util/error.hpp"
+
+namespace {
+
+using namespace el2fx::cli;
+
+constexpr const char* kUsage =
+    "usage: eventlog2fxprof dump [options] FILE     print events as `ghc-events show` does\n"
+    "       eventlog2fxprof dump --stats FILE       count events per type\n"
+    "FILE may be - for standard input, or a FIFO.\n"
+    "Run `eventlog2fxprof dump --help` for the options of a command.\n";
+
+int dump_main(int argc, char** argv) {
+    cxxopts::Options options("eventlog2fxprof dump",
+                             "Print an eventlog's events in time order, as `ghc-events show` does.");
+    options.add_options()
+        ("type", "only events of this type: tag number, GHC name (STOP_THREAD) or description; repeatable",
+         cxxopts::value<std::vector<std::string>>())
+        ("cap", "only events of this capability", cxxopts::value<unsigned>())
+        ("thread", "only events about this Haskell thread", cxxopts::value<unsigned>())
+        ("from", "only events at or after this time (ns, or with unit: 1.5ms, 2s)", cxxopts::value<std::string>())
+        ("to", "only events at or before this time", cxxopts::value<std::string>())
+        ("stats", "count and bytes per event type, blocks, time span, warnings (file order, one pass)")
+        ("strict", "exit with status 3 if any data was lost (truncated input, skipped events)")
+        ("h,help", "show this help")
+        ("input", "eventlog file, or - for standard input", cxxopts::value<std::string>());
+    options.parse_positional({"input"});
+    options.positional_help("FILE");
+    auto args = options.parse(argc, argv);
+    if (args.count("help")) {
+        std::fputs(options.help().c_str(), stdout);
+        return kOk;
+    }
+    if (!args.count("input")) {
+        std::fputs("eventlog2fxprof dump: missing FILE\n", stderr);
+        return kUsageError;
+    }
+    DumpOptions dump;
+    dump.input = args["input"].as<std::string>();
+    dump.stats = args.count("stats") > 0;
+    dump.strict = args.count("strict") > 0;
+    if (args.count("type"))
+        for (const auto& t : args["type"].as<std::vector<std::string>>()) dump.filter.add_type(t);
+    if (args.count("cap")) dump.filter.cap = static_cast<std::uint16_t>(args["cap"].as<unsigned>());
+    if (args.count("thread")) dump.filter.thread = args["thread"].as<unsigned>();
+    if (args.count("from")) dump.filter.from = parse_time(args["from"].as<std::string>());
+    if (args.count("to")) dump.filter.to = parse_time(args["to"].as<std::string>());
+    return run_dump(std::move(dump), stdout, stderr);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2 || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "--help")) {
+        std::fputs(kUsage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? kUsageError : kOk;
+    }
+    std::string command = argv[1];
+    try {
+        if (command == "dump") return dump_main(argc - 1, argv + 1);
+        std::fprintf(stderr, "eventlog2fxprof: unknown command \"%s\"\n%s", command.c_str(), kUsage);
+        return kUsageError;
+    } catch (const cxxopts::exceptions::exception& e) {
+        std::fprintf(stderr, "eventlog2fxprof %s: %s\n", command.c_str(), e.what());
+        return kUsageError;
+    } catch (const el2fx::Error& e) {
+        std::fprintf(stderr, "eventlog2fxprof: error: %s\n", e.what());
+        return kInputError;
+    } catch (const std::bad_alloc&) {
+        std::fputs("eventlog2fxprof: error: out of memory\n", stderr);
+        return kInputError;
+    }
+}

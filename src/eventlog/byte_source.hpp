@@ -1,0 +1,37 @@
+// Where eventlog bytes come from: a regular file, standard input ("-") or a FIFO.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace el2fx::eventlog {
+
+class InputFile {
+public:
+    // "-" is standard input. Throws el2fx::Error when the file cannot be opened.
+    explicit InputFile(const std::string& path);
+    ~InputFile();
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+
+    // Sequential read; returns 0 at end of input. Retries on EINTR.
+    std::size_t read(std::uint8_t* buffer, std::size_t size);
+    // Positioned read; only for seekable inputs. Returns fewer bytes at end of file.
+    std::size_t read_at(std::uint64_t offset, std::uint8_t* buffer, std::size_t size) const;
+
+    bool seekable() const { return seekable_; }
+    const std::string& name() const { return name_; }
+
+    // Copies the rest of a non-seekable input into an unlinked temporary file and
+    // reads from that instead, so that it can be read out of order (pipes, FIFOs).
+    void spool_to_temporary_file();
+
+private:
+    std::string name_;
+    int fd_ = -1;
+    bool owns_fd_ = false;
+    bool seekable_ = false;
+};
+
+}  // namespace el2fx::eventlog

@@ -1,0 +1,246 @@
+#include "eventlog/push_decoder.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "eventlog/byte_reader.hpp"
+#include "eventlog/payload_decoder.hpp"
+#include "util/error.hpp"
+
+namespace el2fx::eventlog {
+namespace {
+
+constexpr std::uint16_t kEndOfData = 0xFFFF;
+constexpr std::size_t kEventHeader = 2 + 8;  // tag, timestamp
+constexpr std::size_t kMaxHeaderBytes = 16u << 20;
+constexpr std::uint32_t kMaxDescription = 1u << 20;
+
+std::uint32_t magic(const char (&s)[5]) {
+    return static_cast<std::uint32_t>(static_cast<unsigned char>(s[0])) << 24 |
+           static_cast<std::uint32_t>(static_cast<unsigned char>(s[1])) << 16 |
+           static_cast<std::uint32_t>(static_cast<unsigned char>(s[2])) << 8 |
+           static_cast<std::uint32_t>(static_cast<unsigned char>(s[3]));
+}
+
+[[noreturn]] void fail(const std::string& what, std::uint64_t offset, std::uint16_t tag = kEndOfData) {
+    Error::Context c;
+    c.offset = offset;
+    if (tag != kEndOfData) {
+        std::string_view name = tag_name(tag);
+        c.event = name.empty() ? "tag " + std::to_string(tag) : std::string(name);
+    }
+    throw Error(what, std::move(c));
+}
+
+}  // namespace
+
+std::optional<std::size_t> parse_header(const std::uint8_t* bytes, std::size_t size, Header& out) {
+    std::size_t pos = 0;
+    auto have = [&](std::size_t n) { return size - pos >= n; };
+    auto expect = [&](const char (&m)[5], const char* where) -> bool {
+        if (!have(4)) return false;
+        if (load_be32(bytes + pos) != magic(m))
+            fail(std::string("not a GHC eventlog: expected \"") + std::string(m, 4) + "\" " + where, pos);
+        pos += 4;
+        return true;
+    };
+    if (!expect("hdrb", "at the start of the file") || !expect("hetb", "after the header begin")) return std::nullopt;
+    Header header;
+    for (;;) {
+        if (!have(4)) return std::nullopt;
+        std::uint32_t m = load_be32(bytes + pos);
+        if (m == magic("hete")) {
+            pos += 4;
+            break;
+        }
+        if (m != magic("etb\0")) fail("malformed header: expected an event type (\"etb\") or \"hete\"", pos);
+        std::size_t start = pos;
+        if (!have(4 + 2 + 2 + 4)) return std::nullopt;
+        std::uint16_t tag = load_be16(bytes + pos + 4);
+        std::uint16_t raw_size = load_be16(bytes + pos + 6);
+        std::uint32_t desc_len = load_be32(bytes + pos + 8);
+        if (desc_len > kMaxDescription) fail("malformed header: impossible description length", pos + 8);
+        pos += 12;
+        if (!have(desc_len + 4)) return std::nullopt;
+        std::string description(reinterpret_cast<const char*>(bytes + pos), desc_len);
+        pos += desc_len;
+        std::uint32_t extra_len = load_be32(bytes + pos);
+        if (extra_len > kMaxDescription) fail("malformed header: impossible extra-info length", pos);
+        pos += 4;
+        if (!have(std::size_t{extra_len} + 4)) return std::nullopt;
+        pos += extra_len;
+        if (load_be32(bytes + pos) != magic("ete\0")) fail("malformed header: event type not closed by \"ete\"", pos);
+        pos += 4;
+        EventTypeDecl decl;
+        decl.tag = tag;
+        if (raw_size != 0xFFFF) decl.size = raw_size;
+        decl.description = std::move(description);
+        if (tag == kEndOfData) fail("malformed header: event type 65535 is reserved for end of data", start);
+        if (tag == BlockMarker::tag && decl.size && *decl.size < 14)
+            fail("malformed header: impossible size " + std::to_string(*decl.size) + " for the block marker", start);
+        header.declare(std::move(decl));
+    }
+    if (!expect("hdre", "after the event types") || !expect("datb", "before the events")) return std::nullopt;
+    out = std::move(header);
+    return pos;
+}
+
+PushDecoder::PushDecoder(EventSink& sink, Diagnostics& diagnostics) : sink_(sink), diagnostics_(diagnostics) {}
+
+void PushDecoder::feed(const std::uint8_t* data, std::size_t size) {
+    if (state_ == State::header) {
+        feed_header(data, size);
+    } else if (state_ == State::data) {
+        feed_data(data, size);
+    } else {
+        offset_ += size;  // bytes after the end-of-data marker are ignored
+    }
+}
+
+void PushDecoder::feed_header(const std::uint8_t* data, std::size_t size) {
+    std::size_t old = pending_.size();
+    pending_.append(reinterpret_cast<const char*>(data), size);
+    auto taken = parse_header(reinterpret_cast<const std::uint8_t*>(pending_.data()), pending_.size(), header_);
+    if (!taken) {
+        if (pending_.size() > kMaxHeaderBytes) fail("malformed header: larger than 16 MiB", 0);
+        offset_ += size;
+        return;
+    }
+    std::size_t used_now = *taken - old;  // header bytes that came from this chunk
+    offset_ = *taken;
+    data_start_ = *taken;
+    pending_.clear();
+    pending_.shrink_to_fit();
+    state_ = State::data;
+    sink_.on_header(header_);
+    feed_data(data + used_now, size - used_now);
+}
+
+std::size_t record_size(const Header& header, const std::uint8_t* p, std::size_t avail, std::uint64_t offset) {
+    if (avail < 2) return 2;
+    std::uint16_t tag = load_be16(p);
+    if (tag == kEndOfData) return 0;
+    std::int32_t declared = header.size_of(tag);
+    if (declared == Header::kUndeclared)
+        fail("event type " + std::to_string(tag) + " is not declared in the header", offset, tag);
+    if (declared >= 0) return kEventHeader + static_cast<std::size_t>(declared);
+    if (avail < kEventHeader + 2) return kEventHeader + 2;
+    return kEventHeader + 2 + load_be16(p + kEventHeader);
+}
+
+std::size_t payload_offset(const Header& header, std::uint16_t tag) {
+    return kEventHeader + (header.size_of(tag) == Header::kVariable ? 2 : 0);
+}
+
+Event decode_record(const Header& header, const std::uint8_t* p, std::size_t size, std::uint64_t offset) {
+    Event event;
+    decode_record_into(header, p, size, offset, event);
+    return event;
+}
+
+void decode_record_into(const Header& header, const std::uint8_t* p, std::size_t size, std::uint64_t offset,
+                        Event& event) {
+    std::uint16_t tag = load_be16(p);
+    std::size_t at = payload_offset(header, tag);
+    event.time = load_be64(p + 2);
+    event.offset = offset;
+    event.size = static_cast<std::uint32_t>(size);
+    event.tag = tag;
+    event.payload = decode_payload(tag, p + at, size - at);
+}
+
+void PushDecoder::feed_data(const std::uint8_t* data, std::size_t size) {
+    // First finish a record that an earlier chunk left incomplete.
+    while (!pending_.empty() && size > 0 && state_ == State::data) {
+        auto* p = reinterpret_cast<const std::uint8_t*>(pending_.data());
+        std::uint64_t record_offset = offset_ - pending_.size();
+        std::size_t need = record_size(header_, p, pending_.size(), record_offset);
+        if (need == 0) {
+            end_of_data(record_offset);
+            offset_ += size;
+            return;
+        }
+        if (pending_.size() < need) {
+            std::size_t take = std::min(need - pending_.size(), size);
+            pending_.append(reinterpret_cast<const char*>(data), take);
+            data += take;
+            size -= take;
+            offset_ += take;
+            continue;  // the size may now be known to be larger
+        }
+        process_record(reinterpret_cast<const std::uint8_t*>(pending_.data()), need, record_offset);
+        pending_.clear();
+    }
+    if (!pending_.empty() && state_ == State::data) {
+        // The pending record may be complete with no new bytes needed.
+        auto* p = reinterpret_cast<const std::uint8_t*>(pending_.data());
+        std::uint64_t record_offset = offset_ - pending_.size();
+        std::size_t need = record_size(header_, p, pending_.size(), record_offset);
+        if (need == 0) {
+            end_of_data(record_offset);
+        } else if (pending_.size() >= need) {
+            process_record(p, need, record_offset);
+            pending_.clear();
+        }
+    }
+    // Then every complete record straight from the caller's bytes.
+    while (size > 0 && state_ == State::data) {
+        std::size_t need = record_size(header_, data, size, offset_);
+        if (need == 0) {
+            end_of_data(offset_);
+            offset_ += size;
+            return;
+        }
+        if (need > size) {
+            pending_.assign(reinterpret_cast<const char*>(data), size);
+            offset_ += size;
+            return;
+        }
+        process_record(data, need, offset_);
+        data += need;
+        size -= need;
+        offset_ += need;
+    }
+    if (state_ == State::done) offset_ += size;
+}
+
+void PushDecoder::process_record(const std::uint8_t* p, std::size_t size, std::uint64_t offset) {
+    std::uint16_t tag = load_be16(p);
+    if (in_block_ && offset >= block_end_) {  // past the block: events belong to no capability
+        in_block_ = false;
+        cap_.reset();
+    }
+    if (in_block_ && offset + size > block_end_)
+        fail("event crosses the end of its block (block size past the data)", offset, tag);
+
+    decode_record_into(header_, p, size, offset, event_);
+
+    if (auto* unknown = std::get_if<UnknownEvent>(&event_.payload)) {
+        diagnostics_.add(unknown->too_short ? Diagnostic::payload_too_short : Diagnostic::unknown_event_type);
+    } else if (auto* block = std::get_if<BlockMarker>(&event_.payload)) {
+        if (block->size < size) fail("impossible block size " + std::to_string(block->size), offset, tag);
+        in_block_ = true;
+        cap_ = block->cap == kGlobalCap ? std::nullopt : std::optional<CapNo>(block->cap);
+        block_end_ = offset + block->size;
+    }
+    if (!in_block_) diagnostics_.add(Diagnostic::events_outside_block);
+    event_.cap = cap_;
+    sink_.on_event(event_);
+}
+
+void PushDecoder::end_of_data(std::uint64_t offset) {
+    // The end marker may close the last block exactly, never sit inside one.
+    if (in_block_ && offset + 2 < block_end_)
+        fail("block size past the data: the end-of-data marker lies inside a block", offset);
+    state_ = State::done;
+}
+
+void PushDecoder::finish() {
+    if (state_ == State::header) fail("not a complete GHC eventlog: the input ends inside the header", offset_);
+    if (state_ == State::done) return;
+    diagnostics_.add(Diagnostic::truncated_input);
+    truncated_mid_event_ = !pending_.empty();
+    truncated_at_ = offset_ - pending_.size();
+}
+
+}  // namespace el2fx::eventlog

@@ -1,0 +1,259 @@
+#include "eventlog/time_ordered_reader.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "eventlog/byte_reader.hpp"
+#include "eventlog/push_decoder.hpp"
+#include "util/error.hpp"
+
+namespace el2fx::eventlog {
+namespace {
+
+// Pass one: finds the ranges, and for each the lookahead a stable sort needs.
+// An event at index i must overtake every earlier event with a larger time; the
+// earliest such event is found by binary search over the (non-decreasing) running
+// maximum of the last kMaxReorderWindow times.
+class RangeIndexer : public EventSink {
+public:
+    explicit RangeIndexer(Diagnostics& diagnostics) : diagnostics_(diagnostics), prefix_max_(kMaxReorderWindow) {}
+
+    void on_header(const Header& header) override { header_ = header; }
+
+    void on_event(const Event& event) override {
+        bool starts_block = event.tag == BlockMarker::tag && std::holds_alternative<BlockMarker>(event.payload);
+        bool leaves_block = in_block_ && event.offset >= block_end_;
+        if (starts_block || leaves_block || ranges_.empty()) {
+            start_range(event, starts_block);
+            if (starts_block) {
+                in_block_ = true;
+                block_end_ = event.offset + std::get<BlockMarker>(event.payload).size;
+            } else {
+                in_block_ = false;
+            }
+        }
+        EventRange& r = ranges_.back();
+        r.end = event.offset + event.size;
+        r.min_time = std::min(r.min_time, event.time);
+        track_order(r, event.time);
+    }
+
+    Header header_;
+    std::vector<EventRange> ranges_;
+
+private:
+    void start_range(const Event& event, bool block) {
+        EventRange r;
+        r.begin = event.offset;
+        r.cap = block ? event.cap : std::nullopt;
+        r.min_time = event.time;
+        ranges_.push_back(r);
+        count_ = 0;
+    }
+
+    void track_order(EventRange& r, std::uint64_t time) {
+        std::uint64_t running_max = count_ == 0 ? time : std::max(time, prefix_max_[(count_ - 1) % kMaxReorderWindow]);
+        if (count_ > 0 && time < running_max) {
+            // Oldest index still in the ring, and the first of those with a larger time.
+            std::uint64_t lo = count_ > kMaxReorderWindow ? count_ - kMaxReorderWindow : 0;
+            if (prefix_max_[lo % kMaxReorderWindow] > time && lo > 0) {
+                r.window = kMaxReorderWindow;
+                diagnostics_.add(Diagnostic::reorder_window_exceeded);
+            } else {
+                std::uint64_t a = lo, b = count_ - 1;  // prefix_max_[b] > time is known
+                while (a < b) {
+                    std::uint64_t mid = a + (b - a) / 2;
+                    if (prefix_max_[mid % kMaxReorderWindow] > time) b = mid; else a = mid + 1;
+                }
+                std::uint64_t needed = count_ - a + 1;
+                r.window = static_cast<std::uint32_t>(std::max<std::uint64_t>(r.window, needed));
+            }
+        }
+        prefix_max_[count_ % kMaxReorderWindow] = running_max;
+        ++count_;
+    }
+
+    Diagnostics& diagnostics_;
+    std::vector<std::uint64_t> prefix_max_;
+    std::uint64_t count_ = 0;
+    bool in_block_ = false;
+    std::uint64_t block_end_ = 0;
+};
+
+constexpr std::size_t kInitialBuffer = 16 << 10;
+constexpr std::size_t kMaxWindowBytes = 64u << 20;
+
+}  // namespace
+
+// Pass two: reads one range through a lookahead window of framed records.
+class RangeCursor {
+public:
+    RangeCursor(const InputFile& input, const Header& header, const EventRange& range, Diagnostics& diagnostics)
+        : input_(input), header_(header), range_(range), diagnostics_(diagnostics), scan_(range.begin),
+          buffer_(kInitialBuffer), base_(range.begin) {
+        fill();
+    }
+
+    bool done() const { return window_.empty(); }
+    std::uint64_t head_time() const { return window_[head_].time; }
+    std::uint64_t head_offset() const { return window_[head_].offset; }
+
+    void emit(Event& out) {
+        const Framed f = window_[head_];
+        decode_record_into(header_, buffer_.data() + (f.offset - base_), f.size, f.offset, out);
+        out.cap = range_.cap;
+        window_.erase(window_.begin() + static_cast<std::ptrdiff_t>(head_));
+    }
+
+    // Frames records until the window is full; call after emit() and before reading the head.
+    void fill() {
+        while (window_.size() < range_.window && scan_ < range_.end) {
+            std::size_t need = 2;
+            for (;;) {
+                std::size_t avail = static_cast<std::size_t>(loaded_end() - scan_);
+                if (avail < need && !load(need)) {
+                    need = 0;
+                    break;
+                }
+                std::size_t size = record_size(header_, at(scan_), static_cast<std::size_t>(loaded_end() - scan_), scan_);
+                if (size == 0 || size <= need) {
+                    need = size;
+                    break;
+                }
+                need = size;
+            }
+            if (need == 0) {  // cannot happen for an indexed range; stop safely
+                scan_ = range_.end;
+                break;
+            }
+            std::uint64_t time = load_be64(at(scan_) + 2);
+            window_.push_back(Framed{time, scan_, static_cast<std::uint32_t>(need)});
+            scan_ += need;
+        }
+        head_ = 0;
+        for (std::size_t i = 1; i < window_.size(); ++i)
+            if (window_[i].time < window_[head_].time) head_ = i;  // ties: the earlier offset (lower i)
+    }
+
+private:
+    struct Framed {
+        std::uint64_t time, offset;
+        std::uint32_t size;
+    };
+
+    const std::uint8_t* at(std::uint64_t offset) const { return buffer_.data() + (offset - base_); }
+    std::uint64_t loaded_end() const { return base_ + loaded_; }
+
+    // Makes [scan_, scan_ + need) available; false if the range ends first.
+    bool load(std::size_t need) {
+        if (scan_ + need > range_.end) return false;
+        std::uint64_t keep = scan_;
+        for (const Framed& f : window_) keep = std::min(keep, f.offset);
+        std::size_t kept = static_cast<std::size_t>(loaded_end() - keep);
+        std::memmove(buffer_.data(), buffer_.data() + (keep - base_), kept);
+        base_ = keep;
+        loaded_ = kept;
+        std::size_t wanted = static_cast<std::size_t>(scan_ - base_) + need;
+        if (wanted > buffer_.size()) {
+            if (wanted > kMaxWindowBytes) {
+                // Pathologically disordered: give up exactness, not memory.
+                diagnostics_.add(Diagnostic::reorder_window_exceeded);
+                range_.window = static_cast<std::uint32_t>(std::max<std::size_t>(1, window_.size()));
+            }
+            buffer_.resize(std::max(wanted, buffer_.size() * 2));
+        }
+        std::size_t room = buffer_.size() - loaded_;
+        std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(room, range_.end - loaded_end()));
+        std::size_t got = input_.read_at(loaded_end(), buffer_.data() + loaded_, want);
+        loaded_ += got;
+        if (got < want) throw Error("the input changed while it was being read", {input_.name(), loaded_end(), {}});
+        return loaded_end() - scan_ >= need;
+    }
+
+    const InputFile& input_;
+    const Header& header_;
+    EventRange range_;
+    Diagnostics& diagnostics_;
+    std::uint64_t scan_;
+    std::vector<std::uint8_t> buffer_;
+    std::uint64_t base_;           // file offset of buffer_[0]
+    std::size_t loaded_ = 0;       // bytes of buffer_ holding file data
+    std::vector<Framed> window_;
+    std::size_t head_ = 0;
+};
+
+TimeOrderedReader::TimeOrderedReader(InputFile& input, Diagnostics& diagnostics)
+    : input_(input), diagnostics_(diagnostics) {
+    input_.spool_to_temporary_file();
+    RangeIndexer indexer(diagnostics_);
+    stream_end_ = decode_stream(input_, indexer, diagnostics_);
+    header_ = std::move(indexer.header_);
+    ranges_ = std::move(indexer.ranges_);
+    std::stable_sort(ranges_.begin(), ranges_.end(), [](const EventRange& a, const EventRange& b) {
+        return a.min_time < b.min_time || (a.min_time == b.min_time && a.begin < b.begin);
+    });
+}
+
+TimeOrderedReader::~TimeOrderedReader() = default;
+
+namespace {
+bool later(std::uint64_t t1, std::uint64_t o1, std::uint64_t t2, std::uint64_t o2) {
+    return t1 > t2 || (t1 == t2 && o1 > o2);
+}
+}  // namespace
+
+void TimeOrderedReader::push(std::size_t cursor) {
+    RangeCursor& c = *cursors_[cursor];
+    heap_.push_back(Active{c.head_time(), c.head_offset(), cursor});
+    std::push_heap(heap_.begin(), heap_.end(),
+                   [](const Active& a, const Active& b) { return later(a.time, a.offset, b.time, b.offset); });
+}
+
+void TimeOrderedReader::activate_due_ranges() {
+    while (next_range_ < ranges_.size() && (heap_.empty() || ranges_[next_range_].min_time <= heap_.front().time)) {
+        auto cursor = std::make_unique<RangeCursor>(input_, header_, ranges_[next_range_++], diagnostics_);
+        if (cursor->done()) continue;
+        std::size_t slot;
+        if (!free_slots_.empty()) {
+            slot = free_slots_.back();
+            free_slots_.pop_back();
+            cursors_[slot] = std::move(cursor);
+        } else {
+            slot = cursors_.size();
+            cursors_.push_back(std::move(cursor));
+        }
+        push(slot);
+    }
+}
+
+const Event* TimeOrderedReader::next() {
+    try {
+        if (last_cursor_) {
+            std::size_t c = *last_cursor_;
+            last_cursor_.reset();
+            cursors_[c]->fill();
+            if (cursors_[c]->done()) {
+                cursors_[c].reset();
+                free_slots_.push_back(c);
+            } else {
+                push(c);
+            }
+        }
+        activate_due_ranges();
+        if (heap_.empty()) return nullptr;
+        std::pop_heap(heap_.begin(), heap_.end(),
+                      [](const Active& a, const Active& b) { return later(a.time, a.offset, b.time, b.offset); });
+        std::size_t c = heap_.back().cursor;
+        heap_.pop_back();
+        cursors_[c]->emit(event_);
+        last_cursor_ = c;
+        if (event_.time < last_time_) diagnostics_.add(Diagnostic::reorder_window_exceeded);
+        last_time_ = std::max(last_time_, event_.time);
+        return &event_;
+    } catch (const Error& e) {
+        if (!e.context().file.empty()) throw;
+        throw e.with_file(input_.name());
+    }
+}
+
+}  // namespace el2fx::eventlog

@@ -1,0 +1,74 @@
+// Events in time order without loading the file: GHC writes each capability's
+// events in blocks, in the order the buffers were flushed, so the file is in time
+// order only within a block (and even there GC_STATS_GHC is written before GC_END
+// but stamped later). A first pass indexes the blocks — byte range, earliest time,
+// and how far out of order each one is — and the second pass merges the blocks
+// k-way, each through a lookahead window just large enough to sort it exactly.
+// The result is what `ghc-events show` prints: a stable sort by timestamp.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "eventlog/byte_source.hpp"
+#include "eventlog/event.hpp"
+#include "eventlog/header.hpp"
+#include "eventlog/stream.hpp"
+#include "util/diagnostics.hpp"
+
+namespace el2fx::eventlog {
+
+// A block, or a run of events written outside any block.
+struct EventRange {
+    std::uint64_t begin = 0;         // offset of its first record
+    std::uint64_t end = 0;           // offset just past its last complete record
+    std::optional<CapNo> cap;        // the block's capability
+    std::uint64_t min_time = 0;      // earliest timestamp inside
+    std::uint32_t window = 1;        // lookahead that sorts it exactly (1: already sorted)
+};
+
+// Largest lookahead a range gets; a range more disordered than this is merged
+// approximately and counted as reorder_window_exceeded.
+constexpr std::uint32_t kMaxReorderWindow = 4096;
+
+class RangeCursor;
+
+class TimeOrderedReader {
+public:
+    // Indexes the whole input (pipes and FIFOs are first copied to an unlinked
+    // temporary file). Throws el2fx::Error on a corrupt input.
+    TimeOrderedReader(InputFile& input, Diagnostics& diagnostics);
+    ~TimeOrderedReader();
+
+    const Header& header() const { return header_; }
+    const StreamEnd& stream_end() const { return stream_end_; }
+    const std::vector<EventRange>& ranges() const { return ranges_; }
+
+    // The next event by (time, offset), or nullptr at the end. Valid until the next call.
+    const Event* next();
+
+private:
+    struct Active {
+        std::uint64_t time, offset;
+        std::size_t cursor;
+    };
+    void activate_due_ranges();
+    void push(std::size_t cursor);
+
+    InputFile& input_;
+    Diagnostics& diagnostics_;
+    Header header_;
+    StreamEnd stream_end_;
+    std::vector<EventRange> ranges_;          // in (min_time, begin) order
+    std::size_t next_range_ = 0;
+    std::vector<std::unique_ptr<RangeCursor>> cursors_;  // active ones; null slots reused
+    std::vector<std::size_t> free_slots_;
+    std::vector<Active> heap_;
+    std::optional<std::size_t> last_cursor_;  // emitted from last; re-queued on the next call
+    std::uint64_t last_time_ = 0;
+    Event event_;
+};
+
+}  // namespace el2fx::eventlog

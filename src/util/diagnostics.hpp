@@ -1,0 +1,66 @@
+// Recoverable problems, counted in one declared table (Perfetto's "stats" idea):
+// a bad record is skipped and counted here; only structural faults throw.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace el2fx {
+
+enum class Severity { info, data_loss };
+
+#define EL2FX_DIAGNOSTICS(X)                                                                 \
+    X(unknown_event_type, info, "events of a declared but unknown type, skipped")            \
+    X(payload_too_short, data_loss, "events shorter than their known layout, skipped")       \
+    X(payload_longer_than_known, info, "events with trailing bytes this tool does not know")\
+    X(truncated_input, data_loss, "input ended before the end-of-data marker")              \
+    X(invalid_utf8, info, "strings with invalid UTF-8, shown with U+FFFD")                  \
+    X(events_outside_block, info, "events written outside any block")                       \
+    X(block_overrun, data_loss, "blocks whose declared size does not match their events")   \
+    X(reorder_window_exceeded, data_loss, "events too far out of time order to be sorted")  \
+    X(mutator_run_thread_mismatch, data_loss, "RunThread for another thread while one runs")\
+    X(mutator_stop_thread_mismatch, data_loss, "StopThread for another thread than the running one") \
+    X(event_after_thread_finished, info, "thread events after the thread finished, ignored")
+
+enum class Diagnostic : std::uint8_t {
+#define EL2FX_DIAG_ENUM(id, sev, text) id,
+    EL2FX_DIAGNOSTICS(EL2FX_DIAG_ENUM)
+#undef EL2FX_DIAG_ENUM
+        count_
+};
+
+struct DiagnosticInfo {
+    std::string_view id;
+    Severity severity;
+    std::string_view description;
+};
+
+constexpr std::size_t kDiagnosticCount = static_cast<std::size_t>(Diagnostic::count_);
+
+constexpr std::array<DiagnosticInfo, kDiagnosticCount> kDiagnosticInfo = {{
+#define EL2FX_DIAG_INFO(id, sev, text) {#id, Severity::sev, text},
+    EL2FX_DIAGNOSTICS(EL2FX_DIAG_INFO)
+#undef EL2FX_DIAG_INFO
+}};
+
+class Diagnostics {
+public:
+    void add(Diagnostic d, std::uint64_t n = 1) { counts_[index(d)] += n; }
+    std::uint64_t count(Diagnostic d) const { return counts_[index(d)]; }
+    void merge(const Diagnostics& other) {
+        for (std::size_t i = 0; i < kDiagnosticCount; ++i) counts_[i] += other.counts_[i];
+    }
+    bool any_data_loss() const {
+        for (std::size_t i = 0; i < kDiagnosticCount; ++i)
+            if (counts_[i] && kDiagnosticInfo[i].severity == Severity::data_loss) return true;
+        return false;
+    }
+    static const DiagnosticInfo& info(Diagnostic d) { return kDiagnosticInfo[index(d)]; }
+
+private:
+    static constexpr std::size_t index(Diagnostic d) { return static_cast<std::size_t>(d); }
+    std::array<std::uint64_t, kDiagnosticCount> counts_{};
+};
+
+}  // namespace el2fx

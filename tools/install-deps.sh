@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages eventlog2fxprof needs to build and test, if missing.
+# Needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+packages=(g++ meson ninja-build pkg-config zlib1g-dev rapidjson-dev libcxxopts-dev libboost-test-dev)
+# Sanitizer and fuzzer builds use clang with its runtime.
+if [[ "${1:-}" == "--with-clang" ]]; then packages+=(clang libclang-rt-dev); fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "Installing: ${missing[*]}"
+sudo=""
+[[ $(id -u) -ne 0 ]] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
