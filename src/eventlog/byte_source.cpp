@@ -91,6 +91,7 @@ void InputFile::spool_to_temporary_file() {
             done += static_cast<std::size_t>(w);
         }
     }
+    if (::lseek(tmp, 0, SEEK_SET) != 0) io_error(name_, "cannot rewind the temporary file");
     if (owns_fd_) ::close(fd_);
     fd_ = tmp;
     owns_fd_ = true;

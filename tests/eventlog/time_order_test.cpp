@@ -1,0 +1,201 @@
+// The time-ordered reader must give exactly what a stable sort by timestamp over
+// file order gives (what `ghc-events show` prints), without loading the file.
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "collecting_sink.hpp"
+#include "eventlog/time_ordered_reader.hpp"
+#include "eventlog_builder.hpp"
+
+using namespace el2fx;
+using namespace el2fx::eventlog;
+using el2fx::testing::EventlogBuilder;
+
+namespace {
+
+struct TempFile {
+    std::string path;
+    explicit TempFile(const std::string& bytes) {
+        char name[] = "/tmp/el2fx-test-XXXXXX";
+        int fd = ::mkstemp(name);
+        BOOST_REQUIRE(fd >= 0);
+        BOOST_REQUIRE(::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
+        ::close(fd);
+        path = name;
+    }
+    ~TempFile() { ::unlink(path.c_str()); }
+};
+
+struct Key {
+    std::uint64_t time, offset;
+    std::optional<CapNo> cap;
+    bool operator==(const Key&) const = default;
+};
+
+std::vector<Key> read_ordered(const std::string& path, Diagnostics& diagnostics) {
+    InputFile input(path);
+    TimeOrderedReader reader(input, diagnostics);
+    std::vector<Key> out;
+    while (const Event* e = reader.next()) out.push_back(Key{e->time, e->offset, e->cap});
+    return out;
+}
+
+// The reference: decode in file order, then stable-sort by time.
+std::vector<Key> stable_sorted(const std::string& bytes) {
+    el2fx::testing::CollectingSink sink;
+    Diagnostics d;
+    PushDecoder decoder(sink, d);
+    el2fx::testing::feed_all(decoder, bytes);
+    std::vector<Key> out;
+    for (const auto& s : sink.events) out.push_back(Key{s.time, s.offset, s.cap});
+    std::stable_sort(out.begin(), out.end(), [](const Key& a, const Key& b) { return a.time < b.time; });
+    return out;
+}
+
+EventlogBuilder base() {
+    EventlogBuilder b;
+    b.declare_block_marker().declare<RunThread>().declare<StopThread>().declare<StartGC>().declare<EndGC>()
+        .declare<GCStatsGHC>().declare<CapsetCreate>().declare<UserMessage>();
+    return b;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(blocks_of_several_capabilities_merge_by_time) {
+    auto b = base();
+    b.begin_block(100, 0).event(110, RunThread{1}).event(300, StopThread{1, 3, 0}).end_block();
+    b.begin_block(105, 1).event(120, RunThread{2}).event(200, StopThread{2, 3, 0}).end_block();
+    // The global block is written last but holds the earliest events.
+    b.begin_block(50, kGlobalCap).event(60, CapsetCreate{0, 2}).end_block();
+    std::string bytes = b.finish();
+    TempFile f(bytes);
+    Diagnostics d;
+    auto got = read_ordered(f.path, d);
+    BOOST_CHECK(got == stable_sorted(bytes));
+    BOOST_TEST(got.front().time == 50u);
+    BOOST_TEST(!got[1].cap.has_value());  // the capset event, from the global block
+    BOOST_TEST(d.count(Diagnostic::reorder_window_exceeded) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(equal_times_keep_file_order) {
+    auto b = base();
+    b.begin_block(10, 0).event(20, RunThread{1}).event(20, StopThread{1, 3, 0}).end_block();
+    b.begin_block(10, 1).event(20, RunThread{2}).event(20, StopThread{2, 3, 0}).end_block();
+    std::string bytes = b.finish();
+    TempFile f(bytes);
+    Diagnostics d;
+    auto got = read_ordered(f.path, d);
+    BOOST_CHECK(got == stable_sorted(bytes));
+    for (std::size_t i = 1; i < got.size(); ++i)
+        if (got[i].time == got[i - 1].time) BOOST_TEST(got[i].offset > got[i - 1].offset);
+}
+
+BOOST_AUTO_TEST_CASE(gc_stats_stamped_after_gc_end_is_sorted_within_its_block) {
+    auto b = base();
+    b.begin_block(10, 0).event(20, StartGC{}).event(90, GCStatsGHC{}).event(80, EndGC{}).event(95, RunThread{1})
+        .end_block();
+    std::string bytes = b.finish();
+    TempFile f(bytes);
+    Diagnostics d;
+    auto got = read_ordered(f.path, d);
+    BOOST_CHECK(got == stable_sorted(bytes));
+    BOOST_TEST(got[2].time == 80u);
+    BOOST_TEST(got[3].time == 90u);
+    BOOST_TEST(d.count(Diagnostic::reorder_window_exceeded) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(random_disorder_within_the_window_matches_a_stable_sort) {
+    std::mt19937 rng(42);
+    for (int round = 0; round < 20; ++round) {
+        auto b = base();
+        for (CapNo cap = 0; cap < 3; ++cap) {
+            for (int block = 0; block < 4; ++block) {
+                std::uint64_t t0 = 1000 * static_cast<std::uint64_t>(block) + cap;
+                b.begin_block(t0, block == 3 && cap == 2 ? kGlobalCap : cap);
+                for (int i = 0; i < 50; ++i) {
+                    // Mostly increasing, with jitter that goes backwards, and many ties.
+                    std::uint64_t t = t0 + 10 * static_cast<std::uint64_t>(i) + rng() % 40;
+                    b.event(t, RunThread{static_cast<ThreadId>(i)});
+                }
+                b.end_block();
+            }
+        }
+        std::string bytes = b.finish();
+        TempFile f(bytes);
+        Diagnostics d;
+        BOOST_CHECK(read_ordered(f.path, d) == stable_sorted(bytes));
+        BOOST_TEST(d.count(Diagnostic::reorder_window_exceeded) == 0u);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(events_outside_blocks_are_merged_too) {
+    auto b = base();
+    b.event(5, CapsetCreate{0, 2});  // before any block, as in GHC 6.12-era logs
+    b.begin_block(10, 0).event(20, RunThread{1}).end_block();
+    b.event(15, UserMessage{Text{"between"}});
+    std::string bytes = b.finish();
+    TempFile f(bytes);
+    Diagnostics d;
+    auto got = read_ordered(f.path, d);
+    BOOST_CHECK(got == stable_sorted(bytes));
+    BOOST_TEST(got.size() == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(truncated_log_merges_its_complete_events) {
+    auto b = base();
+    b.begin_block(10, 0).event(20, RunThread{1}).event(30, StopThread{1, 3, 0}).end_block();
+    b.begin_block(12, 1).event(25, RunThread{2}).event(26, StopThread{2, 3, 0}).end_block();
+    std::string bytes = b.finish(false);
+    bytes.resize(bytes.size() - 5);  // killed mid-event
+    TempFile f(bytes);
+    Diagnostics d;
+    InputFile input(f.path);
+    TimeOrderedReader reader(input, d);
+    std::size_t n = 0;
+    while (reader.next()) ++n;
+    BOOST_TEST(n == 5u);
+    BOOST_TEST(reader.stream_end().truncated_mid_event);
+    BOOST_TEST(d.count(Diagnostic::truncated_input) == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(standard_input_pipe_is_spooled_and_merged) {
+    auto b = base();
+    b.begin_block(100, 0).event(110, RunThread{1}).end_block();
+    b.begin_block(50, kGlobalCap).event(60, CapsetCreate{0, 2}).end_block();
+    std::string bytes = b.finish();
+    int fds[2];
+    BOOST_REQUIRE(::pipe(fds) == 0);
+    pid_t child = ::fork();
+    BOOST_REQUIRE(child >= 0);
+    if (child == 0) {
+        ::close(fds[0]);
+        // Write in small pieces: the reader must cope with short reads.
+        for (std::size_t i = 0; i < bytes.size(); i += 7)
+            if (::write(fds[1], bytes.data() + i, std::min<std::size_t>(7, bytes.size() - i)) < 0) _exit(1);
+        _exit(0);
+    }
+    ::close(fds[1]);
+    int saved = ::dup(STDIN_FILENO);
+    ::dup2(fds[0], STDIN_FILENO);
+    ::close(fds[0]);
+    std::vector<Key> got;
+    {
+        Diagnostics d;
+        InputFile input("-");
+        BOOST_TEST(!input.seekable());
+        TimeOrderedReader reader(input, d);
+        while (const Event* e = reader.next()) got.push_back(Key{e->time, e->offset, e->cap});
+    }
+    ::dup2(saved, STDIN_FILENO);
+    ::close(saved);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    BOOST_CHECK(got == stable_sorted(bytes));
+}

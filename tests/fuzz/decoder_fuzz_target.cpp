@@ -1,0 +1,63 @@
+#include "decoder_fuzz_target.hpp"
+
+#include <string>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "eventlog/byte_source.hpp"
+#include "eventlog/push_decoder.hpp"
+#include "eventlog/show_text.hpp"
+#include "eventlog/time_ordered_reader.hpp"
+#include "util/error.hpp"
+
+namespace {
+
+class PrintingSink : public el2fx::eventlog::EventSink {
+public:
+    void on_header(const el2fx::eventlog::Header& header) override { el2fx::eventlog::append_header_text(text, header); }
+    void on_event(const el2fx::eventlog::Event& event) override {
+        el2fx::eventlog::append_event_text(text, event);
+        if (text.size() > (1 << 16)) text.clear();
+    }
+    std::string text;
+};
+
+void push_decode(const std::uint8_t* data, std::size_t size) {
+    PrintingSink sink;
+    el2fx::Diagnostics diagnostics;
+    el2fx::eventlog::PushDecoder decoder(sink, diagnostics);
+    try {
+        // Chunk sizes vary with the data so that records straddle chunk ends.
+        std::size_t step = 1 + (size ? data[size / 2] % 97 : 0);
+        for (std::size_t i = 0; i < size; i += step) decoder.feed(data + i, std::min(step, size - i));
+        decoder.finish();
+    } catch (const el2fx::Error&) {
+    }
+}
+
+void ordered_decode(const std::uint8_t* data, std::size_t size) {
+    int fd = ::memfd_create("fuzz-eventlog", MFD_CLOEXEC);
+    if (fd < 0) return;
+    if (::write(fd, data, size) == static_cast<ssize_t>(size)) {
+        try {
+            el2fx::eventlog::InputFile input("/proc/self/fd/" + std::to_string(fd));
+            el2fx::Diagnostics diagnostics;
+            el2fx::eventlog::TimeOrderedReader reader(input, diagnostics);
+            std::string text;
+            while (const el2fx::eventlog::Event* e = reader.next()) {
+                el2fx::eventlog::append_event_text(text, *e);
+                if (text.size() > (1 << 16)) text.clear();
+            }
+        } catch (const el2fx::Error&) {
+        }
+    }
+    ::close(fd);
+}
+
+}  // namespace
+
+int fuzz_decoder(const std::uint8_t* data, std::size_t size) {
+    push_decode(data, size);
+    ordered_decode(data, size);
+    return 0;
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Generate a large, real GHC eventlog for benchmarks (not committed).
+#
+# Usage: tools/gen-large-eventlog.sh OUT [SIZE_MB]
+#
+# Builds fixtures/src/concurrency.hs (threads with labels, MVars, black holes,
+# STM, FFI calls, throwTo, user markers, parallel GC) and runs it with
+# `+RTS -N4 -l` for as many rounds as it takes to write at least SIZE_MB
+# (default 300) megabytes (1 MB = 1,000,000 bytes) of eventlog to OUT.
+# Four capabilities on any machine (oversubscribed on a 2-core one), so the
+# log has four capability block streams plus the global one.
+#
+# It first times a short calibration run to pick the number of rounds
+# (about 20-30 kB of eventlog per round, roughly 2 MB/s on a 2-core machine),
+# and runs again with more rounds if the result is still too small.
+#
+# Needs GHC (Debian: apt-get install -y ghc); installs nothing itself.
+# The program runs with a clean environment from a temporary directory, so the
+# eventlog holds no machine paths (PROGRAM_ARGS is "./concurrency N +RTS ...").
+set -euo pipefail
+
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+  echo "usage: $0 OUT [SIZE_MB]" >&2
+  exit 2
+fi
+OUT_ARG=$1
+SIZE_MB=${2:-300}
+case "$SIZE_MB" in ''|*[!0-9]*) echo "gen-large-eventlog: SIZE_MB must be a whole number" >&2; exit 2 ;; esac
+[ "$SIZE_MB" -ge 1 ] || { echo "gen-large-eventlog: SIZE_MB must be at least 1" >&2; exit 2; }
+
+command -v ghc >/dev/null 2>&1 || {
+  echo "gen-large-eventlog: ghc not found; install it with: apt-get install -y ghc" >&2
+  exit 1
+}
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SRC="$ROOT/fixtures/src"
+OUT_DIR=$(cd "$(dirname "$OUT_ARG")" && pwd) || { echo "gen-large-eventlog: no directory for $OUT_ARG" >&2; exit 1; }
+OUT="$OUT_DIR/$(basename "$OUT_ARG")"
+TARGET=$((SIZE_MB * 1000000))
+CAPS=4
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/gen-large-eventlog.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+mkdir -p "$WORK/obj" "$WORK/run"
+
+echo "== building concurrency.hs"
+( cd "$SRC" && ghc -v0 -O1 -rtsopts -threaded -eventlog -feager-blackholing \
+    -outputdir "$WORK/obj" -o "$WORK/run/concurrency" concurrency.hs )
+
+# run_rounds N FILE: run the program for N rounds, eventlog to $WORK/run/FILE
+run_rounds() {
+  ( cd "$WORK/run" && env -i PATH=/usr/bin:/bin LANG=C.UTF-8 \
+      ./concurrency "$1" +RTS -N"$CAPS" -l -ol"$2" -RTS >/dev/null )
+}
+
+CAL_ROUNDS=100
+echo "== calibrating ($CAL_ROUNDS rounds)"
+run_rounds "$CAL_ROUNDS" calibrate.eventlog
+cal_bytes=$(stat -c %s "$WORK/run/calibrate.eventlog")
+rm -f "$WORK/run/calibrate.eventlog"
+# rounds = target / bytes-per-round, plus 10%
+rounds=$(( (TARGET / (cal_bytes / CAL_ROUNDS) + 1) * 11 / 10 + 1 ))
+
+for attempt in 1 2 3 4; do
+  echo "== attempt $attempt: $rounds rounds for >= $SIZE_MB MB"
+  start=$(date +%s)
+  run_rounds "$rounds" large.eventlog
+  size=$(stat -c %s "$WORK/run/large.eventlog")
+  echo "   wrote $size bytes in $(( $(date +%s) - start )) s"
+  if [ "$size" -ge "$TARGET" ]; then
+    mv "$WORK/run/large.eventlog" "$OUT"
+    echo "== $OUT: $size bytes, $rounds rounds, $CAPS capabilities"
+    exit 0
+  fi
+  rounds=$(( rounds * TARGET * 11 / (size * 10) + 1 ))
+done
+echo "gen-large-eventlog: could not reach $SIZE_MB MB" >&2
+exit 1
