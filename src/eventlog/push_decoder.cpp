@@ -34,7 +34,12 @@ std::uint32_t magic(const char (&s)[5]) {
 
 }  // namespace
 
-std::optional<std::size_t> parse_header(const std::uint8_t* bytes, std::size_t size, Header& out) {
+namespace {
+
+// Walks the header, validating as it goes; calls `on_type` for each complete
+// event type. Returns the header's length, or nullopt if more bytes are needed.
+template <typename OnType>
+std::optional<std::size_t> walk_header(const std::uint8_t* bytes, std::size_t size, OnType&& on_type) {
     std::size_t pos = 0;
     auto have = [&](std::size_t n) { return size - pos >= n; };
     auto expect = [&](const char (&m)[5], const char* where) -> bool {
@@ -45,7 +50,6 @@ std::optional<std::size_t> parse_header(const std::uint8_t* bytes, std::size_t s
         return true;
     };
     if (!expect("hdrb", "at the start of the file") || !expect("hetb", "after the header begin")) return std::nullopt;
-    Header header;
     for (;;) {
         if (!have(4)) return std::nullopt;
         std::uint32_t m = load_be32(bytes + pos);
@@ -62,7 +66,7 @@ std::optional<std::size_t> parse_header(const std::uint8_t* bytes, std::size_t s
         if (desc_len > kMaxDescription) fail("malformed header: impossible description length", pos + 8);
         pos += 12;
         if (!have(desc_len + 4)) return std::nullopt;
-        std::string description(reinterpret_cast<const char*>(bytes + pos), desc_len);
+        std::size_t desc_at = pos;
         pos += desc_len;
         std::uint32_t extra_len = load_be32(bytes + pos);
         if (extra_len > kMaxDescription) fail("malformed header: impossible extra-info length", pos);
@@ -71,18 +75,31 @@ std::optional<std::size_t> parse_header(const std::uint8_t* bytes, std::size_t s
         pos += extra_len;
         if (load_be32(bytes + pos) != magic("ete\0")) fail("malformed header: event type not closed by \"ete\"", pos);
         pos += 4;
+        if (tag == kEndOfData) fail("malformed header: event type 65535 is reserved for end of data", start);
+        if (tag == BlockMarker::tag && raw_size != 0xFFFF && raw_size < 14)
+            fail("malformed header: impossible size " + std::to_string(raw_size) + " for the block marker", start);
+        on_type(tag, raw_size, std::string_view(reinterpret_cast<const char*>(bytes + desc_at), desc_len));
+    }
+    if (!expect("hdre", "after the event types") || !expect("datb", "before the events")) return std::nullopt;
+    return pos;
+}
+
+}  // namespace
+
+std::optional<std::size_t> parse_header(const std::uint8_t* bytes, std::size_t size, Header& out) {
+    // Check completeness first: building a Header costs more than walking the bytes,
+    // and a header that arrives in small pieces is walked once per piece.
+    if (!walk_header(bytes, size, [](std::uint16_t, std::uint16_t, std::string_view) {})) return std::nullopt;
+    Header header;
+    auto taken = walk_header(bytes, size, [&](std::uint16_t tag, std::uint16_t raw_size, std::string_view desc) {
         EventTypeDecl decl;
         decl.tag = tag;
         if (raw_size != 0xFFFF) decl.size = raw_size;
-        decl.description = std::move(description);
-        if (tag == kEndOfData) fail("malformed header: event type 65535 is reserved for end of data", start);
-        if (tag == BlockMarker::tag && decl.size && *decl.size < 14)
-            fail("malformed header: impossible size " + std::to_string(*decl.size) + " for the block marker", start);
+        decl.description = std::string(desc);
         header.declare(std::move(decl));
-    }
-    if (!expect("hdre", "after the event types") || !expect("datb", "before the events")) return std::nullopt;
+    });
     out = std::move(header);
-    return pos;
+    return taken;
 }
 
 PushDecoder::PushDecoder(EventSink& sink, Diagnostics& diagnostics) : sink_(sink), diagnostics_(diagnostics) {}
