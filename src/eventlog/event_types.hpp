@@ -6,6 +6,13 @@
 // Layouts follow what the runtime really writes (shared/eventlog-facts.md), not the
 // users' guide. A field that newer GHCs append is std::optional: present when the
 // header declares a payload long enough for it.
+//
+// Two optional members tell the `ghc-events show` printer (show_text.cpp) where
+// ghc-events 0.21 has no parser although this table decodes the event; `show` then
+// prints the header's description of the type instead of the event's text:
+//   static constexpr bool show_description_only = true;   // no parser for the tag at all
+//   static constexpr bool show_needs_every_field = true;  // no parser for a layout that
+//                                                         // lacks an optional field
 #pragma once
 
 #include <cstdint>
@@ -78,6 +85,7 @@ struct StopThread {
     // Owner of the black hole for BlockedOnBlackHole (0 when unknown); absent in
     // GHC < 7.2 logs, whose STOP_THREAD is 6 bytes.
     std::optional<ThreadId> blocker;
+    static constexpr bool show_needs_every_field = true;  // ghc-events reads only the 10-byte form
     static constexpr auto fields() {
         return std::tuple{field("thread", &StopThread::thread), field("status", &StopThread::status),
                           field("blocker", &StopThread::blocker)};
@@ -104,6 +112,7 @@ struct MigrateThread {
 struct RunSpark {  // pre-7.4
     static constexpr std::uint16_t tag = 5;
     static constexpr std::string_view name = "RUN_SPARK";
+    static constexpr bool show_description_only = true;
     ThreadId thread = 0;
     static constexpr auto fields() { return std::tuple{field("thread", &RunSpark::thread)}; }
 };
@@ -111,6 +120,7 @@ struct RunSpark {  // pre-7.4
 struct StealSpark {  // pre-7.4
     static constexpr std::uint16_t tag = 6;
     static constexpr std::string_view name = "STEAL_SPARK";
+    static constexpr bool show_description_only = true;
     ThreadId thread = 0;
     CapNo victim_cap = 0;
     static constexpr auto fields() {
@@ -121,6 +131,7 @@ struct StealSpark {  // pre-7.4
 struct Shutdown {  // pre-7.6; replaced by CAP_DELETE
     static constexpr std::uint16_t tag = 7;
     static constexpr std::string_view name = "SHUTDOWN";
+    static constexpr bool show_description_only = true;
     static constexpr auto fields() { return std::tuple{}; }
 };
 
@@ -219,6 +230,21 @@ struct GCDone {
     static constexpr std::uint16_t tag = 22;
     static constexpr std::string_view name = "GC_DONE";
     static constexpr auto fields() { return std::tuple{}; }
+};
+
+// Eden's RTS writes these two as Latin-1 text.
+struct Version {
+    static constexpr std::uint16_t tag = 23;
+    static constexpr std::string_view name = "VERSION";
+    Text version;
+    static constexpr auto fields() { return std::tuple{field("version", &Version::version)}; }
+};
+
+struct ProgramInvocation {
+    static constexpr std::uint16_t tag = 24;
+    static constexpr std::string_view name = "PROGRAM_INVOCATION";
+    Text command_line;
+    static constexpr auto fields() { return std::tuple{field("command_line", &ProgramInvocation::command_line)}; }
 };
 
 // ---- Capability sets, process and RTS identity --------------------------------
@@ -363,6 +389,8 @@ struct SparkGC {
     static constexpr auto fields() { return std::tuple{}; }
 };
 
+// The string is every payload byte but the last 4, as ghc-events reads it: no NUL
+// ends it, and a NUL that is there belongs to it (see payload_decoder.cpp).
 struct InternString {  // Mercury; not written by GHC
     static constexpr std::uint16_t tag = 42;
     static constexpr std::string_view name = "INTERN_STRING";
@@ -532,7 +560,110 @@ struct UserMarker {  // traceMarker
 struct HackBugT9003 {
     static constexpr std::uint16_t tag = 59;
     static constexpr std::string_view name = "HACK_BUG_T9003";
+    static constexpr bool show_description_only = true;
     static constexpr auto fields() { return std::tuple{}; }
+};
+
+// ---- Eden (parallel Haskell on distributed memory; Eden's RTS only) ---------------
+
+struct EdenStartReceive {
+    static constexpr std::uint16_t tag = 60;
+    static constexpr std::string_view name = "EDEN_START_RECEIVE";
+    static constexpr auto fields() { return std::tuple{}; }
+};
+struct EdenEndReceive {
+    static constexpr std::uint16_t tag = 61;
+    static constexpr std::string_view name = "EDEN_END_RECEIVE";
+    static constexpr auto fields() { return std::tuple{}; }
+};
+struct CreateProcess {
+    static constexpr std::uint16_t tag = 62;
+    static constexpr std::string_view name = "CREATE_PROCESS";
+    std::uint32_t process = 0;
+    static constexpr auto fields() { return std::tuple{field("process", &CreateProcess::process)}; }
+};
+struct KillProcess {
+    static constexpr std::uint16_t tag = 63;
+    static constexpr std::string_view name = "KILL_PROCESS";
+    std::uint32_t process = 0;
+    static constexpr auto fields() { return std::tuple{field("process", &KillProcess::process)}; }
+};
+struct AssignThreadToProcess {
+    static constexpr std::uint16_t tag = 64;
+    static constexpr std::string_view name = "ASSIGN_THREAD_TO_PROCESS";
+    ThreadId thread = 0;
+    std::uint32_t process = 0;
+    static constexpr auto fields() {
+        return std::tuple{field("thread", &AssignThreadToProcess::thread),
+                          field("process", &AssignThreadToProcess::process)};
+    }
+};
+struct CreateMachine {
+    static constexpr std::uint16_t tag = 65;
+    static constexpr std::string_view name = "CREATE_MACHINE";
+    std::uint16_t machine = 0;
+    std::uint64_t realtime = 0;
+    static constexpr auto fields() {
+        return std::tuple{field("machine", &CreateMachine::machine), field("realtime", &CreateMachine::realtime)};
+    }
+};
+struct KillMachine {
+    static constexpr std::uint16_t tag = 66;
+    static constexpr std::string_view name = "KILL_MACHINE";
+    std::uint16_t machine = 0;
+    static constexpr auto fields() { return std::tuple{field("machine", &KillMachine::machine)}; }
+};
+// Message tags are 0x50 (Ready) to 0x5C (Packet); see show_text.cpp for the names.
+struct SendMessage {
+    static constexpr std::uint16_t tag = 67;
+    static constexpr std::string_view name = "SEND_MESSAGE";
+    std::uint8_t message_tag = 0;
+    std::uint32_t sender_process = 0;
+    ThreadId sender_thread = 0;
+    std::uint16_t receiver_machine = 0;
+    std::uint32_t receiver_process = 0, receiver_inport = 0;
+    static constexpr auto fields() {
+        return std::tuple{field("message_tag", &SendMessage::message_tag),
+                          field("sender_process", &SendMessage::sender_process),
+                          field("sender_thread", &SendMessage::sender_thread),
+                          field("receiver_machine", &SendMessage::receiver_machine),
+                          field("receiver_process", &SendMessage::receiver_process),
+                          field("receiver_inport", &SendMessage::receiver_inport)};
+    }
+};
+struct ReceiveMessage {
+    static constexpr std::uint16_t tag = 68;
+    static constexpr std::string_view name = "RECEIVE_MESSAGE";
+    std::uint8_t message_tag = 0;
+    std::uint32_t receiver_process = 0, receiver_inport = 0;
+    std::uint16_t sender_machine = 0;
+    std::uint32_t sender_process = 0;
+    ThreadId sender_thread = 0;
+    std::uint32_t message_size = 0;
+    static constexpr auto fields() {
+        return std::tuple{field("message_tag", &ReceiveMessage::message_tag),
+                          field("receiver_process", &ReceiveMessage::receiver_process),
+                          field("receiver_inport", &ReceiveMessage::receiver_inport),
+                          field("sender_machine", &ReceiveMessage::sender_machine),
+                          field("sender_process", &ReceiveMessage::sender_process),
+                          field("sender_thread", &ReceiveMessage::sender_thread),
+                          field("message_size", &ReceiveMessage::message_size)};
+    }
+};
+struct SendReceiveLocalMessage {
+    static constexpr std::uint16_t tag = 69;
+    static constexpr std::string_view name = "SEND_RECEIVE_LOCAL_MESSAGE";
+    std::uint8_t message_tag = 0;
+    std::uint32_t sender_process = 0;
+    ThreadId sender_thread = 0;
+    std::uint32_t receiver_process = 0, receiver_inport = 0;
+    static constexpr auto fields() {
+        return std::tuple{field("message_tag", &SendReceiveLocalMessage::message_tag),
+                          field("sender_process", &SendReceiveLocalMessage::sender_process),
+                          field("sender_thread", &SendReceiveLocalMessage::sender_thread),
+                          field("receiver_process", &SendReceiveLocalMessage::receiver_process),
+                          field("receiver_inport", &SendReceiveLocalMessage::receiver_inport)};
+    }
 };
 
 // ---- Memory (GHC 9.2+) ------------------------------------------------------------
@@ -555,6 +686,130 @@ struct BlocksSize {
     static constexpr auto fields() {
         return std::tuple{field("heap_capset", &BlocksSize::heap_capset),
                           field("size_bytes", &BlocksSize::size_bytes)};
+    }
+};
+
+// ---- Mercury (its own RTS writes these; ids are its own) ----------------------------
+
+struct MerStartParConjunction {
+    static constexpr std::uint16_t tag = 100;
+    static constexpr std::string_view name = "MER_START_PAR_CONJUNCTION";
+    std::uint64_t dyn_id = 0;
+    std::uint32_t static_id = 0;
+    static constexpr auto fields() {
+        return std::tuple{field("dyn_id", &MerStartParConjunction::dyn_id),
+                          field("static_id", &MerStartParConjunction::static_id)};
+    }
+};
+struct MerStopParConjunction {
+    static constexpr std::uint16_t tag = 101;
+    static constexpr std::string_view name = "MER_STOP_PAR_CONJUNCTION";
+    std::uint64_t dyn_id = 0;
+    static constexpr auto fields() { return std::tuple{field("dyn_id", &MerStopParConjunction::dyn_id)}; }
+};
+struct MerStopParConjunct {
+    static constexpr std::uint16_t tag = 102;
+    static constexpr std::string_view name = "MER_STOP_PAR_CONJUNCT";
+    std::uint64_t dyn_id = 0;
+    static constexpr auto fields() { return std::tuple{field("dyn_id", &MerStopParConjunct::dyn_id)}; }
+};
+struct MerCreateSpark {
+    static constexpr std::uint16_t tag = 103;
+    static constexpr std::string_view name = "MER_CREATE_SPARK";
+    std::uint64_t dyn_id = 0;
+    std::uint32_t spark_id = 0;
+    static constexpr auto fields() {
+        return std::tuple{field("dyn_id", &MerCreateSpark::dyn_id), field("spark_id", &MerCreateSpark::spark_id)};
+    }
+};
+struct MerFutCreate {
+    static constexpr std::uint16_t tag = 104;
+    static constexpr std::string_view name = "MER_FUT_CREATE";
+    std::uint64_t future = 0;
+    std::uint32_t name_id = 0;  // an INTERN_STRING id
+    static constexpr auto fields() {
+        return std::tuple{field("future", &MerFutCreate::future), field("name_id", &MerFutCreate::name_id)};
+    }
+};
+struct MerFutWaitNosuspend {
+    static constexpr std::uint16_t tag = 105;
+    static constexpr std::string_view name = "MER_FUT_WAIT_NOSUSPEND";
+    std::uint64_t future = 0;
+    static constexpr auto fields() { return std::tuple{field("future", &MerFutWaitNosuspend::future)}; }
+};
+struct MerFutWaitSuspended {
+    static constexpr std::uint16_t tag = 106;
+    static constexpr std::string_view name = "MER_FUT_WAIT_SUSPENDED";
+    std::uint64_t future = 0;
+    static constexpr auto fields() { return std::tuple{field("future", &MerFutWaitSuspended::future)}; }
+};
+struct MerFutSignal {
+    static constexpr std::uint16_t tag = 107;
+    static constexpr std::string_view name = "MER_FUT_SIGNAL";
+    std::uint64_t future = 0;
+    static constexpr auto fields() { return std::tuple{field("future", &MerFutSignal::future)}; }
+};
+struct MerLookingForGlobalContext {
+    static constexpr std::uint16_t tag = 108;
+    static constexpr std::string_view name = "MER_LOOKING_FOR_GLOBAL_CONTEXT";
+    static constexpr auto fields() { return std::tuple{}; }
+};
+struct MerWorkStealing {
+    static constexpr std::uint16_t tag = 109;
+    static constexpr std::string_view name = "MER_WORK_STEALING";
+    static constexpr auto fields() { return std::tuple{}; }
+};
+struct MerReleaseContext {
+    static constexpr std::uint16_t tag = 110;
+    static constexpr std::string_view name = "MER_RELEASE_CONTEXT";
+    ThreadId thread = 0;
+    static constexpr auto fields() { return std::tuple{field("thread", &MerReleaseContext::thread)}; }
+};
+struct MerEngineSleeping {
+    static constexpr std::uint16_t tag = 111;
+    static constexpr std::string_view name = "MER_ENGINE_SLEEPING";
+    static constexpr auto fields() { return std::tuple{}; }
+};
+struct MerLookingForLocalSpark {
+    static constexpr std::uint16_t tag = 112;
+    static constexpr std::string_view name = "MER_LOOKING_FOR_LOCAL_SPARK";
+    static constexpr auto fields() { return std::tuple{}; }
+};
+struct MerCallingMain {
+    static constexpr std::uint16_t tag = 113;
+    static constexpr std::string_view name = "MER_CALLING_MAIN";
+    static constexpr auto fields() { return std::tuple{}; }
+};
+
+// ---- Linux perf events (added by ghc-events-perf, not by GHC) -------------------------
+
+struct PerfName {
+    static constexpr std::uint16_t tag = 140;
+    static constexpr std::string_view name = "PERF_NAME";
+    std::uint32_t perf_num = 0;
+    Text perf_name;
+    static constexpr auto fields() {
+        return std::tuple{field("perf_num", &PerfName::perf_num), field("perf_name", &PerfName::perf_name)};
+    }
+};
+struct PerfCounter {
+    static constexpr std::uint16_t tag = 141;
+    static constexpr std::string_view name = "PERF_COUNTER";
+    std::uint32_t perf_num = 0;
+    std::uint64_t tid = 0;     // OS kernel thread id
+    std::uint64_t period = 0;  // the counter went up by period + 1
+    static constexpr auto fields() {
+        return std::tuple{field("perf_num", &PerfCounter::perf_num), field("tid", &PerfCounter::tid),
+                          field("period", &PerfCounter::period)};
+    }
+};
+struct PerfTracepoint {
+    static constexpr std::uint16_t tag = 142;
+    static constexpr std::string_view name = "PERF_TRACEPOINT";
+    std::uint32_t perf_num = 0;
+    std::uint64_t tid = 0;  // OS kernel thread id
+    static constexpr auto fields() {
+        return std::tuple{field("perf_num", &PerfTracepoint::perf_num), field("tid", &PerfTracepoint::tid)};
     }
 };
 
@@ -792,12 +1047,17 @@ struct TypeList {};
 using AllPayloads = TypeList<
     CreateThread, RunThread, StopThread, ThreadRunnable, MigrateThread, RunSpark, StealSpark, Shutdown,
     WakeupThread, StartGC, EndGC, RequestSeqGC, RequestParGC, CreateSparkThread, LogMsg, Startup, BlockMarker,
-    UserMessage, GCIdle, GCWork, GCDone, CapsetCreate, CapsetDelete, CapsetAssignCap, CapsetRemoveCap,
-    RtsIdentifier, ProgramArgs, ProgramEnv, OsProcessPid, OsProcessParentPid, SparkCounters, SparkCreate,
+    UserMessage, GCIdle, GCWork, GCDone, Version, ProgramInvocation, CapsetCreate, CapsetDelete, CapsetAssignCap,
+    CapsetRemoveCap, RtsIdentifier, ProgramArgs, ProgramEnv, OsProcessPid, OsProcessParentPid, SparkCounters, SparkCreate,
     SparkDud, SparkOverflow, SparkRun, SparkSteal, SparkFizzle, SparkGC, InternString, WallClockTime,
     ThreadLabel, CapCreate, CapDelete, CapDisable, CapEnable, HeapAllocated, HeapSize, HeapLive, HeapInfoGHC,
-    GCStatsGHC, GlobalSyncGC, TaskCreate, TaskMigrate, TaskDelete, UserMarker, HackBugT9003, MemReturn,
-    BlocksSize, HeapProfBegin, HeapProfCostCentre, HeapProfSampleBegin, HeapProfSampleCostCentre,
+    GCStatsGHC, GlobalSyncGC, TaskCreate, TaskMigrate, TaskDelete, UserMarker, HackBugT9003,
+    EdenStartReceive, EdenEndReceive, CreateProcess, KillProcess, AssignThreadToProcess, CreateMachine,
+    KillMachine, SendMessage, ReceiveMessage, SendReceiveLocalMessage, MemReturn, BlocksSize,
+    MerStartParConjunction, MerStopParConjunction, MerStopParConjunct, MerCreateSpark, MerFutCreate,
+    MerFutWaitNosuspend, MerFutWaitSuspended, MerFutSignal, MerLookingForGlobalContext, MerWorkStealing,
+    MerReleaseContext, MerEngineSleeping, MerLookingForLocalSpark, MerCallingMain, PerfName, PerfCounter,
+    PerfTracepoint, HeapProfBegin, HeapProfCostCentre, HeapProfSampleBegin, HeapProfSampleCostCentre,
     HeapProfSampleString, HeapProfSampleEnd, HeapBioProfSampleBegin, ProfSampleCostCentre, ProfBegin, InfoProv,
     UserBinaryMessage, ConcMarkBegin, ConcMarkEnd, ConcSyncBegin, ConcSyncEnd, ConcSweepBegin, ConcSweepEnd,
     ConcUpdRemSetFlush, NonmovingHeapCensus, NonmovingPrunedSegments, TickyCounterDef, TickyCounterSample,

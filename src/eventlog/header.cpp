@@ -1,22 +1,31 @@
 #include "eventlog/header.hpp"
 
+#include <algorithm>
+
 namespace el2fx::eventlog {
 
-Header::Header() : sizes_(65536, kUndeclared), index_(65536, -1) {}
+Header::Header() { sizes_.fill(kUndeclared); }
 
 void Header::declare(EventTypeDecl decl) {
-    std::uint16_t tag = decl.tag;
-    sizes_[tag] = decl.size ? static_cast<std::int32_t>(*decl.size) : kVariable;
-    if (index_[tag] >= 0) {
-        types_[static_cast<std::size_t>(index_[tag])] = std::move(decl);  // redeclared: the last one wins
+    std::int32_t size = decl.size ? static_cast<std::int32_t>(*decl.size) : kVariable;
+    if (decl.tag < kFastTags) sizes_[decl.tag] = size;
+    auto it = std::find_if(types_.begin(), types_.end(), [&](const EventTypeDecl& t) { return t.tag == decl.tag; });
+    if (it != types_.end()) {
+        *it = std::move(decl);  // redeclared: the last one wins
         return;
     }
-    index_[tag] = static_cast<std::int32_t>(types_.size());
     types_.push_back(std::move(decl));
 }
 
 const EventTypeDecl* Header::find(std::uint16_t tag) const {
-    return index_[tag] < 0 ? nullptr : &types_[static_cast<std::size_t>(index_[tag])];
+    auto it = std::find_if(types_.begin(), types_.end(), [&](const EventTypeDecl& t) { return t.tag == tag; });
+    return it == types_.end() ? nullptr : &*it;
+}
+
+std::int32_t Header::slow_size_of(std::uint16_t tag) const {
+    const EventTypeDecl* decl = find(tag);
+    if (!decl) return kUndeclared;
+    return decl->size ? static_cast<std::int32_t>(*decl->size) : kVariable;
 }
 
 }  // namespace el2fx::eventlog

@@ -1,6 +1,7 @@
 // The eventlog header: the event types the file declares, with their sizes.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -24,14 +25,20 @@ public:
 
     const std::vector<EventTypeDecl>& types() const { return types_; }
     // kUndeclared, kVariable or the fixed payload size.
-    std::int32_t size_of(std::uint16_t tag) const { return sizes_[tag]; }
-    bool declares(std::uint16_t tag) const { return sizes_[tag] != kUndeclared; }
+    std::int32_t size_of(std::uint16_t tag) const {
+        return tag < kFastTags ? sizes_[tag] : slow_size_of(tag);
+    }
+    bool declares(std::uint16_t tag) const { return size_of(tag) != kUndeclared; }
     const EventTypeDecl* find(std::uint16_t tag) const;
 
 private:
-    std::vector<EventTypeDecl> types_;   // in header order
-    std::vector<std::int32_t> sizes_;    // by tag: one lookup per event on the hot path
-    std::vector<std::int32_t> index_;    // by tag: position in types_, or -1
+    // Every tag GHC writes is below 256: those sizes are one array lookup on the
+    // hot path; other tags (possible, never seen) are searched in types_.
+    static constexpr std::uint16_t kFastTags = 256;
+    std::int32_t slow_size_of(std::uint16_t tag) const;
+
+    std::vector<EventTypeDecl> types_;            // in header order
+    std::array<std::int32_t, kFastTags> sizes_;   // by tag
 };
 
 }  // namespace el2fx::eventlog

@@ -37,6 +37,16 @@ Payload decode_as<NonmovingHeapCensus>(const std::uint8_t* data, std::size_t siz
     return out;
 }
 
+// The string has no terminator: it is every byte but the id in the last 4.
+template <>
+Payload decode_as<InternString>(const std::uint8_t* data, std::size_t size) {
+    if (size < 4) return UnknownEvent{Bytes{{reinterpret_cast<const char*>(data), size}}, true};
+    InternString out{};
+    out.string.bytes = {reinterpret_cast<const char*>(data), size - 4};
+    out.id = load_be32(data + size - 4);
+    return out;
+}
+
 Payload decode_unknown(const std::uint8_t* data, std::size_t size) {
     return UnknownEvent{Bytes{{reinterpret_cast<const char*>(data), size}}, false};
 }

@@ -36,62 +36,69 @@ std::uint32_t magic(const char (&s)[5]) {
 
 namespace {
 
-// Walks the header, validating as it goes; calls `on_type` for each complete
-// event type. Returns the header's length, or nullopt if more bytes are needed.
+struct HeaderWalk {
+    bool complete = false;
+    std::size_t pos = 0;   // complete: the header's length; else where the walk stopped
+    std::size_t need = 0;  // incomplete: the walk cannot go on before pos + need bytes
+};
+
+// Walks the header from `resume` (0, or an earlier walk's stop position), validating
+// as it goes; calls `on_type` for each complete event type. Resuming keeps a header
+// that arrives in small pieces linear to parse.
 template <typename OnType>
-std::optional<std::size_t> walk_header(const std::uint8_t* bytes, std::size_t size, OnType&& on_type) {
-    std::size_t pos = 0;
-    auto have = [&](std::size_t n) { return size - pos >= n; };
-    auto expect = [&](const char (&m)[5], const char* where) -> bool {
-        if (!have(4)) return false;
+HeaderWalk walk_header(const std::uint8_t* bytes, std::size_t size, std::size_t resume, OnType&& on_type) {
+    std::size_t pos = resume;
+    auto stop = [&](std::size_t at, std::size_t need) { return HeaderWalk{false, at, need}; };
+    auto check = [&](const char (&m)[5], const char* where) {
         if (load_be32(bytes + pos) != magic(m))
             fail(std::string("not a GHC eventlog: expected \"") + std::string(m, 4) + "\" " + where, pos);
         pos += 4;
-        return true;
     };
-    if (!expect("hdrb", "at the start of the file") || !expect("hetb", "after the header begin")) return std::nullopt;
+    if (pos == 0) {
+        if (size < 8) return stop(0, 8);
+        check("hdrb", "at the start of the file");
+        check("hetb", "after the header begin");
+    }
     for (;;) {
-        if (!have(4)) return std::nullopt;
+        std::size_t start = pos;
+        if (size - pos < 4) return stop(start, 4);
         std::uint32_t m = load_be32(bytes + pos);
         if (m == magic("hete")) {
+            if (size - pos < 12) return stop(start, 12);
             pos += 4;
-            break;
+            check("hdre", "after the event types");
+            check("datb", "before the events");
+            return HeaderWalk{true, pos, 0};
         }
         if (m != magic("etb\0")) fail("malformed header: expected an event type (\"etb\") or \"hete\"", pos);
-        std::size_t start = pos;
-        if (!have(4 + 2 + 2 + 4)) return std::nullopt;
+        if (size - pos < 12) return stop(start, 12);
         std::uint16_t tag = load_be16(bytes + pos + 4);
         std::uint16_t raw_size = load_be16(bytes + pos + 6);
         std::uint32_t desc_len = load_be32(bytes + pos + 8);
         if (desc_len > kMaxDescription) fail("malformed header: impossible description length", pos + 8);
-        pos += 12;
-        if (!have(desc_len + 4)) return std::nullopt;
-        std::size_t desc_at = pos;
-        pos += desc_len;
-        std::uint32_t extra_len = load_be32(bytes + pos);
-        if (extra_len > kMaxDescription) fail("malformed header: impossible extra-info length", pos);
-        pos += 4;
-        if (!have(std::size_t{extra_len} + 4)) return std::nullopt;
-        pos += extra_len;
-        if (load_be32(bytes + pos) != magic("ete\0")) fail("malformed header: event type not closed by \"ete\"", pos);
-        pos += 4;
+        if (size - pos < 12 + std::size_t{desc_len} + 4) return stop(start, 12 + std::size_t{desc_len} + 4);
+        std::uint32_t extra_len = load_be32(bytes + pos + 12 + desc_len);
+        if (extra_len > kMaxDescription) fail("malformed header: impossible extra-info length", pos + 12 + desc_len);
+        std::size_t entry = 12 + std::size_t{desc_len} + 4 + extra_len + 4;
+        if (size - pos < entry) return stop(start, entry);
+        if (load_be32(bytes + pos + entry - 4) != magic("ete\0"))
+            fail("malformed header: event type not closed by \"ete\"", pos + entry - 4);
         if (tag == kEndOfData) fail("malformed header: event type 65535 is reserved for end of data", start);
         if (tag == BlockMarker::tag && raw_size != 0xFFFF && raw_size < 14)
             fail("malformed header: impossible size " + std::to_string(raw_size) + " for the block marker", start);
-        on_type(tag, raw_size, std::string_view(reinterpret_cast<const char*>(bytes + desc_at), desc_len));
+        on_type(tag, raw_size, std::string_view(reinterpret_cast<const char*>(bytes + pos + 12), desc_len));
+        pos += entry;
     }
-    if (!expect("hdre", "after the event types") || !expect("datb", "before the events")) return std::nullopt;
-    return pos;
 }
+
+void ignore_type(std::uint16_t, std::uint16_t, std::string_view) {}
 
 }  // namespace
 
 std::optional<std::size_t> parse_header(const std::uint8_t* bytes, std::size_t size, Header& out) {
-    // Check completeness first: building a Header costs more than walking the bytes,
-    // and a header that arrives in small pieces is walked once per piece.
-    if (!walk_header(bytes, size, [](std::uint16_t, std::uint16_t, std::string_view) {})) return std::nullopt;
+    if (!walk_header(bytes, size, 0, ignore_type).complete) return std::nullopt;
     Header header;
-    auto taken = walk_header(bytes, size, [&](std::uint16_t tag, std::uint16_t raw_size, std::string_view desc) {
+    HeaderWalk walk = walk_header(bytes, size, 0, [&](std::uint16_t tag, std::uint16_t raw_size, std::string_view desc) {
         EventTypeDecl decl;
         decl.tag = tag;
         if (raw_size != 0xFFFF) decl.size = raw_size;
@@ -99,7 +106,7 @@ std::optional<std::size_t> parse_header(const std::uint8_t* bytes, std::size_t s
         header.declare(std::move(decl));
     });
     out = std::move(header);
-    return taken;
+    return walk.pos;
 }
 
 PushDecoder::PushDecoder(EventSink& sink, Diagnostics& diagnostics) : sink_(sink), diagnostics_(diagnostics) {}
@@ -117,15 +124,20 @@ void PushDecoder::feed(const std::uint8_t* data, std::size_t size) {
 void PushDecoder::feed_header(const std::uint8_t* data, std::size_t size) {
     std::size_t old = pending_.size();
     pending_.append(reinterpret_cast<const char*>(data), size);
-    auto taken = parse_header(reinterpret_cast<const std::uint8_t*>(pending_.data()), pending_.size(), header_);
-    if (!taken) {
+    offset_ += size;
+    if (pending_.size() < header_resume_ + header_need_) return;  // the next piece is not complete yet
+    auto* bytes = reinterpret_cast<const std::uint8_t*>(pending_.data());
+    HeaderWalk walk = walk_header(bytes, pending_.size(), header_resume_, ignore_type);
+    if (!walk.complete) {
         if (pending_.size() > kMaxHeaderBytes) fail("malformed header: larger than 16 MiB", 0);
-        offset_ += size;
+        header_resume_ = walk.pos;
+        header_need_ = walk.need;
         return;
     }
-    std::size_t used_now = *taken - old;  // header bytes that came from this chunk
-    offset_ = *taken;
-    data_start_ = *taken;
+    std::size_t taken = *parse_header(bytes, walk.pos, header_);
+    std::size_t used_now = taken - old;  // header bytes that came from this chunk
+    offset_ = taken;
+    data_start_ = taken;
     pending_.clear();
     pending_.shrink_to_fit();
     state_ = State::data;

@@ -52,6 +52,8 @@ private:
     Header header_;
     State state_ = State::header;
     std::string pending_;          // header bytes so far, or one unfinished record
+    std::size_t header_resume_ = 0;  // where the header walk stopped, and how many
+    std::size_t header_need_ = 0;    // bytes from there it needs before trying again
     std::uint64_t offset_ = 0;     // bytes fed so far
     std::uint64_t data_start_ = 0;
     bool in_block_ = false;
