@@ -23,7 +23,7 @@ std::string EventStats::report(std::uint64_t bytes) const {
     char line[256];
     std::snprintf(line, sizeof line, "bytes: %llu\n", static_cast<unsigned long long>(bytes));
     out += line;
-    std::snprintf(line, sizeof line, "declared event types: %zu\n", header_ ? header_->types().size() : 0);
+    std::snprintf(line, sizeof line, "declared event types: %zu\n", header_.types().size());
     out += line;
     std::snprintf(line, sizeof line, "events: %llu (%llu bytes)\n", static_cast<unsigned long long>(events_),
                   static_cast<unsigned long long>(event_bytes_));
@@ -56,7 +56,7 @@ std::string EventStats::report(std::uint64_t bytes) const {
         if (t.count == 0) continue;
         std::string name(tag_name(static_cast<std::uint16_t>(tag)));
         if (name.empty()) {
-            const EventTypeDecl* decl = header_ ? header_->find(static_cast<std::uint16_t>(tag)) : nullptr;
+            const EventTypeDecl* decl = header_.find(static_cast<std::uint16_t>(tag));
             name = "(unknown) " + (decl ? decl->description : std::string());
             if (name.size() > 28) name.resize(28);
         }

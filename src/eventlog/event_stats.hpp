@@ -14,7 +14,7 @@ namespace el2fx::eventlog {
 
 class EventStats : public EventSink {
 public:
-    void on_header(const Header& header) override { header_ = &header; }
+    void on_header(const Header& header) override { header_ = header; }
     void on_event(const Event& event) override;
 
     // A plain-text report; `bytes` is the input length read, `end` says if it ended early.
@@ -27,7 +27,7 @@ private:
     struct PerTag {
         std::uint64_t count = 0, bytes = 0;
     };
-    const Header* header_ = nullptr;
+    Header header_;
     std::array<PerTag, 65536> per_tag_{};
     std::map<std::optional<CapNo>, std::uint64_t> blocks_;  // by capability (none: global)
     std::uint64_t events_ = 0, event_bytes_ = 0;

@@ -21,7 +21,10 @@ enum class Severity { info, data_loss };
     X(reorder_window_exceeded, data_loss, "events too far out of time order to be sorted")  \
     X(mutator_run_thread_mismatch, data_loss, "RunThread for another thread while one runs")\
     X(mutator_stop_thread_mismatch, data_loss, "StopThread for another thread than the running one") \
-    X(event_after_thread_finished, info, "thread events after the thread finished, ignored")
+    X(event_after_thread_finished, info, "thread events after the thread finished, ignored")  \
+    X(thread_stopped_before_running, info, "StopThread for a thread never seen running")      \
+    X(gc_during_mutator_span, info, "GC_START while a thread ran; GC cut out of its mutator span") \
+    X(scheduler_event_without_capability, data_loss, "thread or GC events outside any capability block, ignored")
 
 enum class Diagnostic : std::uint8_t {
 #define EL2FX_DIAG_ENUM(id, sev, text) id,

@@ -1,0 +1,17 @@
+// Words for a STOP_THREAD status (eventlog-facts §4.3), as `ghc-events show`
+// prints them: for span listings now, for the names of blocked-thread stacks later.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "analysis/activity.hpp"
+
+namespace el2fx::analysis {
+
+// "thread yielding", "blocked on an MVar", …; "unknown status N" for other codes.
+std::string stop_status_text(std::uint16_t status);
+// The status text, plus "owned by thread N" for a black hole whose owner is known.
+std::string block_reason_text(const BlockReason& reason);
+
+}  // namespace el2fx::analysis

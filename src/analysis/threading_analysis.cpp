@@ -1,0 +1,120 @@
+#include "analysis/threading_analysis.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace el2fx::analysis {
+namespace {
+
+bool is_scheduler_event(const eventlog::Event& event) {
+    return event.as<eventlog::RunThread>() || event.as<eventlog::StopThread>() || event.as<eventlog::StartGC>() ||
+           event.as<eventlog::EndGC>() || event.as<eventlog::WakeupThread>();
+}
+
+}  // namespace
+
+ThreadingAnalysis::ThreadingAnalysis(Diagnostics& diagnostics, ThreadingOptions options)
+    : diagnostics_(diagnostics), options_(options) {
+    if (options_.sampling_interval_ns == 0) throw std::invalid_argument("the sampling interval must not be 0");
+}
+
+void ThreadingAnalysis::handle(const eventlog::Event& event) {
+    // The reader's order is exact unless it counted reorder_window_exceeded; a
+    // clock that never goes back keeps every span and CPU delta well-formed even then.
+    now_ = std::max(now_, event.time);
+    if (!event.cap) {
+        // Thread and GC events are always written to a capability's buffer.
+        if (is_scheduler_event(event)) diagnostics_.add(Diagnostic::scheduler_event_without_capability);
+        return;
+    }
+    handle_scheduler_event(event, *event.cap, now_);
+}
+
+void ThreadingAnalysis::handle_scheduler_event(const eventlog::Event& event, eventlog::CapNo cap,
+                                               std::uint64_t time) {
+    CapabilityTrack& c = capability(cap, time);
+    if (const auto* run = event.as<eventlog::RunThread>()) {
+        record(c, time, c.usage.run_thread(time, run->thread));
+        ThreadTrack& t = thread(run->thread);
+        record(t, time, t.state.run_thread(time, cap));
+    } else if (const auto* stop = event.as<eventlog::StopThread>()) {
+        record(c, time, c.usage.stop_thread(time, stop->thread, stop->status));
+        ThreadTrack& t = thread(stop->thread);
+        record(t, time, t.state.stop_thread(time, stop->status, stop->blocker.value_or(0)));
+    } else if (event.as<eventlog::StartGC>()) {
+        record(c, time, c.usage.start_gc(time));
+    } else if (event.as<eventlog::EndGC>()) {
+        record(c, time, c.usage.end_gc(time));
+    } else if (const auto* wakeup = event.as<eventlog::WakeupThread>()) {
+        if (auto it = threads_.find(wakeup->thread); it != threads_.end()) it->second.state.wakeup_thread();
+    }
+}
+
+ThreadingAnalysis::CapabilityTrack& ThreadingAnalysis::capability(eventlog::CapNo cap, std::uint64_t time) {
+    if (cap >= capabilities_.size()) capabilities_.resize(std::size_t{cap} + 1);
+    std::optional<CapabilityTrack>& slot = capabilities_[cap];
+    if (!slot) {
+        slot.emplace(CapabilityTrack{CapabilityUsageAnalysis(time, diagnostics_),
+                                     VirtualSamplingTimer<CapabilityActivity>(options_.sampling_interval_ns), {}});
+        slot->timer.enter(time, slot->usage.activity());
+    }
+    return *slot;
+}
+
+ThreadingAnalysis::ThreadTrack& ThreadingAnalysis::thread(eventlog::ThreadId id) {
+    auto it = threads_.find(id);
+    if (it == threads_.end()) {
+        it = threads_
+                 .emplace(id, ThreadTrack{ThreadStateAnalysis(diagnostics_),
+                                          VirtualSamplingTimer<ThreadActivity>(options_.sampling_interval_ns), {}})
+                 .first;
+    }
+    return it->second;
+}
+
+void ThreadingAnalysis::record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span) {
+    if (span) track.spans.push_back(*span);
+    track.timer.enter(time, track.usage.activity());
+}
+
+void ThreadingAnalysis::record(ThreadTrack& track, std::uint64_t time, std::optional<ThreadStateSpan> span) {
+    if (span) track.spans.push_back(*span);
+    if (track.state.finished()) {
+        track.timer.finish(time);
+    } else if (auto activity = track.state.activity()) {
+        track.timer.enter(time, *activity);
+    }
+}
+
+ThreadingResult ThreadingAnalysis::finish() {
+    ThreadingResult result;
+    result.end_time = now_;
+    for (std::size_t cap = 0; cap < capabilities_.size(); ++cap) {
+        std::optional<CapabilityTrack>& track = capabilities_[cap];
+        if (!track) continue;
+        if (auto span = track->usage.finish(now_)) track->spans.push_back(*span);
+        track->timer.finish(now_);
+        result.capabilities.push_back(CapabilityTimeline{static_cast<eventlog::CapNo>(cap), track->usage.start_time(),
+                                                         now_, std::move(track->spans), track->timer.take_samples()});
+    }
+    capabilities_.clear();
+    result.threads.reserve(threads_.size());
+    for (auto& [id, track] : threads_) {
+        if (auto span = track.state.finish(now_)) track.spans.push_back(*span);
+        track.timer.finish(now_);
+        result.threads.push_back(ThreadTimeline{id, std::move(track.spans), track.timer.take_samples()});
+    }
+    threads_.clear();
+    std::sort(result.threads.begin(), result.threads.end(),
+              [](const ThreadTimeline& a, const ThreadTimeline& b) { return a.thread < b.thread; });
+    return result;
+}
+
+ThreadingResult analyse_threading(eventlog::TimeOrderedReader& reader, Diagnostics& diagnostics,
+                                  ThreadingOptions options) {
+    ThreadingAnalysis analysis(diagnostics, options);
+    while (const eventlog::Event* event = reader.next()) analysis.handle(*event);
+    return analysis.finish();
+}
+
+}  // namespace el2fx::analysis

@@ -1,0 +1,75 @@
+#include "analysis/virtual_sampling_timer.hpp"
+
+namespace el2fx::analysis {
+
+template <typename Key>
+VirtualSamplingTimer<Key>::VirtualSamplingTimer(std::uint64_t interval_ns) : sampler_(interval_ns) {}
+
+template <typename Key>
+void VirtualSamplingTimer<Key>::switch_in(std::uint64_t time, const Key& key) {
+    if (finished_) return;
+    tick_until(time);
+    if (sampler_.state() != OffCpuSampler::State::on) {
+        if (auto group = sampler_.switch_in(time)) add_group(*group, key_);
+    }
+    key_ = key;
+}
+
+template <typename Key>
+void VirtualSamplingTimer<Key>::switch_out(std::uint64_t time, const Key& key) {
+    if (finished_) return;
+    tick_until(time);
+    if (sampler_.state() == OffCpuSampler::State::off) {
+        if (key == key_) return;
+        if (auto group = sampler_.switch_in(time)) add_group(*group, key_);
+    }
+    sampler_.switch_out(time);
+    key_ = key;
+}
+
+template <typename Key>
+void VirtualSamplingTimer<Key>::enter(std::uint64_t time, const Key& key) {
+    if (is_on_cpu(key))
+        switch_in(time, key);
+    else
+        switch_out(time, key);
+}
+
+template <typename Key>
+void VirtualSamplingTimer<Key>::finish(std::uint64_t time) {
+    if (finished_) return;
+    tick_until(time);
+    const OffCpuSampler::State state = sampler_.state();
+    if (state == OffCpuSampler::State::off) {
+        if (auto group = sampler_.switch_in(time)) add_group(*group, key_);
+    }
+    if (state != OffCpuSampler::State::unknown) {
+        if (std::uint64_t delta = sampler_.consume_cpu_delta()) samples_.push_back({time, delta, 0, key_});
+    }
+    finished_ = true;
+}
+
+template <typename Key>
+void VirtualSamplingTimer<Key>::tick_until(std::uint64_t time) {
+    const std::uint64_t interval = sampler_.interval_ns();
+    if (sampler_.state() == OffCpuSampler::State::on) {
+        for (; next_tick_ < time; next_tick_ += interval) {
+            (void)sampler_.sample(next_tick_);  // on-CPU already: never a group
+            samples_.push_back({next_tick_, sampler_.consume_cpu_delta(), 1, key_});
+        }
+    } else if (next_tick_ < time) {
+        // Off-CPU or not yet seen: skip to the first tick at or after `time`.
+        next_tick_ = time / interval * interval + (time % interval ? interval : 0);
+    }
+}
+
+template <typename Key>
+void VirtualSamplingTimer<Key>::add_group(const OffCpuSampleGroup& group, const Key& key) {
+    samples_.push_back({group.begin, sampler_.consume_cpu_delta(), 1, key});
+    if (group.sample_count > 1) samples_.push_back({group.end, 0, group.sample_count - 1, key});
+}
+
+template class VirtualSamplingTimer<CapabilityActivity>;
+template class VirtualSamplingTimer<ThreadActivity>;
+
+}  // namespace el2fx::analysis

@@ -1,0 +1,27 @@
+#include "fxprof/frame_table.hpp"
+
+#include "fxprof/hash_mix.hpp"
+#include "util/error.hpp"
+
+namespace el2fx::fxprof {
+
+std::size_t FrameInfoHash::operator()(const FrameInfo& f) const noexcept {
+    std::uint64_t h = mix64(f.func.index());
+    h = hash_combine(h, f.category ? (std::uint64_t(f.category->category().index()) << 32 |
+                                      f.category->index()) + 1
+                                   : 0);
+    h = hash_combine(h, f.line ? std::uint64_t(*f.line) + 1 : 0);
+    h = hash_combine(h, f.column ? std::uint64_t(*f.column) + 1 : 0);
+    return static_cast<std::size_t>(h);
+}
+
+FrameHandle FrameTable::handle_for(const FrameInfo& f) {
+    if (auto it = index_.find(f); it != index_.end()) return FrameHandle(it->second);
+    if (rows_.size() >= INT32_MAX) throw Error("profile frame table is full");
+    const auto index = static_cast<std::uint32_t>(rows_.size());
+    rows_.push_back(f);
+    index_.emplace(f, index);
+    return FrameHandle(index);
+}
+
+}  // namespace el2fx::fxprof

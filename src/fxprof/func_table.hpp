@@ -1,0 +1,39 @@
+// shared.funcTable: functions, interned by everything that describes them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "fxprof/handles.hpp"
+
+namespace el2fx::fxprof {
+
+struct FuncInfo {
+    StringHandle name;
+    std::optional<ResourceHandle> resource;  // written as -1 when absent
+    std::optional<SourceHandle> source;      // the file; null when absent
+    std::optional<std::uint32_t> line;       // where the function starts (1-based)
+    std::optional<std::uint32_t> column;
+    bool is_js = false;
+    bool relevant_for_js = false;
+    bool operator==(const FuncInfo&) const = default;
+};
+
+struct FuncInfoHash {
+    std::size_t operator()(const FuncInfo& f) const noexcept;
+};
+
+class FuncTable {
+public:
+    FuncHandle handle_for(const FuncInfo& f);
+    const std::vector<FuncInfo>& rows() const { return rows_; }
+    std::size_t size() const { return rows_.size(); }
+
+private:
+    std::vector<FuncInfo> rows_;
+    std::unordered_map<FuncInfo, std::uint32_t, FuncInfoHash> index_;
+};
+
+}  // namespace el2fx::fxprof

@@ -1,0 +1,43 @@
+// gzip compression as a ByteSink filter (zlib deflate with a gzip wrapper: windowBits 15 + 16),
+// with an explicit finish(). The header's mtime is 0 and its OS byte fixed, so the same input
+// gives the same bytes. And the reverse, for tests and tools: gunzip().
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "fxprof/byte_sink.hpp"
+
+namespace el2fx::fxprof {
+
+class GzipSink final : public ByteSink {
+public:
+    static constexpr int kDefaultLevel = 6;
+
+    explicit GzipSink(ByteSink& downstream, int level = kDefaultLevel);
+    ~GzipSink() override;
+    GzipSink(const GzipSink&) = delete;
+    GzipSink& operator=(const GzipSink&) = delete;
+
+    void write(const char* data, std::size_t size) override;
+    // Ends the gzip stream (trailer with CRC and size) and hands everything downstream.
+    // Writing after finish() is an error; a sink destroyed unfinished wrote an incomplete file.
+    void finish();
+
+private:
+    struct State;
+    void pump(int flush);
+    std::unique_ptr<State> state_;
+    ByteSink& downstream_;
+    bool finished_ = false;
+};
+
+// Decompresses a gzip stream (one or more members); throws el2fx::Error if it is corrupt or
+// truncated.
+std::string gunzip(std::string_view compressed);
+
+// True if the bytes start with the gzip magic number.
+bool looks_gzipped(std::string_view bytes);
+
+}  // namespace el2fx::fxprof

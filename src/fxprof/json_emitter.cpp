@@ -1,0 +1,54 @@
+#include "fxprof/json_emitter.hpp"
+
+#include <cmath>
+
+#include "fxprof/decimal.hpp"
+#include "fxprof/utf8.hpp"
+#include "util/error.hpp"
+
+namespace el2fx::fxprof {
+
+void JsonEmitter::check(bool ok) const {
+    if (!ok) throw Error("JSON writer refused a value (the output is not valid JSON)");
+}
+
+rapidjson::SizeType JsonEmitter::size(std::string_view s) {
+    if (s.size() > UINT32_MAX) throw Error("JSON string longer than 4 GiB");
+    return static_cast<rapidjson::SizeType>(s.size());
+}
+
+std::string_view JsonEmitter::repaired(std::string_view s) {
+    if (is_valid_utf8(s)) return s;
+    scratch_.clear();
+    append_sanitized_utf8(scratch_, s);
+    ++repaired_;
+    return scratch_;
+}
+
+void JsonEmitter::user_key(std::string_view k) {
+    const std::string_view text = repaired(k);
+    check(writer_.Key(text.data(), size(text)));
+}
+
+void JsonEmitter::string(std::string_view s) {
+    const std::string_view text = repaired(s);
+    check(writer_.String(text.data(), size(text)));
+}
+
+void JsonEmitter::number(double d) {
+    if (!std::isfinite(d)) throw Error("JSON writer: a number is not finite");
+    constexpr double kExactIntegerLimit = 9007199254740992.0;  // 2^53
+    if (d == std::trunc(d) && std::fabs(d) < kExactIntegerLimit) {
+        check(writer_.Int64(static_cast<std::int64_t>(d)));
+    } else {
+        check(writer_.Double(d));
+    }
+}
+
+void JsonEmitter::scaled(std::int64_t value, unsigned scale) {
+    char buf[kDecimalBufferSize];
+    const std::size_t n = format_scaled_decimal(value, scale, buf);
+    check(writer_.RawValue(buf, n, rapidjson::kNumberType));
+}
+
+}  // namespace el2fx::fxprof

@@ -1,0 +1,52 @@
+// RapidJSON's SAX Writer with every returned bool checked (a false becomes el2fx::Error), every
+// string repaired to valid UTF-8 on the way out, and exact decimal numbers for scaled integers.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "fxprof/json_stream.hpp"
+#include "fxprof/rapidjson.hpp"
+
+namespace el2fx::fxprof {
+
+class JsonEmitter {
+public:
+    explicit JsonEmitter(JsonOutStream& os) : writer_(os) {}
+
+    void begin_object() { check(writer_.StartObject()); }
+    void end_object() { check(writer_.EndObject()); }
+    void begin_array() { check(writer_.StartArray()); }
+    void end_array() { check(writer_.EndArray()); }
+
+    // A key this library spells (format_v70.hpp): ASCII, written as is.
+    void key(std::string_view k) { check(writer_.Key(k.data(), size(k))); }
+    // A key that came from a caller (a marker field key): repaired like any string.
+    void user_key(std::string_view k);
+    void string(std::string_view s);
+    void null() { check(writer_.Null()); }
+    void boolean(bool b) { check(writer_.Bool(b)); }
+    void int64(std::int64_t i) { check(writer_.Int64(i)); }
+    void uint64(std::uint64_t u) { check(writer_.Uint64(u)); }
+    // A finite double; whole numbers (|x| < 2^53) are written without a fraction.
+    void number(double d);
+    // value / 10^scale as an exact decimal, e.g. nanoseconds at scale 6 = milliseconds.
+    void scaled(std::int64_t value, unsigned scale);
+    void ms_from_ns(std::int64_t ns) { scaled(ns, 6); }
+
+    bool complete() const { return writer_.IsComplete(); }
+    std::uint64_t repaired_strings() const { return repaired_; }
+
+private:
+    static rapidjson::SizeType size(std::string_view s);
+    // Returns the text to write: s itself, or a repaired copy in scratch_.
+    std::string_view repaired(std::string_view s);
+    void check(bool ok) const;
+
+    rapidjson::Writer<JsonOutStream> writer_;
+    std::string scratch_;
+    std::uint64_t repaired_ = 0;
+};
+
+}  // namespace el2fx::fxprof

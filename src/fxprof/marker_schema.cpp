@@ -1,0 +1,98 @@
+#include "fxprof/marker_schema.hpp"
+
+#include <string_view>
+
+#include "util/error.hpp"
+
+namespace el2fx::fxprof {
+
+namespace {
+Error schema_error(const MarkerSchema& s, const std::string& what) {
+    return Error("marker schema \"" + s.name + "\": " + what);
+}
+
+const MarkerField* find_field(const MarkerSchema& s, std::string_view key) {
+    for (const auto& f : s.fields)
+        if (f.key == key) return &f;
+    return nullptr;
+}
+}  // namespace
+
+void check_marker_schema(const MarkerSchema& schema) {
+    if (schema.name.empty()) throw Error("marker schema without a name");
+    for (std::size_t i = 0; i < schema.fields.size(); ++i) {
+        const auto& f = schema.fields[i];
+        if (f.key.empty()) throw schema_error(schema, "field without a key");
+        for (auto reserved : v70::kReservedMarkerDataKeys)
+            if (f.key == reserved) throw schema_error(schema, "field key \"" + f.key + "\" is reserved");
+        if (static_cast<std::size_t>(f.format) >= v70::kFieldFormats.size())
+            throw schema_error(schema, "field \"" + f.key + "\" has an unknown format");
+        for (std::size_t j = 0; j < i; ++j)
+            if (schema.fields[j].key == f.key)
+                throw schema_error(schema, "duplicate field key \"" + f.key + "\"");
+    }
+    for (const auto& g : schema.graphs) {
+        const MarkerField* f = find_field(schema, g.key);
+        if (!f || v70::kind_of(f->format) != v70::FieldKind::number)
+            throw schema_error(schema, "graph key \"" + g.key + "\" is not a numeric field");
+    }
+    if (!schema.color_field.empty()) {
+        const MarkerField* f = find_field(schema, schema.color_field);
+        if (!f || v70::kind_of(f->format) != v70::FieldKind::json_string)
+            throw schema_error(schema, "colour field \"" + schema.color_field +
+                                           "\" is not a string field");
+    }
+}
+
+bool field_accepts(FieldFormat format, FieldValue::Type type) {
+    using T = FieldValue::Type;
+    switch (format) {
+        case FieldFormat::url:
+        case FieldFormat::file_path:
+        case FieldFormat::sanitized_string:
+        case FieldFormat::string:
+        case FieldFormat::unique_string:
+        case FieldFormat::flow_id:
+        case FieldFormat::terminating_flow_id:
+            return type == T::string;
+        case FieldFormat::duration:
+        case FieldFormat::seconds:
+        case FieldFormat::milliseconds:
+        case FieldFormat::microseconds:
+        case FieldFormat::nanoseconds:
+            return type == T::duration;
+        case FieldFormat::time:
+            return type == T::timestamp;
+        case FieldFormat::bytes:
+        case FieldFormat::percentage:
+        case FieldFormat::integer:
+        case FieldFormat::decimal:
+        case FieldFormat::hexadecimal:
+        case FieldFormat::pid:
+        case FieldFormat::tid:
+            return type == T::integer || type == T::real;
+    }
+    return false;
+}
+
+const char* field_value_type_name(FieldValue::Type type) {
+    switch (type) {
+        case FieldValue::Type::string: return "a string";
+        case FieldValue::Type::integer: return "an integer";
+        case FieldValue::Type::real: return "a number";
+        case FieldValue::Type::duration: return "a Duration";
+        case FieldValue::Type::timestamp: return "a Timestamp";
+    }
+    return "?";
+}
+
+unsigned duration_scale(FieldFormat format) {
+    switch (format) {
+        case FieldFormat::seconds: return 9;
+        case FieldFormat::microseconds: return 3;
+        case FieldFormat::nanoseconds: return 0;
+        default: return 6;  // duration, milliseconds, time: milliseconds
+    }
+}
+
+}  // namespace el2fx::fxprof

@@ -1,0 +1,178 @@
+// The profile builder: one façade over the tables of a Firefox Profiler processed profile.
+// Callers hold small typed handles. handle_for_* interns (same input, same handle), add_*
+// appends, set_* sets. Times are integer nanoseconds relative to a zero (Timestamp), which is
+// the wall-clock time given to set_start_time. Misuse (a handle from elsewhere, a field value
+// that does not match its schema, a non-finite number) throws el2fx::Error.
+//
+// This library knows nothing about eventlogs.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fxprof/category_list.hpp"
+#include "fxprof/counter.hpp"
+#include "fxprof/frame_table.hpp"
+#include "fxprof/func_table.hpp"
+#include "fxprof/handles.hpp"
+#include "fxprof/marker_schema.hpp"
+#include "fxprof/marker_table.hpp"
+#include "fxprof/meta_info.hpp"
+#include "fxprof/process_thread.hpp"
+#include "fxprof/resource_table.hpp"
+#include "fxprof/sample_table.hpp"
+#include "fxprof/stack_table.hpp"
+#include "fxprof/string_table.hpp"
+#include "fxprof/units.hpp"
+
+namespace el2fx::fxprof {
+
+// Earliest and latest time seen in anything added, for the default profiling range.
+struct TimeBounds {
+    std::int64_t min = INT64_MAX;
+    std::int64_t max = INT64_MIN;
+    std::int64_t max_sample = INT64_MIN;  // a sample covers [t, t + interval)
+    bool empty() const { return min > max; }
+    void add(std::int64_t t) {
+        if (t < min) min = t;
+        if (t > max) max = t;
+    }
+};
+
+class Profile {
+public:
+    explicit Profile(std::string_view product);
+
+    // ---- meta ---------------------------------------------------------------------------
+    void set_product(std::string_view product);
+    void set_start_time(WallClock zero);  // meta.startTime: the wall clock at Timestamp 0
+    void set_interval(Duration interval);  // the sampling interval (> 0)
+    // The root range of the profile; default: the span of everything added (samples extended
+    // by one interval). Markers outside the range are not shown by the profiler.
+    void set_profiling_range(Timestamp start, Timestamp end);
+    void set_arguments(std::string_view arguments);
+    void set_imported_from(std::string_view what);
+    void set_platform(std::string_view platform);
+    void set_oscpu(std::string_view oscpu);
+    void set_cpu_name(std::string_view name);
+    void set_logical_cpus(std::uint32_t n);
+    void set_physical_cpus(std::uint32_t n);
+    void set_keep_profile_thread_order(bool keep);
+    // Override the profiler's visibility heuristic (top threads by CPU).
+    void add_initial_visible_thread(ThreadHandle thread);
+    void add_initial_selected_thread(ThreadHandle thread);
+    ExtraSectionHandle add_extra_section(std::string_view label);
+    void add_extra_entry(ExtraSectionHandle section, std::string_view label, ExtraValue value);
+
+    // ---- processes and threads ----------------------------------------------------------
+    // pid must be unique among processes.
+    ProcessHandle add_process(std::string_view name, std::string_view pid, Timestamp start);
+    void set_process_end_time(ProcessHandle process, Timestamp end);
+    // A main thread is the process's global track; at most one per process.
+    ThreadHandle add_thread(ProcessHandle process, std::string_view name, std::int64_t tid,
+                            Timestamp start, bool is_main_thread = false);
+    void set_thread_name(ThreadHandle thread, std::string_view name);
+    void set_thread_end_time(ThreadHandle thread, Timestamp end);
+    void set_thread_show_markers_in_timeline(ThreadHandle thread, bool show);
+    void set_thread_weight_type(ThreadHandle thread, WeightType type);
+    void reserve_samples(ThreadHandle thread, std::size_t samples);
+    void reserve_markers(ThreadHandle thread, std::size_t markers, std::size_t field_values);
+
+    // ---- interned tables ----------------------------------------------------------------
+    StringHandle handle_for_string(std::string_view s);
+    static constexpr CategoryHandle default_category() { return CategoryList::default_category(); }
+    CategoryHandle handle_for_category(std::string_view name, CategoryColor color);
+    SubcategoryHandle handle_for_subcategory(CategoryHandle category, std::string_view name);
+    ResourceHandle handle_for_resource(StringHandle name, ResourceType type);
+    SourceHandle handle_for_source(StringHandle filename);
+    FuncHandle handle_for_func(const FuncInfo& func);
+    FrameHandle handle_for_frame(const FrameInfo& frame);
+    // A stack is a frame called from its prefix (nullopt: a root).
+    StackHandle handle_for_stack(std::optional<StackHandle> prefix, FrameHandle frame);
+    // Frames from the root (outermost caller) to the leaf; nullopt for no frames.
+    std::optional<StackHandle> handle_for_stack_frames(std::span<const FrameHandle> root_to_leaf);
+
+    // ---- samples ------------------------------------------------------------------------
+    // cpu_delta: CPU time used since the thread's previous sample (nullopt: unknown, drawn
+    // as 100 %). weight: see Thread::weight_type (1 per sample for ordinary samples).
+    void add_sample(ThreadHandle thread, Timestamp time, std::optional<StackHandle> stack,
+                    std::optional<CpuDelta> cpu_delta, std::int64_t weight = 1);
+
+    // ---- markers ------------------------------------------------------------------------
+    // Declared once per type; a second schema with the same name is an error.
+    MarkerSchemaHandle register_marker_schema(MarkerSchema schema);
+    // values: one per schema field, in the schema's order, of the type its format accepts.
+    MarkerHandle add_marker(ThreadHandle thread, MarkerTiming timing, StringHandle name,
+                            CategoryHandle category, MarkerSchemaHandle schema,
+                            std::span<const FieldValue> values);
+    MarkerHandle add_marker(ThreadHandle thread, MarkerTiming timing, StringHandle name,
+                            CategoryHandle category, MarkerSchemaHandle schema,
+                            std::initializer_list<FieldValue> values) {
+        return add_marker(thread, timing, name, category, schema,
+                          std::span<const FieldValue>(values.begin(), values.size()));
+    }
+    // A marker without payload (data: null).
+    MarkerHandle add_marker(ThreadHandle thread, MarkerTiming timing, StringHandle name,
+                            CategoryHandle category);
+
+    // ---- counters -----------------------------------------------------------------------
+    // The counter becomes a local track of the process (which needs at least one thread by
+    // the time the profile is written).
+    CounterHandle add_counter(ProcessHandle process, std::string_view name,
+                              std::string_view category, std::string_view description,
+                              CounterDisplay display);
+    // count: the sample's value; an increment for line-accumulated counters.
+    // number: an operation count since the previous sample (the column is written when any
+    // sample has one; others are written as 0).
+    void add_counter_sample(CounterHandle counter, Timestamp time, double count,
+                            std::optional<std::uint32_t> number = std::nullopt);
+    // For line-accumulated counters fed with absolute levels (e.g. heap size): records the
+    // increment from the previous level (0 before the first). Call in time order.
+    void add_counter_value(CounterHandle counter, Timestamp time, double level,
+                           std::optional<std::uint32_t> number = std::nullopt);
+
+    // ---- read access (the writer, tests) ------------------------------------------------
+    const MetaInfo& meta() const { return meta_; }
+    const CategoryList& categories() const { return categories_; }
+    const StringTable& strings() const { return strings_; }
+    const ResourceTable& resources() const { return resources_; }
+    const SourceTable& sources() const { return sources_; }
+    const FuncTable& funcs() const { return funcs_; }
+    const FrameTable& frames() const { return frames_; }
+    const StackTable& stacks() const { return stacks_; }
+    const std::vector<MarkerSchema>& marker_schemas() const { return schemas_; }
+    const std::vector<Process>& processes() const { return processes_; }
+    const std::vector<Thread>& threads() const { return threads_; }
+    const std::vector<Counter>& counters() const { return counters_; }
+    const TimeBounds& time_bounds() const { return bounds_; }
+    // The profiling range as it will be written.
+    std::pair<Timestamp, Timestamp> profiling_range() const;
+
+private:
+    Thread& thread(ThreadHandle h);
+    Process& process(ProcessHandle h);
+    Counter& counter(CounterHandle h);
+    void check(StringHandle h) const;
+    void check(CategoryHandle h) const;
+
+    MetaInfo meta_;
+    CategoryList categories_;
+    StringTable strings_;
+    ResourceTable resources_;
+    SourceTable sources_;
+    FuncTable funcs_;
+    FrameTable frames_;
+    StackTable stacks_;
+    std::vector<MarkerSchema> schemas_;
+    std::vector<Process> processes_;
+    std::vector<Thread> threads_;
+    std::vector<Counter> counters_;
+    TimeBounds bounds_;
+};
+
+}  // namespace el2fx::fxprof

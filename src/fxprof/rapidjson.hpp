@@ -1,0 +1,21 @@
+// The one include of RapidJSON for this library, so that every translation unit sees the same
+// configuration. The WrapDB fallback's headers are not system headers; keep them quiet.
+#pragma once
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+#pragma GCC diagnostic ignored "-Wclass-memaccess"
+#pragma GCC diagnostic ignored "-Wdeprecated-copy"
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif

@@ -1,0 +1,39 @@
+// shared.stackTable: a tree of (prefix, frame) nodes, interned. A prefix always exists before
+// the stacks that extend it, so parents precede children and the v70 encoding
+// prefixOffset = index - prefixIndex (0 for a root) is always positive.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "fxprof/handles.hpp"
+
+namespace el2fx::fxprof {
+
+class StackTable {
+public:
+    StackHandle handle_for(std::optional<StackHandle> prefix, FrameHandle frame);
+
+    std::size_t size() const { return frames_.size(); }
+    FrameHandle frame(StackHandle s) const { return FrameHandle(frames_[s.index()]); }
+    std::optional<StackHandle> prefix(StackHandle s) const {
+        const std::uint32_t p = prefixes_[s.index()];
+        return p == kRoot ? std::nullopt : std::optional<StackHandle>(StackHandle(p));
+    }
+    // The value written in the prefixOffset column.
+    std::uint32_t prefix_offset(std::uint32_t index) const {
+        const std::uint32_t p = prefixes_[index];
+        return p == kRoot ? 0 : index - p;
+    }
+    const std::vector<std::uint32_t>& frames() const { return frames_; }
+
+private:
+    static constexpr std::uint32_t kRoot = UINT32_MAX;
+    std::vector<std::uint32_t> frames_;
+    std::vector<std::uint32_t> prefixes_;  // kRoot for roots
+    std::unordered_map<std::uint64_t, std::uint32_t> index_;  // (prefix, frame) -> stack
+};
+
+}  // namespace el2fx::fxprof
