@@ -3,8 +3,8 @@
 // event to the end of the log is exactly one of GC, mutator (thread X) or idle.
 // The spans it returns tile that time: each starts where the previous one ended.
 //
-// GC while a mutator span is open: GC wins. Real eventlogs (GHC 7.10 to 9.x, the
-// fixtures and ../shared/ghc-events-testdata, ~7000 GCs) never show it: the RTS
+// GC while a mutator span is open: GC wins. Real eventlogs (old and new GHCs: the
+// fixtures and ../shared/ghc-events-testdata, 7492 GC_STARTs) never show it: the RTS
 // always writes StopThread before GC_START on the same capability, and no thread
 // event during a GC. So it only happens when events were lost, and the rule
 // keeps both seed automata exactly as drawn: the GC time is cut out of the

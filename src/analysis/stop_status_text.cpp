@@ -13,14 +13,14 @@ std::string stop_status_text(std::uint16_t status) {
     case StopStatus::ForeignCall: return "making a foreign call";
     case StopStatus::BlockedOnMVar: return "blocked on an MVar";
     case StopStatus::BlockedOnBlackHole: return "blocked on black hole";
-    case StopStatus::BlockedOnRead: return "blocked on a read operation";
-    case StopStatus::BlockedOnWrite: return "blocked on a write operation";
-    case StopStatus::BlockedOnDelay: return "blocked on a delay operation";
-    case StopStatus::BlockedOnSTM: return "blocked on STM";
+    case StopStatus::BlockedOnRead: return "blocked on I/O read";
+    case StopStatus::BlockedOnWrite: return "blocked on I/O write";
+    case StopStatus::BlockedOnDelay: return "blocked on threadDelay";
+    case StopStatus::BlockedOnSTM: return "blocked in STM retry";
     case StopStatus::BlockedOnDoProc: return "blocked on asyncDoProc";
     case StopStatus::BlockedOnCCall: return "blocked on an external call";
     case StopStatus::BlockedOnCCall_Interruptible: return "blocked on an external call (interruptible)";
-    case StopStatus::BlockedOnMsgThrowTo: return "blocked on message throwTo";
+    case StopStatus::BlockedOnMsgThrowTo: return "blocked in throwTo";
     case StopStatus::ThreadMigrating: return "thread migrating";
     case StopStatus::BlockedOnMVarRead: return "blocked reading an MVar";
     }

@@ -1,5 +1,6 @@
-// Words for a STOP_THREAD status (eventlog-facts §4.3), as `ghc-events show`
-// prints them: for span listings now, for the names of blocked-thread stacks later.
+// Words for a STOP_THREAD status (eventlog-facts §4.3), for span listings and
+// the names of blocked-thread stacks. Worded as ghc-events 0.21 words them, but
+// total: codes it rejects get words too.
 #pragma once
 
 #include <cstdint>

@@ -27,11 +27,11 @@ void ThreadingAnalysis::handle(const eventlog::Event& event) {
         if (is_scheduler_event(event)) diagnostics_.add(Diagnostic::scheduler_event_without_capability);
         return;
     }
-    handle_scheduler_event(event, *event.cap, now_);
+    handle_capability_event(event, *event.cap, now_);
 }
 
-void ThreadingAnalysis::handle_scheduler_event(const eventlog::Event& event, eventlog::CapNo cap,
-                                               std::uint64_t time) {
+void ThreadingAnalysis::handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap,
+                                                std::uint64_t time) {
     CapabilityTrack& c = capability(cap, time);
     if (const auto* run = event.as<eventlog::RunThread>()) {
         record(c, time, c.usage.run_thread(time, run->thread));

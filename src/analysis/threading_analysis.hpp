@@ -49,7 +49,7 @@ private:
 
     CapabilityTrack& capability(eventlog::CapNo cap, std::uint64_t time);
     ThreadTrack& thread(eventlog::ThreadId id);
-    void handle_scheduler_event(const eventlog::Event& event, eventlog::CapNo cap, std::uint64_t time);
+    void handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap, std::uint64_t time);
     static void record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span);
     static void record(ThreadTrack& track, std::uint64_t time, std::optional<ThreadStateSpan> span);
 

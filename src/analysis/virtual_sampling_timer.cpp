@@ -9,9 +9,8 @@ template <typename Key>
 void VirtualSamplingTimer<Key>::switch_in(std::uint64_t time, const Key& key) {
     if (finished_) return;
     tick_until(time);
-    if (sampler_.state() != OffCpuSampler::State::on) {
-        if (auto group = sampler_.switch_in(time)) add_group(*group, key_);
-    }
+    // Already on-CPU, only the activity changes; no group comes then.
+    if (auto group = sampler_.switch_in(time)) add_group(*group, key_);
     key_ = key;
 }
 
@@ -39,13 +38,9 @@ template <typename Key>
 void VirtualSamplingTimer<Key>::finish(std::uint64_t time) {
     if (finished_) return;
     tick_until(time);
-    const OffCpuSampler::State state = sampler_.state();
-    if (state == OffCpuSampler::State::off) {
-        if (auto group = sampler_.switch_in(time)) add_group(*group, key_);
-    }
-    if (state != OffCpuSampler::State::unknown) {
-        if (std::uint64_t delta = sampler_.consume_cpu_delta()) samples_.push_back({time, delta, 0, key_});
-    }
+    // As a switch-in, this counts the running time or the sleep up to `time`.
+    if (auto group = sampler_.switch_in(time)) add_group(*group, key_);
+    if (std::uint64_t delta = sampler_.consume_cpu_delta()) samples_.push_back({time, delta, 0, key_});
     finished_ = true;
 }
 

@@ -7,6 +7,7 @@
 
 #include <cxxopts.hpp>
 
+#include "cli/convert_command.hpp"
 #include "cli/dump_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "util/error.hpp"
@@ -16,7 +17,8 @@ namespace {
 using namespace el2fx::cli;
 
 constexpr const char* kUsage =
-    "usage: eventlog2fxprof dump [options] FILE     print events as `ghc-events show` does\n"
+    "usage: eventlog2fxprof [convert] [options] FILE  write FILE's profile (prog.eventlog → prog.json.gz)\n"
+    "       eventlog2fxprof dump [options] FILE     print events as `ghc-events show` does\n"
     "       eventlog2fxprof dump --stats FILE       count events per type\n"
     "FILE may be - for standard input, or a FIFO.\n"
     "Run `eventlog2fxprof dump --help` for the options of a command.\n";
@@ -59,6 +61,47 @@ int dump_main(int argc, char** argv) {
     return run_dump(std::move(dump), stdout, stderr);
 }
 
+int convert_main(int argc, char** argv) {
+    cxxopts::Options options("eventlog2fxprof",
+                             "Convert a GHC eventlog into a Firefox Profiler profile (gzipped JSON).");
+    options.add_options()
+        ("o,output", "where to write the profile (- for standard output); default: beside FILE, .json.gz",
+         cxxopts::value<std::string>())
+        ("interval", "sampling interval of the virtual timer (e.g. 1ms, 200us)", cxxopts::value<std::string>())
+        ("max-threads", "Haskell threads with a track of their own; the rest share one track",
+         cxxopts::value<std::size_t>())
+        ("all-threads", "a track for every Haskell thread")
+        ("include-env", "put the program's environment variables into the profile (they may hold secrets)")
+        ("strict", "exit with status 3 if any data was lost (truncated input, skipped events)")
+        ("q,quiet", "print nothing but warnings and errors")
+        ("h,help", "show this help")
+        ("input", "eventlog file, or - for standard input", cxxopts::value<std::string>());
+    options.parse_positional({"input"});
+    options.positional_help("FILE");
+    auto args = options.parse(argc, argv);
+    if (args.count("help")) {
+        std::fputs(options.help().c_str(), stdout);
+        return kOk;
+    }
+    if (!args.count("input")) {
+        std::fputs("eventlog2fxprof: missing FILE\n", stderr);
+        return kUsageError;
+    }
+    ConvertCommand command;
+    command.input = args["input"].as<std::string>();
+    if (args.count("output")) command.output = args["output"].as<std::string>();
+    if (args.count("interval")) {
+        command.options.sampling_interval_ns = parse_time(args["interval"].as<std::string>());
+        if (command.options.sampling_interval_ns == 0) throw el2fx::Error("--interval must be more than 0");
+    }
+    if (args.count("max-threads")) command.options.max_threads = args["max-threads"].as<std::size_t>();
+    command.options.all_threads = args.count("all-threads") > 0;
+    command.options.include_env = args.count("include-env") > 0;
+    command.strict = args.count("strict") > 0;
+    command.quiet = args.count("quiet") > 0;
+    return run_convert(command, stdout, stderr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -69,8 +112,9 @@ int main(int argc, char** argv) {
     std::string command = argv[1];
     try {
         if (command == "dump") return dump_main(argc - 1, argv + 1);
-        std::fprintf(stderr, "eventlog2fxprof: unknown command \"%s\"\n%s", command.c_str(), kUsage);
-        return kUsageError;
+        if (command == "convert") return convert_main(argc - 1, argv + 1);
+        // No command: the main job, converting.
+        return convert_main(argc, argv);
     } catch (const cxxopts::exceptions::exception& e) {
         std::fprintf(stderr, "eventlog2fxprof %s: %s\n", command.c_str(), e.what());
         return kUsageError;

@@ -49,10 +49,16 @@ constexpr std::array<DiagnosticInfo, kDiagnosticCount> kDiagnosticInfo = {{
 
 class Diagnostics {
 public:
-    void add(Diagnostic d, std::uint64_t n = 1) { counts_[index(d)] += n; }
+    void add(Diagnostic d, std::uint64_t n = 1) {
+        counts_[index(d)] += n;
+        total_ += n;
+    }
+    // Sum of all counts: a cheap way to notice that something was just counted.
+    std::uint64_t total() const { return total_; }
     std::uint64_t count(Diagnostic d) const { return counts_[index(d)]; }
     void merge(const Diagnostics& other) {
         for (std::size_t i = 0; i < kDiagnosticCount; ++i) counts_[i] += other.counts_[i];
+        total_ += other.total_;
     }
     bool any_data_loss() const {
         for (std::size_t i = 0; i < kDiagnosticCount; ++i)
@@ -64,6 +70,7 @@ public:
 private:
     static constexpr std::size_t index(Diagnostic d) { return static_cast<std::size_t>(d); }
     std::array<std::uint64_t, kDiagnosticCount> counts_{};
+    std::uint64_t total_ = 0;
 };
 
 }  // namespace el2fx

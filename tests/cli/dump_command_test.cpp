@@ -97,7 +97,10 @@ BOOST_AUTO_TEST_CASE(header_only_log_is_truncated_not_corrupt) {
 
 BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {
     BOOST_TEST(run_binary({}).status == 2);
-    BOOST_TEST(run_binary({"frobnicate"}).status == 2);
+    BOOST_TEST(run_binary({"--no-such-option", "x.eventlog"}).status == 2);
+    BOOST_TEST(run_binary({"convert"}).status == 2);
+    // Without a command the argument is the eventlog to convert.
+    BOOST_TEST(run_binary({"frobnicate"}).status == 1);
     BOOST_TEST(run_binary({"dump"}).status == 2);
     BOOST_TEST(run_binary({"dump", "--no-such-option", "x"}).status == 2);
     BOOST_TEST(run_binary({"--help"}).status == 0);

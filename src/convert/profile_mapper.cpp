@@ -1,0 +1,469 @@
+#include "convert/profile_mapper.hpp"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "analysis/stop_status_text.hpp"
+
+namespace el2fx::convert {
+namespace {
+
+using namespace el2fx::fxprof;
+using analysis::CapabilityActivity;
+using analysis::CapabilityState;
+using analysis::ThreadActivity;
+using analysis::ThreadState;
+using eventlog::CapNo;
+using eventlog::ThreadId;
+
+// Capability tracks get tids far from Haskell thread ids, so the two never read alike.
+constexpr std::int64_t kCapabilityTidBase = 1'000'000'000;
+// The profiler shows this many tracks by default; we choose which.
+constexpr std::size_t kInitiallyVisible = 15;
+
+Timestamp at(std::uint64_t ns) { return Timestamp::from_nanos(static_cast<std::int64_t>(ns)); }
+
+std::string thread_name(ThreadId id, const ThreadFacts* facts) {
+    if (facts && !facts->label().empty()) return std::to_string(id) + " " + facts->label();
+    return "thread " + std::to_string(id);
+}
+
+class Mapper {
+public:
+    Mapper(const ConversionFacts& facts, const ConvertOptions& options, Profile& profile)
+        : facts_(facts), options_(options), p_(profile) {}
+
+    MappingSummary run() {
+        declare_categories();
+        declare_schemas();
+        set_meta();
+        std::string pid = facts_.run.pid ? std::to_string(*facts_.run.pid) : "0";
+        process_ = p_.add_process(product_name(), pid, at(facts_.run.first_time));
+        p_.set_process_end_time(process_, at(end_time()));
+        add_capability_tracks();
+        choose_thread_tracks();
+        add_thread_tracks();
+        add_diagnostic_markers();
+        choose_visible_tracks();
+        return summary_;
+    }
+
+private:
+    struct ThreadTrack {
+        ThreadHandle handle{0};
+        bool folded = false;
+    };
+
+    std::uint64_t end_time() const { return std::max(facts_.threading.end_time, facts_.run.last_time); }
+
+    std::string product_name() const {
+        std::string name = facts_.run.program_name();
+        if (name.empty()) name = options_.input_name;
+        return name.empty() ? std::string("GHC program") : name;
+    }
+
+    void declare_categories() {
+        other_ = Profile::default_category();
+        idle_ = p_.handle_for_category("Idle", CategoryColor::transparent);
+        running_ = p_.handle_for_category("Running", CategoryColor::green);
+        gc_ = p_.handle_for_category("GC", CategoryColor::orange);
+        blocked_ = p_.handle_for_category("Blocked", CategoryColor::lightblue);
+        warning_ = p_.handle_for_category("Warning", CategoryColor::red);
+    }
+
+    MarkerSchemaHandle schema(MarkerSchema s) { return p_.register_marker_schema(std::move(s)); }
+
+    void declare_schemas() {
+        using DL = DisplayLocation;
+        std::vector<DL> timeline = {DL::marker_chart, DL::marker_table, DL::timeline_overview};
+        std::vector<DL> chart = {DL::marker_chart, DL::marker_table};
+        mutator_schema_ = schema({.name = "Mutator",
+                                  .display = timeline,
+                                  .fields = {{"thread", "Haskell thread", FieldFormat::string},
+                                             {"threadId", "Thread id", FieldFormat::integer}},
+                                  .tooltip_label = "Mutator: {marker.data.thread}",
+                                  .table_label = "{marker.data.thread}",
+                                  .chart_label = "{marker.data.thread}",
+                                  .description = "The capability runs Haskell code of a thread."});
+        gc_schema_ = schema({.name = "GC",
+                             .display = timeline,
+                             .fields = {},
+                             .tooltip_label = "Garbage collection",
+                             .description = "The capability takes part in a garbage collection."});
+        idle_schema_ = schema({.name = "Idle",
+                               .display = chart,
+                               .fields = {},
+                               .tooltip_label = "Idle",
+                               .description = "The capability neither runs Haskell code nor collects garbage."});
+        running_schema_ = schema({.name = "Running",
+                                  .display = timeline,
+                                  .fields = {{"cap", "Capability", FieldFormat::integer}},
+                                  .tooltip_label = "Running on capability {marker.data.cap}",
+                                  .table_label = "capability {marker.data.cap}",
+                                  .chart_label = "cap {marker.data.cap}",
+                                  .description = "The Haskell thread runs."});
+        blocked_schema_ = schema({.name = "Blocked",
+                                  .display = timeline,
+                                  .fields = {{"reason", "Reason", FieldFormat::string},
+                                             {"status", "Stop status", FieldFormat::integer},
+                                             {"blocker", "Blocked by thread", FieldFormat::integer}},
+                                  .tooltip_label = "{marker.data.reason}",
+                                  .table_label = "{marker.data.reason}",
+                                  .chart_label = "{marker.data.reason}",
+                                  .description = "The Haskell thread does not run, for the reason given "
+                                                 "(the status of its STOP_THREAD event)."});
+        created_schema_ = schema({.name = "ThreadCreated",
+                                  .display = chart,
+                                  .fields = {{"cap", "Capability", FieldFormat::integer}},
+                                  .tooltip_label = "Created on capability {marker.data.cap}",
+                                  .table_label = "created on capability {marker.data.cap}"});
+        migrated_schema_ = schema({.name = "ThreadMigrated",
+                                   .display = chart,
+                                   .fields = {{"from", "From capability", FieldFormat::integer},
+                                              {"to", "To capability", FieldFormat::integer}},
+                                   .tooltip_label = "Migrated from capability {marker.data.from} to {marker.data.to}",
+                                   .table_label = "capability {marker.data.from} → {marker.data.to}"});
+        woken_schema_ = schema({.name = "ThreadWoken",
+                                .display = chart,
+                                .fields = {{"by", "Woken from capability", FieldFormat::integer},
+                                           {"on", "Thread's capability", FieldFormat::integer}},
+                                .tooltip_label = "Woken from capability {marker.data.by}",
+                                .table_label = "woken from capability {marker.data.by} (runs on {marker.data.on})",
+                                .description = "Another capability tried to wake the thread (THREAD_WAKEUP)."});
+        labelled_schema_ = schema({.name = "ThreadLabelled",
+                                   .display = chart,
+                                   .fields = {{"label", "Label", FieldFormat::string}},
+                                   .tooltip_label = "Labelled \"{marker.data.label}\"",
+                                   .table_label = "{marker.data.label}"});
+        finished_schema_ = schema({.name = "ThreadFinished",
+                                   .display = chart,
+                                   .fields = {{"cap", "Capability", FieldFormat::integer}},
+                                   .tooltip_label = "Finished on capability {marker.data.cap}"});
+        warning_schema_ = schema({.name = "EventlogWarning",
+                                  .display = timeline,
+                                  .fields = {{"problem", "Problem", FieldFormat::string},
+                                             {"diagnostic", "Diagnostic", FieldFormat::string},
+                                             {"event", "Event type", FieldFormat::integer}},
+                                  .tooltip_label = "{marker.data.problem}",
+                                  .table_label = "{marker.data.problem}",
+                                  .description = "The eventlog did something the analyses did not expect here."});
+    }
+
+    void set_meta() {
+        const RunInfo& run = facts_.run;
+        p_.set_product(product_name());
+        p_.set_interval(Duration::from_nanos(static_cast<std::int64_t>(options_.sampling_interval_ns)));
+        if (run.wall_clock_unix_ns) {
+            p_.set_start_time(WallClock::from_unix_nanos(static_cast<std::int64_t>(*run.wall_clock_unix_ns) -
+                                                         static_cast<std::int64_t>(run.wall_clock_event_time)));
+        }
+        p_.set_profiling_range(at(run.first_time), at(end_time()));
+        p_.set_imported_from("GHC eventlog");
+        p_.set_keep_profile_thread_order(true);
+        std::string args;
+        for (const std::string& a : run.args) args += (args.empty() ? "" : " ") + a;
+        p_.set_arguments(args);
+
+        ExtraSectionHandle s = p_.add_extra_section("GHC run");
+        p_.add_extra_entry(s, "Program", ExtraValue::text(product_name()));
+        if (!run.rts_identifier.empty()) p_.add_extra_entry(s, "RTS", ExtraValue::text(run.rts_identifier));
+        if (!args.empty()) p_.add_extra_entry(s, "Arguments", ExtraValue::text(args));
+        if (run.pid) p_.add_extra_entry(s, "Process id", ExtraValue::integer(*run.pid));
+        p_.add_extra_entry(s, "Capabilities", ExtraValue::integer(run.capabilities));
+        if (run.generations) p_.add_extra_entry(s, "Generations", ExtraValue::integer(*run.generations));
+        if (run.alloc_area_size)
+            p_.add_extra_entry(s, "Allocation area", ExtraValue::bytes(static_cast<std::int64_t>(*run.alloc_area_size)));
+        if (!run.wall_clock_unix_ns)
+            p_.add_extra_entry(s, "Start time", ExtraValue::text("unknown: the eventlog has no wall-clock event"));
+        p_.add_extra_entry(s, "Events", ExtraValue::integer(static_cast<std::int64_t>(run.events)));
+
+        if (!run.env.empty()) {
+            ExtraSectionHandle e = p_.add_extra_section("Environment (included with --include-env)");
+            for (const std::string& kv : run.env) {
+                std::size_t eq = kv.find('=');
+                p_.add_extra_entry(e, kv.substr(0, eq), ExtraValue::text(eq == std::string::npos ? "" : kv.substr(eq + 1)));
+            }
+        }
+        ExtraSectionHandle d = p_.add_extra_section("Eventlog problems");
+        bool any = false;
+        for (std::size_t i = 0; i < kDiagnosticCount; ++i) {
+            auto diag = static_cast<Diagnostic>(i);
+            std::uint64_t n = facts_.diagnostics.count(diag);
+            if (n == 0) continue;
+            any = true;
+            p_.add_extra_entry(d, std::string(Diagnostics::info(diag).description),
+                               ExtraValue::integer(static_cast<std::int64_t>(n)));
+        }
+        if (!any) p_.add_extra_entry(d, "None", ExtraValue::text("the eventlog was read without problems"));
+    }
+
+    // ---- stacks -------------------------------------------------------------------------
+
+    FrameHandle frame(std::string_view name, CategoryHandle category) {
+        FuncInfo f{.name = p_.handle_for_string(name)};
+        FrameInfo fr{.func = p_.handle_for_func(f), .category = SubcategoryHandle(category)};
+        return p_.handle_for_frame(fr);
+    }
+
+    std::string reason_text(const ThreadActivity& a) {
+        std::string text = analysis::block_reason_text(a.reason);
+        return text;
+    }
+
+    StackHandle capability_stack(const CapabilityActivity& a) {
+        switch (a.state) {
+            case CapabilityState::idle:
+                if (!idle_stack_) idle_stack_ = p_.handle_for_stack(std::nullopt, frame("Idle", idle_));
+                return *idle_stack_;
+            case CapabilityState::gc:
+                if (!gc_stack_) gc_stack_ = p_.handle_for_stack(std::nullopt, frame("GC", gc_));
+                return *gc_stack_;
+            case CapabilityState::mutator:
+                break;
+        }
+        auto it = mutator_stacks_.find(a.thread);
+        if (it != mutator_stacks_.end()) return it->second;
+        StackHandle root = p_.handle_for_stack(std::nullopt, frame("Mutator", running_));
+        StackHandle s = p_.handle_for_stack(root, frame(thread_name(a.thread, facts_.threads.find(a.thread)), running_));
+        mutator_stacks_.emplace(a.thread, s);
+        return s;
+    }
+
+    StackHandle thread_stack(const ThreadActivity& a, std::optional<StackHandle> prefix) {
+        if (a.state == ThreadState::running) return p_.handle_for_stack(prefix, frame("Running", running_));
+        StackHandle blocked = p_.handle_for_stack(prefix, frame("Blocked", blocked_));
+        return p_.handle_for_stack(blocked, frame(reason_text(a), blocked_));
+    }
+
+    // ---- tracks ---------------------------------------------------------------------------
+
+    void add_capability_tracks() {
+        for (const analysis::CapabilityTimeline& c : facts_.threading.capabilities) {
+            ThreadHandle t = p_.add_thread(process_, "Capability " + std::to_string(c.cap),
+                                           kCapabilityTidBase + c.cap, at(c.start));
+            p_.set_thread_end_time(t, at(c.end));
+            p_.set_thread_show_markers_in_timeline(t, true);
+            cap_tracks_.insert_or_assign(c.cap, t);
+            capability_order_.push_back(t);
+            p_.reserve_samples(t, c.samples.size());
+            for (const auto& s : c.samples)
+                p_.add_sample(t, at(s.time), capability_stack(s.key),
+                              CpuDelta::from_nanos(static_cast<std::int64_t>(s.cpu_delta_ns)),
+                              static_cast<std::int64_t>(s.weight));
+            p_.reserve_markers(t, c.spans.size(), c.spans.size() * 2);
+            for (const auto& span : c.spans) {
+                MarkerTiming timing = MarkerTiming::interval(at(span.start), at(span.end));
+                switch (span.activity.state) {
+                    case CapabilityState::idle:
+                        p_.add_marker(t, timing, p_.handle_for_string("Idle"), idle_, idle_schema_, {});
+                        break;
+                    case CapabilityState::gc:
+                        p_.add_marker(t, timing, p_.handle_for_string("GC"), gc_, gc_schema_, {});
+                        break;
+                    case CapabilityState::mutator: {
+                        ThreadId id = span.activity.thread;
+                        StringHandle name = p_.handle_for_string(thread_name(id, facts_.threads.find(id)));
+                        p_.add_marker(t, timing, p_.handle_for_string("Mutator"), running_, mutator_schema_,
+                                      {FieldValue(name), FieldValue(id)});
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    // Labelled threads first, then the busiest, up to the limit; the rest are folded.
+    void choose_thread_tracks() {
+        for (const auto& t : facts_.threading.threads) {
+            std::uint64_t busy = 0;
+            for (const auto& s : t.spans)
+                if (s.activity.state == ThreadState::running) busy += s.end - s.start;
+            busy_[t.thread] = busy;
+        }
+        std::vector<const ThreadFacts*> ranked;
+        for (const ThreadFacts& f : facts_.threads.threads()) ranked.push_back(&f);
+        std::stable_sort(ranked.begin(), ranked.end(), [&](const ThreadFacts* a, const ThreadFacts* b) {
+            bool la = !a->labels.empty(), lb = !b->labels.empty();
+            if (la != lb) return la;
+            return busy_[a->id] > busy_[b->id];
+        });
+        std::size_t limit = options_.all_threads ? ranked.size() : options_.max_threads;
+        for (std::size_t i = 0; i < ranked.size(); ++i) own_track_[ranked[i]->id] = i < limit;
+    }
+
+    void add_thread_tracks() {
+        // Timelines by thread id, for lookup.
+        std::unordered_map<ThreadId, const analysis::ThreadTimeline*> timelines;
+        for (const auto& t : facts_.threading.threads) timelines[t.thread] = &t;
+
+        std::optional<ThreadHandle> folded;
+        std::vector<std::pair<std::uint64_t, std::pair<const ThreadFacts*, const analysis::ThreadTimeline*>>> folded_samples_src;
+        for (const ThreadFacts& f : facts_.threads.threads()) {  // creation order
+            const analysis::ThreadTimeline* timeline = timelines.count(f.id) ? timelines[f.id] : nullptr;
+            if (own_track_[f.id]) {
+                ThreadHandle t = p_.add_thread(process_, thread_name(f.id, &f), f.id,
+                                               at(f.created.value_or(f.first_seen)));
+                if (f.finished) p_.set_thread_end_time(t, at(*f.finished));
+                p_.set_thread_show_markers_in_timeline(t, true);
+                thread_tracks_.insert_or_assign(f.id, ThreadTrack{t, false});
+                ++summary_.thread_tracks;
+                if (timeline) add_thread_content(t, *timeline, std::nullopt, true);
+            } else {
+                if (!folded) {
+                    folded = p_.add_thread(process_, "other threads", kCapabilityTidBase - 1,
+                                           at(facts_.run.first_time));
+                    p_.set_thread_show_markers_in_timeline(*folded, false);
+                }
+                thread_tracks_.insert_or_assign(f.id, ThreadTrack{*folded, true});
+                ++summary_.folded_threads;
+            }
+        }
+        if (folded) {
+            // One track for many threads: samples must still come in time order.
+            struct Item {
+                std::uint64_t time;
+                ThreadId thread;
+                const analysis::Sample<ThreadActivity>* sample;
+            };
+            std::vector<Item> items;
+            for (const auto& t : facts_.threading.threads)
+                if (!own_track_[t.thread])
+                    for (const auto& s : t.samples) items.push_back({s.time, t.thread, &s});
+            std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.time < b.time; });
+            std::unordered_map<ThreadId, StackHandle> roots;
+            for (const Item& i : items) {
+                auto it = roots.find(i.thread);
+                if (it == roots.end())
+                    it = roots.emplace(i.thread, p_.handle_for_stack(std::nullopt, frame(thread_name(i.thread, facts_.threads.find(i.thread)), other_))).first;
+                // CPU deltas of different threads must not be added up as one thread's:
+                // the shared track gets weights and stacks, not activity.
+                p_.add_sample(*folded, at(i.time), thread_stack(i.sample->key, it->second), std::nullopt,
+                              static_cast<std::int64_t>(i.sample->weight));
+            }
+        }
+        add_moments();
+    }
+
+    void add_thread_content(ThreadHandle t, const analysis::ThreadTimeline& timeline,
+                            std::optional<StackHandle> prefix, bool with_cpu) {
+        p_.reserve_samples(t, timeline.samples.size());
+        for (const auto& s : timeline.samples) {
+            std::optional<CpuDelta> cpu;
+            if (with_cpu) cpu = CpuDelta::from_nanos(static_cast<std::int64_t>(s.cpu_delta_ns));
+            p_.add_sample(t, at(s.time), thread_stack(s.key, prefix), cpu, static_cast<std::int64_t>(s.weight));
+        }
+        p_.reserve_markers(t, timeline.spans.size(), timeline.spans.size() * 3);
+        for (const auto& span : timeline.spans) {
+            MarkerTiming timing = MarkerTiming::interval(at(span.start), at(span.end));
+            if (span.activity.state == ThreadState::running) {
+                p_.add_marker(t, timing, p_.handle_for_string("Running"), running_, running_schema_,
+                              {FieldValue(span.activity.cap)});
+            } else {
+                StringHandle reason = p_.handle_for_string(reason_text(span.activity));
+                p_.add_marker(t, timing, p_.handle_for_string("Blocked"), blocked_, blocked_schema_,
+                              {FieldValue(reason), FieldValue(span.activity.reason.status),
+                               FieldValue(span.activity.reason.blocker)});
+            }
+        }
+    }
+
+    void add_moments() {
+        using Kind = ThreadMoment::Kind;
+        for (const ThreadMoment& m : facts_.threads.moments()) {
+            auto it = thread_tracks_.find(m.thread);
+            if (it == thread_tracks_.end() || it->second.folded) continue;  // folded threads: samples only
+            ThreadHandle t = it->second.handle;
+            MarkerTiming timing = MarkerTiming::instant(at(m.time));
+            switch (m.kind) {
+                case Kind::created:
+                    p_.add_marker(t, timing, p_.handle_for_string("Thread created"), other_, created_schema_,
+                                  {FieldValue(m.cap)});
+                    break;
+                case Kind::migrated:
+                    p_.add_marker(t, timing, p_.handle_for_string("Thread migrated"), other_, migrated_schema_,
+                                  {FieldValue(m.cap), FieldValue(m.other_cap)});
+                    break;
+                case Kind::woken:
+                    p_.add_marker(t, timing, p_.handle_for_string("Thread woken"), other_, woken_schema_,
+                                  {FieldValue(m.cap), FieldValue(m.other_cap)});
+                    break;
+                case Kind::labelled: {
+                    const ThreadFacts* f = facts_.threads.find(m.thread);
+                    StringHandle label = p_.handle_for_string(f->labels[m.label_index].label);
+                    p_.add_marker(t, timing, p_.handle_for_string("Thread labelled"), other_, labelled_schema_,
+                                  {FieldValue(label)});
+                    break;
+                }
+                case Kind::finished:
+                    p_.add_marker(t, timing, p_.handle_for_string("Thread finished"), other_, finished_schema_,
+                                  {FieldValue(m.cap)});
+                    break;
+            }
+        }
+    }
+
+    void add_diagnostic_markers() {
+        for (const DiagnosticMoment& m : facts_.diagnostic_moments) {
+            std::optional<ThreadHandle> track;
+            if (m.cap) {
+                auto it = cap_tracks_.find(*m.cap);
+                if (it != cap_tracks_.end()) track = it->second;
+            }
+            if (!track && !capability_order_.empty()) track = capability_order_.front();
+            if (!track) continue;
+            const DiagnosticInfo& info = Diagnostics::info(m.diagnostic);
+            p_.add_marker(*track, MarkerTiming::instant(at(m.time)), p_.handle_for_string("Eventlog warning"),
+                          warning_, warning_schema_,
+                          {FieldValue(p_.handle_for_string(info.description)),
+                           FieldValue(p_.handle_for_string(info.id)), FieldValue(m.tag)});
+        }
+    }
+
+    // Capabilities first, then the busiest threads with their own track.
+    void choose_visible_tracks() {
+        std::size_t shown = 0;
+        for (ThreadHandle t : capability_order_) {
+            if (shown == kInitiallyVisible) return;
+            p_.add_initial_visible_thread(t);
+            ++shown;
+        }
+        std::vector<std::pair<std::uint64_t, ThreadHandle>> busy;
+        for (const auto& [id, track] : thread_tracks_)
+            if (!track.folded) busy.push_back({busy_[id], track.handle});
+        std::sort(busy.begin(), busy.end(), [](const auto& a, const auto& b) {
+            return a.first != b.first ? a.first > b.first : a.second.index() < b.second.index();
+        });
+        for (const auto& [b, t] : busy) {
+            if (shown == kInitiallyVisible) break;
+            p_.add_initial_visible_thread(t);
+            ++shown;
+        }
+        if (!capability_order_.empty()) p_.add_initial_selected_thread(capability_order_.front());
+    }
+
+    const ConversionFacts& facts_;
+    const ConvertOptions& options_;
+    Profile& p_;
+    MappingSummary summary_;
+    ProcessHandle process_{0};
+    CategoryHandle other_{0}, idle_{0}, running_{0}, gc_{0}, blocked_{0}, warning_{0};
+    MarkerSchemaHandle mutator_schema_{0}, gc_schema_{0}, idle_schema_{0}, running_schema_{0}, blocked_schema_{0},
+        created_schema_{0}, migrated_schema_{0}, woken_schema_{0}, labelled_schema_{0}, finished_schema_{0},
+        warning_schema_{0};
+    std::optional<StackHandle> idle_stack_, gc_stack_;
+    std::unordered_map<ThreadId, StackHandle> mutator_stacks_;
+    std::map<CapNo, ThreadHandle> cap_tracks_;
+    std::vector<ThreadHandle> capability_order_;
+    std::unordered_map<ThreadId, std::uint64_t> busy_;
+    std::unordered_map<ThreadId, bool> own_track_;
+    std::map<ThreadId, ThreadTrack> thread_tracks_;  // own or shared track of each thread
+};
+
+}  // namespace
+
+MappingSummary map_to_profile(const ConversionFacts& facts, const ConvertOptions& options, Profile& profile) {
+    return Mapper(facts, options, profile).run();
+}
+
+}  // namespace el2fx::convert

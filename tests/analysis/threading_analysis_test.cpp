@@ -1,0 +1,253 @@
+// The driver: dispatch of scheduler events to capability and thread analyses,
+// the results it collects, and the plain-text span listing.
+#include <boost/test/unit_test.hpp>
+
+#include <cstdio>
+#include <stdexcept>
+#include <unistd.h>
+
+#include "analysis/spans_text.hpp"
+#include "analysis/threading_analysis.hpp"
+#include "eventlog_builder.hpp"
+#include "printing.hpp"
+
+using el2fx::Diagnostic;
+using el2fx::Diagnostics;
+using namespace el2fx::analysis;
+namespace ev = el2fx::eventlog;
+
+namespace {
+
+constexpr std::uint16_t kYield = 3;
+constexpr std::uint16_t kFinished = 5;
+constexpr std::uint16_t kMVar = 7;
+constexpr std::uint16_t kBlackHole = 8;
+
+template <typename Payload>
+ev::Event event(std::uint64_t time, std::optional<ev::CapNo> cap, Payload payload) {
+    ev::Event e;
+    e.time = time;
+    e.cap = cap;
+    e.tag = Payload::tag;
+    e.payload = payload;
+    return e;
+}
+
+std::string spans_text(const ThreadingResult& result) {
+    std::string out;
+    write_spans_text(out, result);
+    return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(threading_analysis)
+
+BOOST_AUTO_TEST_CASE(driver_rejects_a_zero_sampling_interval) {
+    Diagnostics d;
+    BOOST_CHECK_THROW(ThreadingAnalysis(d, ThreadingOptions{0}), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(driver_dispatches_run_stop_and_gc_to_capability_and_thread) {
+    Diagnostics d;
+    ThreadingAnalysis a(d, ThreadingOptions{10});
+    a.handle(event(100, 0, ev::BlockMarker{0, 0, 0}));
+    a.handle(event(110, 0, ev::RunThread{1}));
+    a.handle(event(150, 0, ev::StopThread{1, kMVar, 0}));
+    a.handle(event(160, 0, ev::StartGC{}));
+    a.handle(event(170, 0, ev::EndGC{}));
+    a.handle(event(180, 0, ev::RunThread{1}));
+    a.handle(event(190, 0, ev::StopThread{1, kFinished, 0}));
+    a.handle(event(200, std::nullopt, ev::CapsetDelete{0}));  // global events end the log too
+    ThreadingResult r = a.finish();
+
+    BOOST_TEST(r.end_time == 200u);
+    BOOST_REQUIRE(r.capabilities.size() == 1u);
+    const CapabilityTimeline& cap = r.capabilities[0];
+    BOOST_TEST(cap.cap == 0u);
+    BOOST_TEST(cap.start == 100u);
+    BOOST_TEST(cap.end == 200u);
+    const std::vector<CapabilitySpan> want_cap{
+        {100, 110, CapabilityActivity::idle()}, {110, 150, CapabilityActivity::mutator(1)},
+        {150, 160, CapabilityActivity::idle()}, {160, 170, CapabilityActivity::gc()},
+        {170, 180, CapabilityActivity::idle()}, {180, 190, CapabilityActivity::mutator(1)},
+        {190, 200, CapabilityActivity::idle()}};
+    BOOST_TEST(cap.spans == want_cap, boost::test_tools::per_element());
+
+    BOOST_REQUIRE(r.threads.size() == 1u);
+    const ThreadTimeline& thread = r.threads[0];
+    BOOST_TEST(thread.thread == 1u);
+    const std::vector<ThreadStateSpan> want_thread{{110, 150, ThreadActivity::running(0)},
+                                                   {150, 180, ThreadActivity::blocked(BlockReason{kMVar, 0})},
+                                                   {180, 190, ThreadActivity::running(0)}};
+    BOOST_TEST(thread.spans == want_thread, boost::test_tools::per_element());
+    BOOST_TEST(d.count(Diagnostic::mutator_run_thread_mismatch) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(driver_samples_threads_and_capabilities) {
+    Diagnostics d;
+    ThreadingAnalysis a(d, ThreadingOptions{10});
+    a.handle(event(0, 0, ev::BlockMarker{0, 0, 0}));
+    a.handle(event(5, 0, ev::RunThread{1}));
+    a.handle(event(25, 0, ev::StopThread{1, kMVar, 0}));
+    a.handle(event(50, 0, ev::RunThread{1}));
+    a.handle(event(52, 0, ev::StopThread{1, kFinished, 0}));
+    a.handle(event(60, 0, ev::StartGC{}));
+    ThreadingResult r = a.finish();
+
+    const auto running = ThreadActivity::running(0);
+    const auto mvar = ThreadActivity::blocked(BlockReason{kMVar, 0});
+    // Blocked 25..50: two intervals, 5 left; the tick at 50 sees it running again.
+    const std::vector<Sample<ThreadActivity>> want_thread{{10, 5, 1, running}, {20, 10, 1, running},
+                                                          {35, 5, 1, mvar},    {45, 0, 1, mvar},
+                                                          {50, 0, 1, running}, {52, 2, 0, running}};
+    BOOST_TEST(r.threads.at(0).samples == want_thread, boost::test_tools::per_element());
+
+    // Idle 0..5 (below the interval) and 25..50: 30 off, three intervals. Idle
+    // again 52..60 (8, below the interval), then GC until the end of the log at 60.
+    const auto idle = CapabilityActivity::idle();
+    const auto mutator = CapabilityActivity::mutator(1);
+    const std::vector<Sample<CapabilityActivity>> want_cap{
+        {10, 5, 1, mutator}, {20, 10, 1, mutator}, {30, 5, 1, idle},
+        {50, 0, 2, idle},    {50, 0, 1, mutator},  {60, 2, 0, CapabilityActivity::gc()}};
+    BOOST_TEST(r.capabilities.at(0).samples == want_cap, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(driver_thread_moves_between_capabilities) {
+    Diagnostics d;
+    ThreadingAnalysis a(d, ThreadingOptions{10});
+    a.handle(event(10, 0, ev::RunThread{4}));
+    a.handle(event(20, 0, ev::StopThread{4, kYield, 0}));
+    a.handle(event(21, 0, ev::MigrateThread{4, 1}));
+    a.handle(event(30, 1, ev::RunThread{4}));
+    a.handle(event(40, 1, ev::StopThread{4, kBlackHole, 9}));
+    a.handle(event(50, std::nullopt, ev::CapsetDelete{0}));
+    ThreadingResult r = a.finish();
+    BOOST_REQUIRE(r.capabilities.size() == 2u);
+    BOOST_TEST(r.capabilities[1].start == 30u);
+    BOOST_TEST(spans_text(r) ==
+               "cap 0: 10-20: mutator thread 4\n"
+               "cap 0: 20-50: idle\n"
+               "cap 1: 30-40: mutator thread 4\n"
+               "cap 1: 40-50: idle\n"
+               "thread 4: 10-20: running on cap 0\n"
+               "thread 4: 20-30: thread yielding\n"
+               "thread 4: 30-40: running on cap 1\n"
+               "thread 4: 40-50: blocked on black hole owned by thread 9\n");
+}
+
+BOOST_AUTO_TEST_CASE(driver_ignores_false_run_and_wakeup_after_thread_finished) {
+    Diagnostics d;
+    ThreadingAnalysis a(d, ThreadingOptions{10});
+    a.handle(event(10, 0, ev::RunThread{2}));
+    a.handle(event(20, 0, ev::StopThread{2, kFinished, 0}));
+    a.handle(event(21, 0, ev::RunThread{2}));
+    a.handle(event(21, 0, ev::WakeupThread{2, 0}));
+    a.handle(event(30, 0, ev::RunThread{3}));
+    a.handle(event(40, 0, ev::StopThread{3, kYield, 0}));
+    ThreadingResult r = a.finish();
+    BOOST_TEST(d.count(Diagnostic::event_after_thread_finished) == 2u);
+    BOOST_TEST(d.count(Diagnostic::mutator_run_thread_mismatch) == 0u);
+    // A thread blocked at the very end keeps its (empty) span: it is blocked there.
+    BOOST_TEST(spans_text(r) ==
+               "cap 0: 10-20: mutator thread 2\n"
+               "cap 0: 20-30: idle\n"
+               "cap 0: 30-40: mutator thread 3\n"
+               "thread 2: 10-20: running on cap 0\n"
+               "thread 3: 30-40: running on cap 0\n"
+               "thread 3: 40-40: thread yielding\n");
+}
+
+BOOST_AUTO_TEST_CASE(driver_wakeup_of_an_unknown_thread_creates_nothing) {
+    Diagnostics d;
+    ThreadingAnalysis a(d);
+    a.handle(event(10, 0, ev::WakeupThread{5, 1}));
+    ThreadingResult r = a.finish();
+    BOOST_TEST(r.threads.empty());
+    BOOST_TEST(r.capabilities.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(driver_counts_scheduler_events_outside_capability_blocks) {
+    Diagnostics d;
+    ThreadingAnalysis a(d);
+    a.handle(event(10, std::nullopt, ev::RunThread{1}));
+    a.handle(event(11, std::nullopt, ev::StartGC{}));
+    a.handle(event(12, std::nullopt, ev::CapCreate{0}));
+    ThreadingResult r = a.finish();
+    BOOST_TEST(d.count(Diagnostic::scheduler_event_without_capability) == 2u);
+    BOOST_TEST(r.capabilities.empty());
+    BOOST_TEST(r.threads.empty());
+    BOOST_TEST(r.end_time == 12u);
+}
+
+BOOST_AUTO_TEST_CASE(driver_never_lets_time_go_back) {
+    // Only an event beyond the reader's reorder window can come out of order.
+    Diagnostics d;
+    ThreadingAnalysis a(d, ThreadingOptions{10});
+    a.handle(event(10, 0, ev::RunThread{1}));
+    a.handle(event(30, 0, ev::StartGC{}));
+    a.handle(event(25, 0, ev::EndGC{}));
+    ThreadingResult r = a.finish();
+    // The GC ends "at 25", that is at 30: a GC of no duration, so no span.
+    BOOST_TEST(spans_text(r) ==
+               "cap 0: 10-30: mutator thread 1\n"
+               "thread 1: 10-30: running on cap 0\n");
+    BOOST_TEST(d.count(Diagnostic::gc_during_mutator_span) == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(driver_reads_an_eventlog_through_the_time_ordered_reader) {
+    el2fx::testing::EventlogBuilder b;
+    b.declare_block_marker().declare<ev::RunThread>().declare<ev::StopThread>().declare<ev::StartGC>()
+        .declare<ev::EndGC>().declare<ev::CapsetCreate>();
+    b.begin_block(100, 0).event(110, ev::RunThread{1}).event(300, ev::StopThread{1, kYield, 0}).end_block();
+    b.begin_block(105, 1).event(120, ev::RunThread{2}).event(200, ev::StopThread{2, kFinished, 0})
+        .event(250, ev::StartGC{}).event(280, ev::EndGC{}).end_block();
+    b.begin_block(50, ev::kGlobalCap).event(60, ev::CapsetCreate{0, 2}).event(350, ev::CapsetCreate{1, 3}).end_block();
+    const std::string bytes = b.finish();
+
+    char name[] = "/tmp/el2fx-analysis-test-XXXXXX";
+    const int fd = ::mkstemp(name);
+    BOOST_REQUIRE(fd >= 0);
+    BOOST_REQUIRE(::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
+    ::close(fd);
+    Diagnostics d;
+    std::string text;
+    {
+        ev::InputFile input(name);
+        ev::TimeOrderedReader reader(input, d);
+        write_spans_text(text, analyse_threading(reader, d));
+    }
+    ::unlink(name);
+    BOOST_TEST(text ==
+               "cap 0: 100-110: idle\n"
+               "cap 0: 110-300: mutator thread 1\n"
+               "cap 0: 300-350: idle\n"
+               "cap 1: 105-120: idle\n"
+               "cap 1: 120-200: mutator thread 2\n"
+               "cap 1: 200-250: idle\n"
+               "cap 1: 250-280: gc\n"
+               "cap 1: 280-350: idle\n"
+               "thread 1: 110-300: running on cap 0\n"
+               "thread 1: 300-350: thread yielding\n"
+               "thread 2: 120-200: running on cap 1\n");
+}
+
+BOOST_AUTO_TEST_CASE(spans_text_names_block_reasons) {
+    ThreadingResult r;
+    r.threads.push_back(ThreadTimeline{
+        7,
+        {{0, 1, ThreadActivity::blocked(BlockReason{kBlackHole, 3})},
+         {1, 2, ThreadActivity::blocked(BlockReason{kBlackHole, 0})},
+         {2, 3, ThreadActivity::blocked(BlockReason{18, 0})},
+         {3, 4, ThreadActivity::blocked(BlockReason{20, 0})},
+         {4, 5, ThreadActivity::blocked(BlockReason{99, 0})}},
+        {}});
+    BOOST_TEST(spans_text(r) ==
+               "thread 7: 0-1: blocked on black hole owned by thread 3\n"
+               "thread 7: 1-2: blocked on black hole\n"
+               "thread 7: 2-3: blocked in throwTo\n"
+               "thread 7: 3-4: blocked reading an MVar\n"
+               "thread 7: 4-5: unknown status 99\n");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
