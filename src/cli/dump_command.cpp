@@ -74,7 +74,7 @@ int run_dump(DumpOptions options, std::FILE* out, std::FILE* err) {
         eventlog::append_header_text(text.buffer(), reader.header());
         while (const eventlog::Event* event = reader.next()) {
             if (!options.filter.accepts(*event)) continue;
-            eventlog::append_event_text(text.buffer(), *event);
+            eventlog::append_event_text(text.buffer(), *event, reader.header());
             text.maybe_flush();
         }
         text.buffer() += "\n";  // ghc-events show ends with an empty line

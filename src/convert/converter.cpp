@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include "analysis/threading_analysis.hpp"
+#include "convert/contributors.hpp"
 #include "convert/thread_catalog.hpp"
 #include "eventlog/byte_source.hpp"
 #include "eventlog/time_ordered_reader.hpp"
@@ -48,18 +49,23 @@ fxprof::Profile build_profile(const std::string& input, const ConvertOptions& op
     std::vector<DiagnosticMoment> moments;
     DiagnosticWatcher watcher(report.diagnostics);
 
+    std::vector<std::unique_ptr<ProfileContributor>> contributors = make_contributors(options, report.diagnostics);
     while (const eventlog::Event* event = reader.next()) {
         run.handle(*event);
         threads.handle(*event);
         threading.handle(*event);
+        for (auto& contributor : contributors) contributor->handle(*event);
         watcher.after(*event, moments);
     }
     analysis::ThreadingResult result = threading.finish();
     report.run = run.info();
 
     fxprof::Profile profile(report.run.program_name().empty() ? options.input_name : report.run.program_name());
-    ConversionFacts facts{report.run, threads, result, moments, report.diagnostics};
-    report.mapping = map_to_profile(facts, options, profile);
+    ProfileContext context(profile, options, report.run, threads, result);
+    context.categories = declare_categories(profile);
+    report.mapping = map_threading(context, moments, report.diagnostics);
+    std::uint64_t end = std::max(result.end_time, report.run.last_time);
+    for (auto& contributor : contributors) contributor->contribute(context, end);
     return profile;
 }
 

@@ -24,23 +24,25 @@ constexpr std::size_t kInitiallyVisible = 15;
 
 Timestamp at(std::uint64_t ns) { return Timestamp::from_nanos(static_cast<std::int64_t>(ns)); }
 
-std::string thread_name(ThreadId id, const ThreadFacts* facts) {
-    if (facts && !facts->label().empty()) return std::to_string(id) + " " + facts->label();
-    return "thread " + std::to_string(id);
-}
-
 class Mapper {
 public:
-    Mapper(const ConversionFacts& facts, const ConvertOptions& options, Profile& profile)
-        : facts_(facts), options_(options), p_(profile) {}
+    Mapper(ProfileContext& context, const std::vector<DiagnosticMoment>& moments, const Diagnostics& diagnostics)
+        : ctx_(context), options_(context.options), p_(context.profile), moments_(moments), diagnostics_(diagnostics) {}
 
     MappingSummary run() {
-        declare_categories();
+        const Categories& c = ctx_.categories;
+        other_ = c.other, idle_ = c.idle, running_ = c.running, gc_ = c.gc, blocked_ = c.blocked, warning_ = c.warning;
         declare_schemas();
         set_meta();
-        std::string pid = facts_.run.pid ? std::to_string(*facts_.run.pid) : "0";
-        process_ = p_.add_process(product_name(), pid, at(facts_.run.first_time));
+        std::string pid = ctx_.run.pid ? std::to_string(*ctx_.run.pid) : "0";
+        process_ = p_.add_process(product_name(), pid, at(ctx_.run.first_time));
         p_.set_process_end_time(process_, at(end_time()));
+        ctx_.process = process_;
+        // The process's own track: process-wide markers (collections, user markers).
+        ctx_.process_track = p_.add_thread(process_, product_name(), ctx_.run.pid.value_or(0), at(ctx_.run.first_time),
+                                           /*is_main_thread=*/true);
+        p_.set_thread_end_time(ctx_.process_track, at(end_time()));
+        p_.set_thread_show_markers_in_timeline(ctx_.process_track, true);
         add_capability_tracks();
         choose_thread_tracks();
         add_thread_tracks();
@@ -55,21 +57,12 @@ private:
         bool folded = false;
     };
 
-    std::uint64_t end_time() const { return std::max(facts_.threading.end_time, facts_.run.last_time); }
+    std::uint64_t end_time() const { return std::max(ctx_.threading.end_time, ctx_.run.last_time); }
 
     std::string product_name() const {
-        std::string name = facts_.run.program_name();
+        std::string name = ctx_.run.program_name();
         if (name.empty()) name = options_.input_name;
         return name.empty() ? std::string("GHC program") : name;
-    }
-
-    void declare_categories() {
-        other_ = Profile::default_category();
-        idle_ = p_.handle_for_category("Idle", CategoryColor::transparent);
-        running_ = p_.handle_for_category("Running", CategoryColor::green);
-        gc_ = p_.handle_for_category("GC", CategoryColor::orange);
-        blocked_ = p_.handle_for_category("Blocked", CategoryColor::lightblue);
-        warning_ = p_.handle_for_category("Warning", CategoryColor::red);
     }
 
     MarkerSchemaHandle schema(MarkerSchema s) { return p_.register_marker_schema(std::move(s)); }
@@ -151,7 +144,7 @@ private:
     }
 
     void set_meta() {
-        const RunInfo& run = facts_.run;
+        const RunInfo& run = ctx_.run;
         p_.set_product(product_name());
         p_.set_interval(Duration::from_nanos(static_cast<std::int64_t>(options_.sampling_interval_ns)));
         if (run.wall_clock_unix_ns) {
@@ -189,7 +182,7 @@ private:
         bool any = false;
         for (std::size_t i = 0; i < kDiagnosticCount; ++i) {
             auto diag = static_cast<Diagnostic>(i);
-            std::uint64_t n = facts_.diagnostics.count(diag);
+            std::uint64_t n = diagnostics_.count(diag);
             if (n == 0) continue;
             any = true;
             p_.add_extra_entry(d, std::string(Diagnostics::info(diag).description),
@@ -225,7 +218,7 @@ private:
         auto it = mutator_stacks_.find(a.thread);
         if (it != mutator_stacks_.end()) return it->second;
         StackHandle root = p_.handle_for_stack(std::nullopt, frame("Mutator", running_));
-        StackHandle s = p_.handle_for_stack(root, frame(thread_name(a.thread, facts_.threads.find(a.thread)), running_));
+        StackHandle s = p_.handle_for_stack(root, frame(ctx_.thread_name(a.thread), running_));
         mutator_stacks_.emplace(a.thread, s);
         return s;
     }
@@ -239,12 +232,13 @@ private:
     // ---- tracks ---------------------------------------------------------------------------
 
     void add_capability_tracks() {
-        for (const analysis::CapabilityTimeline& c : facts_.threading.capabilities) {
+        for (const analysis::CapabilityTimeline& c : ctx_.threading.capabilities) {
             ThreadHandle t = p_.add_thread(process_, "Capability " + std::to_string(c.cap),
                                            kCapabilityTidBase + c.cap, at(c.start));
             p_.set_thread_end_time(t, at(c.end));
             p_.set_thread_show_markers_in_timeline(t, true);
             cap_tracks_.insert_or_assign(c.cap, t);
+            ctx_.capability_tracks.insert_or_assign(c.cap, t);
             capability_order_.push_back(t);
             p_.reserve_samples(t, c.samples.size());
             for (const auto& s : c.samples)
@@ -263,7 +257,7 @@ private:
                         break;
                     case CapabilityState::mutator: {
                         ThreadId id = span.activity.thread;
-                        StringHandle name = p_.handle_for_string(thread_name(id, facts_.threads.find(id)));
+                        StringHandle name = p_.handle_for_string(ctx_.thread_name(id));
                         p_.add_marker(t, timing, p_.handle_for_string("Mutator"), running_, mutator_schema_,
                                       {FieldValue(name), FieldValue(id)});
                         break;
@@ -275,14 +269,14 @@ private:
 
     // Labelled threads first, then the busiest, up to the limit; the rest are folded.
     void choose_thread_tracks() {
-        for (const auto& t : facts_.threading.threads) {
+        for (const auto& t : ctx_.threading.threads) {
             std::uint64_t busy = 0;
             for (const auto& s : t.spans)
                 if (s.activity.state == ThreadState::running) busy += s.end - s.start;
             busy_[t.thread] = busy;
         }
         std::vector<const ThreadFacts*> ranked;
-        for (const ThreadFacts& f : facts_.threads.threads()) ranked.push_back(&f);
+        for (const ThreadFacts& f : ctx_.threads.threads()) ranked.push_back(&f);
         std::stable_sort(ranked.begin(), ranked.end(), [&](const ThreadFacts* a, const ThreadFacts* b) {
             bool la = !a->labels.empty(), lb = !b->labels.empty();
             if (la != lb) return la;
@@ -295,27 +289,29 @@ private:
     void add_thread_tracks() {
         // Timelines by thread id, for lookup.
         std::unordered_map<ThreadId, const analysis::ThreadTimeline*> timelines;
-        for (const auto& t : facts_.threading.threads) timelines[t.thread] = &t;
+        for (const auto& t : ctx_.threading.threads) timelines[t.thread] = &t;
 
         std::optional<ThreadHandle> folded;
         std::vector<std::pair<std::uint64_t, std::pair<const ThreadFacts*, const analysis::ThreadTimeline*>>> folded_samples_src;
-        for (const ThreadFacts& f : facts_.threads.threads()) {  // creation order
+        for (const ThreadFacts& f : ctx_.threads.threads()) {  // creation order
             const analysis::ThreadTimeline* timeline = timelines.count(f.id) ? timelines[f.id] : nullptr;
             if (own_track_[f.id]) {
-                ThreadHandle t = p_.add_thread(process_, thread_name(f.id, &f), f.id,
+                ThreadHandle t = p_.add_thread(process_, ctx_.thread_name(f.id), f.id,
                                                at(f.created.value_or(f.first_seen)));
                 if (f.finished) p_.set_thread_end_time(t, at(*f.finished));
                 p_.set_thread_show_markers_in_timeline(t, true);
                 thread_tracks_.insert_or_assign(f.id, ThreadTrack{t, false});
+                ctx_.thread_tracks[f.id] = {t, false};
                 ++summary_.thread_tracks;
                 if (timeline) add_thread_content(t, *timeline, std::nullopt, true);
             } else {
                 if (!folded) {
                     folded = p_.add_thread(process_, "other threads", kCapabilityTidBase - 1,
-                                           at(facts_.run.first_time));
+                                           at(ctx_.run.first_time));
                     p_.set_thread_show_markers_in_timeline(*folded, false);
                 }
                 thread_tracks_.insert_or_assign(f.id, ThreadTrack{*folded, true});
+                ctx_.thread_tracks[f.id] = {*folded, true};
                 ++summary_.folded_threads;
             }
         }
@@ -327,7 +323,7 @@ private:
                 const analysis::Sample<ThreadActivity>* sample;
             };
             std::vector<Item> items;
-            for (const auto& t : facts_.threading.threads)
+            for (const auto& t : ctx_.threading.threads)
                 if (!own_track_[t.thread])
                     for (const auto& s : t.samples) items.push_back({s.time, t.thread, &s});
             std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.time < b.time; });
@@ -335,7 +331,7 @@ private:
             for (const Item& i : items) {
                 auto it = roots.find(i.thread);
                 if (it == roots.end())
-                    it = roots.emplace(i.thread, p_.handle_for_stack(std::nullopt, frame(thread_name(i.thread, facts_.threads.find(i.thread)), other_))).first;
+                    it = roots.emplace(i.thread, p_.handle_for_stack(std::nullopt, frame(ctx_.thread_name(i.thread), other_))).first;
                 // CPU deltas of different threads must not be added up as one thread's:
                 // the shared track gets weights and stacks, not activity.
                 p_.add_sample(*folded, at(i.time), thread_stack(i.sample->key, it->second), std::nullopt,
@@ -370,7 +366,7 @@ private:
 
     void add_moments() {
         using Kind = ThreadMoment::Kind;
-        for (const ThreadMoment& m : facts_.threads.moments()) {
+        for (const ThreadMoment& m : ctx_.threads.moments()) {
             auto it = thread_tracks_.find(m.thread);
             if (it == thread_tracks_.end() || it->second.folded) continue;  // folded threads: samples only
             ThreadHandle t = it->second.handle;
@@ -389,7 +385,7 @@ private:
                                   {FieldValue(m.cap), FieldValue(m.other_cap)});
                     break;
                 case Kind::labelled: {
-                    const ThreadFacts* f = facts_.threads.find(m.thread);
+                    const ThreadFacts* f = ctx_.threads.find(m.thread);
                     StringHandle label = p_.handle_for_string(f->labels[m.label_index].label);
                     p_.add_marker(t, timing, p_.handle_for_string("Thread labelled"), other_, labelled_schema_,
                                   {FieldValue(label)});
@@ -404,7 +400,7 @@ private:
     }
 
     void add_diagnostic_markers() {
-        for (const DiagnosticMoment& m : facts_.diagnostic_moments) {
+        for (const DiagnosticMoment& m : moments_) {
             std::optional<ThreadHandle> track;
             if (m.cap) {
                 auto it = cap_tracks_.find(*m.cap);
@@ -442,9 +438,11 @@ private:
         if (!capability_order_.empty()) p_.add_initial_selected_thread(capability_order_.front());
     }
 
-    const ConversionFacts& facts_;
+    ProfileContext& ctx_;
     const ConvertOptions& options_;
     Profile& p_;
+    const std::vector<DiagnosticMoment>& moments_;
+    const Diagnostics& diagnostics_;
     MappingSummary summary_;
     ProcessHandle process_{0};
     CategoryHandle other_{0}, idle_{0}, running_{0}, gc_{0}, blocked_{0}, warning_{0};
@@ -462,8 +460,22 @@ private:
 
 }  // namespace
 
-MappingSummary map_to_profile(const ConversionFacts& facts, const ConvertOptions& options, Profile& profile) {
-    return Mapper(facts, options, profile).run();
+Categories declare_categories(Profile& profile) {
+    Categories c;
+    c.other = Profile::default_category();
+    c.idle = profile.handle_for_category("Idle", CategoryColor::transparent);
+    c.running = profile.handle_for_category("Running", CategoryColor::green);
+    c.gc = profile.handle_for_category("GC", CategoryColor::orange);
+    c.blocked = profile.handle_for_category("Blocked", CategoryColor::lightblue);
+    c.user = profile.handle_for_category("User", CategoryColor::yellow);
+    c.memory = profile.handle_for_category("Memory", CategoryColor::purple);
+    c.warning = profile.handle_for_category("Warning", CategoryColor::red);
+    return c;
+}
+
+MappingSummary map_threading(ProfileContext& context, const std::vector<DiagnosticMoment>& diagnostic_moments,
+                             const Diagnostics& diagnostics) {
+    return Mapper(context, diagnostic_moments, diagnostics).run();
 }
 
 }  // namespace el2fx::convert

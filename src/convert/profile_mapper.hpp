@@ -6,29 +6,24 @@
 
 #include <vector>
 
-#include "analysis/threading_result.hpp"
-#include "convert/convert_options.hpp"
 #include "convert/diagnostic_moment.hpp"
-#include "convert/run_info.hpp"
-#include "convert/thread_catalog.hpp"
-#include "fxprof/profile.hpp"
+#include "convert/profile_context.hpp"
 #include "util/diagnostics.hpp"
 
 namespace el2fx::convert {
 
-struct ConversionFacts {
-    const RunInfo& run;
-    const ThreadCatalog& threads;
-    const analysis::ThreadingResult& threading;
-    const std::vector<DiagnosticMoment>& diagnostic_moments;
-    const Diagnostics& diagnostics;
-};
 
 struct MappingSummary {
     std::size_t thread_tracks = 0;   // Haskell threads with a track of their own
     std::size_t folded_threads = 0;  // Haskell threads in the shared track
 };
 
-MappingSummary map_to_profile(const ConversionFacts& facts, const ConvertOptions& options, fxprof::Profile& profile);
+// Declares the shared categories (Categories) in the profile.
+Categories declare_categories(fxprof::Profile& profile);
+
+// Sets the meta, makes the process and every track (recorded in the context), and
+// adds the threading samples and markers and the diagnostic markers.
+MappingSummary map_threading(ProfileContext& context, const std::vector<DiagnosticMoment>& diagnostic_moments,
+                             const Diagnostics& diagnostics);
 
 }  // namespace el2fx::convert

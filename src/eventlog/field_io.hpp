@@ -99,15 +99,18 @@ constexpr std::size_t fixed_width() {
     else return 0;
 }
 
+inline constexpr std::size_t kVariableSize = static_cast<std::size_t>(-1);
+
 // The payload size a fixed-size event type has in the newest layout this table
-// knows, or 0 for a variable-size type (one with strings or lists).
+// knows (0 for a type without fields), or kVariableSize for a variable-size type
+// (one with strings or lists).
 template <typename T>
 constexpr std::size_t fixed_payload_size() {
     return std::apply(
         [](auto... f) -> std::size_t {
             constexpr bool variable =
                 ((fixed_width<std::remove_cvref_t<decltype(std::declval<T&>().*(f.member))>>() == 0) || ... || false);
-            if constexpr (variable) return 0;
+            if constexpr (variable) return kVariableSize;
             else return (std::size_t{0} + ... + fixed_width<std::remove_cvref_t<decltype(std::declval<T&>().*(f.member))>>());
         },
         T::fields());

@@ -176,16 +176,18 @@ std::string_view capset_type_text(std::uint16_t type) {
 }
 
 std::string_view heap_breakdown_text(std::uint32_t breakdown) {
-    static constexpr std::string_view kNames[] = {"cost centre",  "module",    "closure description",
-                                                  "type description", "retainer", "biography",
-                                                  "closure type", "info table", "era"};
+    // Codes 1-9: -hc -hm -hd -hy -hr -hb -hT -hi -he.
+    static constexpr std::string_view kNames[] = {
+        "cost centre", "module",       "closure description", "type description", "retainer",
+        "biography",   "closure type", "info table",          "era"};
     return breakdown >= 1 && breakdown <= std::size(kNames) ? kNames[breakdown - 1] : std::string_view{};
 }
 
 void put_eden_message_tag(std::string& out, std::uint8_t tag) {
-    static constexpr std::string_view kNames[] = {"Ready",   "NewPE", "PETIDS", "Finish", "FailPE",
-                                                  "RFork",   "Connect", "DataMes", "Head", "Constr",
-                                                  "Part",    "Terminate", "Packet"};
+    // Eden's message tags are 0x50 and up, in this order.
+    static constexpr std::string_view kNames[] = {"Ready", "NewPE",  "PETIDS",  "Finish", "FailPE",
+                                                  "RFork", "Connect", "DataMes", "Head",   "Constr",
+                                                  "Part",  "Terminate", "Packet"};
     const auto index = static_cast<std::uint8_t>(tag - 0x50);
     if (index < std::size(kNames)) {
         out.append(kNames[index]);

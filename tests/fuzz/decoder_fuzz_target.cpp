@@ -14,11 +14,15 @@ namespace {
 
 class PrintingSink : public el2fx::eventlog::EventSink {
 public:
-    void on_header(const el2fx::eventlog::Header& header) override { el2fx::eventlog::append_header_text(text, header); }
+    void on_header(const el2fx::eventlog::Header& h) override {
+        header = h;
+        el2fx::eventlog::append_header_text(text, header);
+    }
     void on_event(const el2fx::eventlog::Event& event) override {
-        el2fx::eventlog::append_event_text(text, event);
+        el2fx::eventlog::append_event_text(text, event, header);
         if (text.size() > (1 << 16)) text.clear();
     }
+    el2fx::eventlog::Header header;
     std::string text;
 };
 
@@ -45,7 +49,7 @@ void ordered_decode(const std::uint8_t* data, std::size_t size) {
             el2fx::eventlog::TimeOrderedReader reader(input, diagnostics);
             std::string text;
             while (const el2fx::eventlog::Event* e = reader.next()) {
-                el2fx::eventlog::append_event_text(text, *e);
+                el2fx::eventlog::append_event_text(text, *e, reader.header());
                 if (text.size() > (1 << 16)) text.clear();
             }
         } catch (const el2fx::Error&) {

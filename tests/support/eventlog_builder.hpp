@@ -18,8 +18,8 @@ public:
     template <typename T>
     EventlogBuilder& declare(std::optional<std::optional<std::uint16_t>> size = std::nullopt) {
         constexpr std::size_t fixed = eventlog::field_io::fixed_payload_size<T>();
-        std::optional<std::uint16_t> s = fixed ? std::optional<std::uint16_t>(static_cast<std::uint16_t>(fixed))
-                                               : std::nullopt;
+        std::optional<std::uint16_t> s;
+        if (fixed != eventlog::field_io::kVariableSize) s = static_cast<std::uint16_t>(fixed);
         if (size) s = *size;
         return declare_raw(T::tag, s, std::string(T::name));
     }

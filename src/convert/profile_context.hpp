@@ -1,0 +1,69 @@
+// What every part of the conversion shares while it adds to the profile: the
+// profile itself, the process and its tracks, the categories, and the facts the
+// first pass collected. Contributors (profile_contributor.hpp) receive it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <unordered_map>
+
+#include "analysis/threading_result.hpp"
+#include "convert/convert_options.hpp"
+#include "convert/run_info.hpp"
+#include "convert/thread_catalog.hpp"
+#include "fxprof/profile.hpp"
+
+namespace el2fx::convert {
+
+// Categories with one meaning everywhere (colours in the activity graph and charts).
+struct Categories {
+    fxprof::CategoryHandle other{0};    // grey, the default
+    fxprof::CategoryHandle idle{0};     // transparent: counts as idle for the profiler
+    fxprof::CategoryHandle running{0};  // green: Haskell code runs
+    fxprof::CategoryHandle gc{0};       // orange: garbage collection
+    fxprof::CategoryHandle blocked{0};  // light blue: a thread waits
+    fxprof::CategoryHandle user{0};     // yellow: the program's own events (traceEvent, traceMarker)
+    fxprof::CategoryHandle memory{0};   // purple: heap, allocation, heap profiles
+    fxprof::CategoryHandle warning{0};  // red: something odd in the eventlog
+};
+
+class ProfileContext {
+public:
+    ProfileContext(fxprof::Profile& profile, const ConvertOptions& options, const RunInfo& run,
+                   const ThreadCatalog& threads, const analysis::ThreadingResult& threading)
+        : profile(profile), options(options), run(run), threads(threads), threading(threading) {}
+
+    fxprof::Profile& profile;
+    const ConvertOptions& options;
+    const RunInfo& run;
+    const ThreadCatalog& threads;
+    const analysis::ThreadingResult& threading;
+    Categories categories;
+
+    fxprof::ProcessHandle process{0};
+    // The process's own track (its global track): process-wide markers go here.
+    fxprof::ThreadHandle process_track{0};
+
+    static fxprof::Timestamp at(std::uint64_t ns) { return fxprof::Timestamp::from_nanos(static_cast<std::int64_t>(ns)); }
+
+    std::optional<fxprof::ThreadHandle> capability_track(eventlog::CapNo cap) const;
+    // The track showing a Haskell thread: its own, or the shared "other threads" one.
+    std::optional<fxprof::ThreadHandle> thread_track(eventlog::ThreadId thread) const;
+    bool thread_is_folded(eventlog::ThreadId thread) const;
+    // The Haskell thread running on a capability at a time (from the capability's
+    // mutator spans); none when it was idle or collecting garbage.
+    std::optional<eventlog::ThreadId> running_thread(eventlog::CapNo cap, std::uint64_t time) const;
+    // "12 worker" for a labelled thread, "thread 12" otherwise.
+    std::string thread_name(eventlog::ThreadId thread) const;
+
+    // Set by the threading contributor, which creates the tracks.
+    std::map<eventlog::CapNo, fxprof::ThreadHandle> capability_tracks;
+    struct ThreadTrack {
+        fxprof::ThreadHandle handle{0};
+        bool folded = false;
+    };
+    std::unordered_map<eventlog::ThreadId, ThreadTrack> thread_tracks;
+};
+
+}  // namespace el2fx::convert

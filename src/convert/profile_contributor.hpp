@@ -1,0 +1,34 @@
+// One part of the conversion (threads, GC and heap, user events, cost centres, …):
+// it sees every event in time order, then adds what it found to the profile.
+// Contributors know the profile only through ProfileContext and fxprof::Profile.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "convert/profile_context.hpp"
+#include "eventlog/event.hpp"
+
+namespace el2fx::convert {
+
+// An event type a contributor does not show, and why (for `convert --stats`).
+struct NotShown {
+    std::uint16_t tag;
+    std::string_view reason;
+};
+
+class ProfileContributor {
+public:
+    virtual ~ProfileContributor() = default;
+    virtual std::string_view name() const = 0;
+    // Every event, in time order.
+    virtual void handle(const eventlog::Event& event) = 0;
+    // After the last event (end: the log's last timestamp). Tracks exist from here on:
+    // the threading contributor, which makes them, runs first.
+    virtual void contribute(ProfileContext& context, std::uint64_t end) = 0;
+    // The event tags this contributor shows in the profile.
+    virtual std::span<const std::uint16_t> shown_tags() const = 0;
+};
+
+}  // namespace el2fx::convert
