@@ -13,9 +13,9 @@ namespace el2fx::fxprof {
 struct FrameInfo {
     FuncHandle func;
     // Null: the stack takes its parent's category (or the default one at the root).
-    std::optional<SubcategoryHandle> category;
-    std::optional<std::uint32_t> line;  // 1-based
-    std::optional<std::uint32_t> column;
+    std::optional<SubcategoryHandle> category{};
+    std::optional<std::uint32_t> line{};  // 1-based
+    std::optional<std::uint32_t> column{};
     bool operator==(const FrameInfo&) const = default;
 };
 

@@ -12,10 +12,10 @@ namespace el2fx::fxprof {
 
 struct FuncInfo {
     StringHandle name;
-    std::optional<ResourceHandle> resource;  // written as -1 when absent
-    std::optional<SourceHandle> source;      // the file; null when absent
-    std::optional<std::uint32_t> line;       // where the function starts (1-based)
-    std::optional<std::uint32_t> column;
+    std::optional<ResourceHandle> resource{};  // written as -1 when absent
+    std::optional<SourceHandle> source{};      // the file; null when absent
+    std::optional<std::uint32_t> line{};       // where the function starts (1-based)
+    std::optional<std::uint32_t> column{};
     bool is_js = false;
     bool relevant_for_js = false;
     bool operator==(const FuncInfo&) const = default;

@@ -116,7 +116,7 @@ std::string gunzip(std::string_view compressed) {
     auto next = reinterpret_cast<const unsigned char*>(compressed.data());
     std::size_t left = compressed.size();
     bool in_member = false;
-    while (left > 0 || in_member) {
+    while (left > 0 || zs.avail_in > 0 || in_member) {
         if (zs.avail_in == 0 && left > 0) {
             const std::size_t n = std::min(left, kMaxAvail);
             zs.next_in = const_cast<Bytef*>(next);

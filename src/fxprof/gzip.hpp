@@ -13,7 +13,9 @@ namespace el2fx::fxprof {
 
 class GzipSink final : public ByteSink {
 public:
-    static constexpr int kDefaultLevel = 6;
+    // zlib level 1: on profile JSON (123 MB, 8M samples) it compresses ~5x faster than level 6
+    // (1.1 s against 5.4 s) for a file ~20 % larger (38.6 MB against 32.3 MB).
+    static constexpr int kDefaultLevel = 1;
 
     explicit GzipSink(ByteSink& downstream, int level = kDefaultLevel);
     ~GzipSink() override;

@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "fxprof/decimal.hpp"
-#include "fxprof/utf8.hpp"
 #include "util/error.hpp"
+#include "util/utf8.hpp"
 
 namespace el2fx::fxprof {
 
@@ -18,9 +18,9 @@ rapidjson::SizeType JsonEmitter::size(std::string_view s) {
 }
 
 std::string_view JsonEmitter::repaired(std::string_view s) {
-    if (is_valid_utf8(s)) return s;
+    if (utf8::is_valid(s)) return s;
     scratch_.clear();
-    append_sanitized_utf8(scratch_, s);
+    utf8::append_sanitized(scratch_, s);
     ++repaired_;
     return scratch_;
 }

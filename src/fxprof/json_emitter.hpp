@@ -1,5 +1,7 @@
 // RapidJSON's SAX Writer with every returned bool checked (a false becomes el2fx::Error), every
-// string repaired to valid UTF-8 on the way out, and exact decimal numbers for scaled integers.
+// string repaired to valid UTF-8 on the way out (util/utf8.hpp: each maximal ill-formed
+// subsequence becomes U+FFFD; RapidJSON's writer does not validate), and exact decimal numbers
+// for scaled integers.
 #pragma once
 
 #include <cstdint>

@@ -20,30 +20,30 @@ using v70::GraphColor;
 using v70::MarkerGraphType;
 
 struct MarkerField {
-    std::string key;    // the payload key; not "type" or "cause"
-    std::string label;  // shown in tooltips and the sidebar; empty: the key is shown
-    FieldFormat format;
+    std::string key{};  // the payload key; not "type" or "cause"
+    std::string label{};  // shown in tooltips and the sidebar; empty: the key is shown
+    FieldFormat format = FieldFormat::string;
     bool hidden = false;  // usable in labels and search, not listed
 };
 
 // A track drawn from a numeric field of this marker type.
 struct MarkerGraph {
-    std::string key;
-    MarkerGraphType type;
-    std::optional<GraphColor> color;
+    std::string key{};
+    MarkerGraphType type = MarkerGraphType::bar;
+    std::optional<GraphColor> color{};
 };
 
 struct MarkerSchema {
-    std::string name;  // matched against each payload's "type"
-    std::vector<DisplayLocation> display;
-    std::vector<MarkerField> fields;
+    std::string name{};  // matched against each payload's "type"
+    std::vector<DisplayLocation> display{};
+    std::vector<MarkerField> fields{};
     // Label templates such as "{marker.name} {marker.data.key}"; empty ones are not written.
-    std::string tooltip_label;
-    std::string table_label;
-    std::string chart_label;
-    std::string description;
-    std::vector<MarkerGraph> graphs;
-    std::string color_field;  // key of a string field holding a GraphColor spelling
+    std::string tooltip_label{};
+    std::string table_label{};
+    std::string chart_label{};
+    std::string description{};
+    std::vector<MarkerGraph> graphs{};
+    std::string color_field{};  // key of a string field holding a GraphColor spelling
     bool is_stack_based = false;
 };
 

@@ -104,10 +104,10 @@ WriteStats naming_errors(const std::string& path, F&& f) {
 }
 }  // namespace
 
-WriteStats write_profile_gz(const Profile& profile, const std::string& path) {
+WriteStats write_profile_gz(const Profile& profile, const std::string& path, int level) {
     return naming_errors(path, [&] {
         OutputFile out(path);
-        GzipSink gz(out.sink());
+        GzipSink gz(out.sink(), level);
         WriteStats stats = write_profile_json(profile, gz);
         gz.finish();
         out.commit();

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "fxprof/byte_sink.hpp"
+#include "fxprof/gzip.hpp"
 #include "fxprof/profile.hpp"
 #include "fxprof/profile_writer.hpp"
 
@@ -36,7 +37,9 @@ private:
 };
 
 // Writes the profile gzip-compressed (the profiler gunzips by magic number, whatever the name).
-WriteStats write_profile_gz(const Profile& profile, const std::string& path);
+// level: zlib's 1 (fastest, the default) to 9 (smallest).
+WriteStats write_profile_gz(const Profile& profile, const std::string& path,
+                            int level = GzipSink::kDefaultLevel);
 // Writes plain JSON (tests, debugging).
 WriteStats write_profile_json_file(const Profile& profile, const std::string& path);
 

@@ -84,8 +84,7 @@ ThreadHandle Profile::add_thread(ProcessHandle p, std::string_view name, std::in
     if (is_main_thread && proc.main_thread)
         throw misuse("process " + proc.pid + " already has a main thread");
     if (threads_.size() >= INT32_MAX) throw misuse("too many threads");
-    Thread t;
-    t.process = p;
+    Thread t{.process = p};
     t.name = name;
     t.tid = tid;
     t.is_main = is_main_thread;
@@ -240,11 +239,10 @@ CounterHandle Profile::add_counter(ProcessHandle p, std::string_view name,
                                    std::string_view category, std::string_view description,
                                    CounterDisplay display) {
     process(p);
-    Counter c;
+    Counter c{.process = p};
     c.name = name;
     c.category = category;
     c.description = description;
-    c.process = p;
     c.display = std::move(display);
     counters_.push_back(std::move(c));
     return CounterHandle(static_cast<std::uint32_t>(counters_.size() - 1));

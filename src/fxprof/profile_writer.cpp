@@ -518,18 +518,40 @@ private:
         j_.key(key::mainThreadIndex);
         j_.uint64(main_thread);
 
+        // The profiler zeroes the first sample's count and number (processCounter: Gecko's
+        // first values are unreliable). Unless ours are zero already, a zero sample one
+        // interval earlier goes first, so the first real sample keeps its value (and a rate
+        // graph sees the same interval the profiler assumes for a first sample).
+        const bool lead = n > 0 && (s.counts[at(0)] != 0 || (s.has_number && s.numbers[at(0)] != 0));
+        const std::size_t written = n + (lead ? 1 : 0);
         j_.key(key::samples);
         j_.begin_object();
         std::int64_t previous = 0;
-        column(key::timeDeltas, n, [&](std::size_t i) {
+        j_.key(key::timeDeltas);
+        j_.begin_array();
+        if (lead) {
+            previous = s.times[at(0)] - p_.meta().interval.nanos();
+            j_.ms_from_ns(previous);
+        }
+        for (std::size_t i = 0; i < n; ++i) {
             const std::int64_t time = s.times[at(i)];
             j_.ms_from_ns(time - previous);
             previous = time;
-        });
-        column(key::count, n, [&](std::size_t i) { j_.number(s.counts[at(i)]); });
-        if (s.has_number)
-            column(key::number, n, [&](std::size_t i) { j_.uint64(s.numbers[at(i)]); });
-        length(n);
+        }
+        j_.end_array();
+        j_.key(key::count);
+        j_.begin_array();
+        if (lead) j_.int64(0);
+        for (std::size_t i = 0; i < n; ++i) j_.number(s.counts[at(i)]);
+        j_.end_array();
+        if (s.has_number) {
+            j_.key(key::number);
+            j_.begin_array();
+            if (lead) j_.int64(0);
+            for (std::size_t i = 0; i < n; ++i) j_.uint64(s.numbers[at(i)]);
+            j_.end_array();
+        }
+        length(written);
         j_.end_object();
 
         const CounterDisplay& d = c.display;

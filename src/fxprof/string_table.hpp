@@ -14,6 +14,14 @@ namespace el2fx::fxprof {
 
 class StringTable {
 public:
+    StringTable() = default;
+    // The index holds views into the stored strings: a copy would point into the original.
+    // Moving keeps the deque's elements where they are, so moves are fine.
+    StringTable(const StringTable&) = delete;
+    StringTable& operator=(const StringTable&) = delete;
+    StringTable(StringTable&&) = default;
+    StringTable& operator=(StringTable&&) = default;
+
     StringHandle handle_for(std::string_view s);
     std::string_view get(StringHandle h) const { return strings_[h.index()]; }
     std::size_t size() const { return strings_.size(); }

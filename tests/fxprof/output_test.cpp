@@ -1,0 +1,186 @@
+// Output files: temp file + rename, nothing left behind on failure, "-" is stdout.
+#include <boost/test/unit_test.hpp>
+
+#include <csignal>
+#include <sys/resource.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fxprof_test_util.hpp"
+#include "fxprof/gzip.hpp"
+#include "fxprof/output_file.hpp"
+#include "fxprof/validate.hpp"
+#include "util/error.hpp"
+
+using namespace el2fx::fxprof;
+using namespace el2fx::fxprof::testing;
+using el2fx::Error;
+
+namespace {
+
+// Limits the size of files this process writes; writing past it fails with EFBIG (SIGXFSZ is
+// ignored meanwhile). This is a real write error on the temporary file, even for root.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        old_handler_ = std::signal(SIGXFSZ, SIG_IGN);
+        ::getrlimit(RLIMIT_FSIZE, &old_);
+        rlimit lim = old_;
+        lim.rlim_cur = bytes;
+        BOOST_REQUIRE(::setrlimit(RLIMIT_FSIZE, &lim) == 0);
+    }
+    ~FileSizeLimit() {
+        ::setrlimit(RLIMIT_FSIZE, &old_);
+        std::signal(SIGXFSZ, old_handler_);
+    }
+
+private:
+    rlimit old_{};
+    void (*old_handler_)(int) = nullptr;
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(output_file)
+
+BOOST_AUTO_TEST_CASE(writes_a_complete_file_and_no_temporary) {
+    ScratchDir dir;
+    const std::string path = dir.file("out.json.gz");
+    const Profile p = make_small_profile();
+    const WriteStats stats = write_profile_gz(p, path);
+    BOOST_TEST(dir.entries() == std::vector<std::string>{"out.json.gz"},
+               boost::test_tools::per_element());
+    const std::string json = gunzip(read_file(path));
+    BOOST_TEST(json.size() == stats.json_bytes);
+    BOOST_TEST((parse_json(json) == parse_json(profile_to_json(p))));
+    BOOST_TEST(validate_profile_file(path).empty());
+
+    write_profile_json_file(p, dir.file("out.json"));
+    BOOST_TEST(read_file(dir.file("out.json")) == profile_to_json(p));
+}
+
+BOOST_AUTO_TEST_CASE(relative_path_in_the_current_directory) {
+    ScratchDir dir;
+    char cwd[4096];
+    BOOST_REQUIRE(::getcwd(cwd, sizeof cwd) != nullptr);
+    BOOST_REQUIRE(::chdir(dir.path().c_str()) == 0);
+    BOOST_CHECK_NO_THROW(write_profile_gz(make_small_profile(), "rel.json.gz"));
+    BOOST_REQUIRE(::chdir(cwd) == 0);
+    BOOST_TEST(dir.entries() == std::vector<std::string>{"rel.json.gz"},
+               boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(replaces_an_existing_file) {
+    ScratchDir dir;
+    const std::string path = dir.file("p.json");
+    write_profile_json_file(Profile("first"), path);
+    write_profile_json_file(Profile("second"), path);
+    BOOST_TEST(std::string(at(at(parse_json(read_file(path)), "meta"), "product").GetString()) ==
+               "second");
+    BOOST_TEST(dir.entries().size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(missing_directory_is_an_error_naming_the_file) {
+    ScratchDir dir;
+    const std::string path = dir.file("no/such/dir/out.json.gz");
+    try {
+        write_profile_gz(make_small_profile(), path);
+        BOOST_FAIL("no error");
+    } catch (const Error& e) {
+        BOOST_TEST(e.context().file == path);
+        BOOST_TEST(std::string(e.what()).find("No such file") != std::string::npos);
+    }
+    BOOST_TEST(dir.entries().empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_write_error_leaves_nothing_and_keeps_the_old_file) {
+    ScratchDir dir;
+    const std::string path = dir.file("out.json.gz");
+    write_profile_json_file(Profile("old"), path);
+    const std::string old = read_file(path);
+
+    Profile big("big");
+    const ProcessHandle proc = big.add_process("p", "1", ms(0));
+    const ThreadHandle t = big.add_thread(proc, "t", 1, ms(0), true);
+    for (int i = 0; i < 100000; ++i) big.add_sample(t, Timestamp::from_nanos(i * 7919), std::nullopt,
+                                                    CpuDelta::from_nanos(i));
+    {
+        FileSizeLimit limit(4096);
+        BOOST_CHECK_THROW(write_profile_json_file(big, path), Error);
+        BOOST_CHECK_THROW(write_profile_gz(big, path), Error);
+    }
+    BOOST_TEST(dir.entries() == std::vector<std::string>{"out.json.gz"},
+               boost::test_tools::per_element());
+    BOOST_TEST(read_file(path) == old);
+}
+
+BOOST_AUTO_TEST_CASE(an_error_while_building_the_json_leaves_nothing) {
+    ScratchDir dir;
+    Profile p("broken");
+    const ProcessHandle lonely = p.add_process("lonely", "9", ms(0));
+    p.add_counter(lonely, "c", "Memory", "", CounterDisplay::memory("c"));  // no thread
+    BOOST_CHECK_THROW(write_profile_gz(p, dir.file("x.json.gz")), Error);
+    BOOST_TEST(dir.entries().empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_directory_as_destination_is_an_error) {
+    ScratchDir dir;
+    BOOST_REQUIRE(::mkdir(dir.file("sub").c_str(), 0755) == 0);
+    BOOST_CHECK_THROW(write_profile_gz(make_small_profile(), dir.file("sub")), Error);
+    BOOST_CHECK_THROW(write_profile_gz(make_small_profile(), dir.file("sub/")), Error);
+    BOOST_TEST(dir.entries() == std::vector<std::string>{"sub"}, boost::test_tools::per_element());
+    ::rmdir(dir.file("sub").c_str());
+}
+
+BOOST_AUTO_TEST_CASE(uncommitted_output_file_is_removed) {
+    ScratchDir dir;
+    {
+        OutputFile out(dir.file("a.json"));
+        out.sink().write("{}", 2);
+        BOOST_TEST(dir.entries().size() == 1u);  // the temporary file, hidden
+        BOOST_TEST(dir.entries()[0].front() == '.');
+    }
+    BOOST_TEST(dir.entries().empty());
+}
+
+BOOST_AUTO_TEST_CASE(new_files_follow_the_umask) {
+    ScratchDir dir;
+    const mode_t old = ::umask(022);
+    write_profile_json_file(Profile("m"), dir.file("m.json"));
+    ::umask(old);
+    struct stat st {};
+    BOOST_REQUIRE(::stat(dir.file("m.json").c_str(), &st) == 0);
+    BOOST_TEST((st.st_mode & 0777) == 0644u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(output_stdout)
+
+BOOST_AUTO_TEST_CASE(dash_writes_to_standard_output_without_a_temporary) {
+    ScratchDir dir;
+    const std::string captured = dir.file("stdout.gz");
+    std::fflush(stdout);
+    const int saved = ::dup(STDOUT_FILENO);
+    BOOST_REQUIRE(saved >= 0);
+    const int fd = ::open(captured.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    BOOST_REQUIRE(fd >= 0);
+    ::dup2(fd, STDOUT_FILENO);
+    ::close(fd);
+    const Profile p = make_small_profile();
+    bool ok = true;
+    try {
+        write_profile_gz(p, "-");
+    } catch (...) {
+        ok = false;
+    }
+    ::dup2(saved, STDOUT_FILENO);
+    ::close(saved);
+    BOOST_TEST(ok);
+    BOOST_TEST(gunzip(read_file(captured)) == profile_to_json(p));
+    BOOST_TEST(dir.entries() == std::vector<std::string>{"stdout.gz"},
+               boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
