@@ -57,7 +57,10 @@ private:
         bool folded = false;
     };
 
-    std::uint64_t end_time() const { return std::max(ctx_.threading.end_time, ctx_.run.last_time); }
+    // The end of the log; an eventlog without events still spans one interval.
+    std::uint64_t end_time() const {
+        return std::max({ctx_.threading.end_time, ctx_.run.last_time, ctx_.run.first_time + options_.sampling_interval_ns});
+    }
 
     std::string product_name() const {
         std::string name = ctx_.run.program_name();
@@ -67,7 +70,29 @@ private:
 
     MarkerSchemaHandle schema(MarkerSchema s) { return p_.register_marker_schema(std::move(s)); }
 
+    // Marker names, interned once in a fixed order (string indexes stay the same
+    // whatever order a compiler evaluates arguments in).
+    struct Names {
+        StringHandle idle{0}, gc{0}, mutator{0}, running{0}, blocked{0}, created{0}, migrated{0}, woken{0},
+            labelled{0}, finished{0}, warning{0};
+    };
+
+    void intern_names() {
+        names_.idle = p_.handle_for_string("Idle");
+        names_.gc = p_.handle_for_string("GC");
+        names_.mutator = p_.handle_for_string("Mutator");
+        names_.running = p_.handle_for_string("Running");
+        names_.blocked = p_.handle_for_string("Blocked");
+        names_.created = p_.handle_for_string("Thread created");
+        names_.migrated = p_.handle_for_string("Thread migrated");
+        names_.woken = p_.handle_for_string("Thread woken");
+        names_.labelled = p_.handle_for_string("Thread labelled");
+        names_.finished = p_.handle_for_string("Thread finished");
+        names_.warning = p_.handle_for_string("Eventlog warning");
+    }
+
     void declare_schemas() {
+        intern_names();
         using DL = DisplayLocation;
         std::vector<DL> timeline = {DL::marker_chart, DL::marker_table, DL::timeline_overview};
         std::vector<DL> chart = {DL::marker_chart, DL::marker_table};
@@ -250,15 +275,15 @@ private:
                 MarkerTiming timing = MarkerTiming::interval(at(span.start), at(span.end));
                 switch (span.activity.state) {
                     case CapabilityState::idle:
-                        p_.add_marker(t, timing, p_.handle_for_string("Idle"), idle_, idle_schema_, {});
+                        p_.add_marker(t, timing, names_.idle, idle_, idle_schema_, {});
                         break;
                     case CapabilityState::gc:
-                        p_.add_marker(t, timing, p_.handle_for_string("GC"), gc_, gc_schema_, {});
+                        p_.add_marker(t, timing, names_.gc, gc_, gc_schema_, {});
                         break;
                     case CapabilityState::mutator: {
                         ThreadId id = span.activity.thread;
                         StringHandle name = p_.handle_for_string(ctx_.thread_name(id));
-                        p_.add_marker(t, timing, p_.handle_for_string("Mutator"), running_, mutator_schema_,
+                        p_.add_marker(t, timing, names_.mutator, running_, mutator_schema_,
                                       {FieldValue(name), FieldValue(id)});
                         break;
                     }
@@ -353,11 +378,11 @@ private:
         for (const auto& span : timeline.spans) {
             MarkerTiming timing = MarkerTiming::interval(at(span.start), at(span.end));
             if (span.activity.state == ThreadState::running) {
-                p_.add_marker(t, timing, p_.handle_for_string("Running"), running_, running_schema_,
+                p_.add_marker(t, timing, names_.running, running_, running_schema_,
                               {FieldValue(span.activity.cap)});
             } else {
                 StringHandle reason = p_.handle_for_string(reason_text(span.activity));
-                p_.add_marker(t, timing, p_.handle_for_string("Blocked"), blocked_, blocked_schema_,
+                p_.add_marker(t, timing, names_.blocked, blocked_, blocked_schema_,
                               {FieldValue(reason), FieldValue(span.activity.reason.status),
                                FieldValue(span.activity.reason.blocker)});
             }
@@ -373,26 +398,26 @@ private:
             MarkerTiming timing = MarkerTiming::instant(at(m.time));
             switch (m.kind) {
                 case Kind::created:
-                    p_.add_marker(t, timing, p_.handle_for_string("Thread created"), other_, created_schema_,
+                    p_.add_marker(t, timing, names_.created, other_, created_schema_,
                                   {FieldValue(m.cap)});
                     break;
                 case Kind::migrated:
-                    p_.add_marker(t, timing, p_.handle_for_string("Thread migrated"), other_, migrated_schema_,
+                    p_.add_marker(t, timing, names_.migrated, other_, migrated_schema_,
                                   {FieldValue(m.cap), FieldValue(m.other_cap)});
                     break;
                 case Kind::woken:
-                    p_.add_marker(t, timing, p_.handle_for_string("Thread woken"), other_, woken_schema_,
+                    p_.add_marker(t, timing, names_.woken, other_, woken_schema_,
                                   {FieldValue(m.cap), FieldValue(m.other_cap)});
                     break;
                 case Kind::labelled: {
                     const ThreadFacts* f = ctx_.threads.find(m.thread);
                     StringHandle label = p_.handle_for_string(f->labels[m.label_index].label);
-                    p_.add_marker(t, timing, p_.handle_for_string("Thread labelled"), other_, labelled_schema_,
+                    p_.add_marker(t, timing, names_.labelled, other_, labelled_schema_,
                                   {FieldValue(label)});
                     break;
                 }
                 case Kind::finished:
-                    p_.add_marker(t, timing, p_.handle_for_string("Thread finished"), other_, finished_schema_,
+                    p_.add_marker(t, timing, names_.finished, other_, finished_schema_,
                                   {FieldValue(m.cap)});
                     break;
             }
@@ -409,10 +434,11 @@ private:
             if (!track && !capability_order_.empty()) track = capability_order_.front();
             if (!track) continue;
             const DiagnosticInfo& info = Diagnostics::info(m.diagnostic);
-            p_.add_marker(*track, MarkerTiming::instant(at(m.time)), p_.handle_for_string("Eventlog warning"),
-                          warning_, warning_schema_,
-                          {FieldValue(p_.handle_for_string(info.description)),
-                           FieldValue(p_.handle_for_string(info.id)), FieldValue(m.tag)});
+            // Interned one statement at a time: argument order differs between compilers.
+            StringHandle problem = p_.handle_for_string(info.description);
+            StringHandle id = p_.handle_for_string(info.id);
+            p_.add_marker(*track, MarkerTiming::instant(at(m.time)), names_.warning, warning_, warning_schema_,
+                          {FieldValue(problem), FieldValue(id), FieldValue(m.tag)});
         }
     }
 
@@ -449,6 +475,7 @@ private:
     MarkerSchemaHandle mutator_schema_{0}, gc_schema_{0}, idle_schema_{0}, running_schema_{0}, blocked_schema_{0},
         created_schema_{0}, migrated_schema_{0}, woken_schema_{0}, labelled_schema_{0}, finished_schema_{0},
         warning_schema_{0};
+    Names names_;
     std::optional<StackHandle> idle_stack_, gc_stack_;
     std::unordered_map<ThreadId, StackHandle> mutator_stacks_;
     std::map<CapNo, ThreadHandle> cap_tracks_;

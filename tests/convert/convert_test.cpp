@@ -1,0 +1,224 @@
+// The conversion end to end: every real eventlog gives a profile the validator
+// accepts; output is deterministic, private by default, bounded in tracks, atomic.
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <unistd.h>
+
+#include "convert/converter.hpp"
+#include "eventlog_builder.hpp"
+#include "fxprof/gzip.hpp"
+#include "fxprof/profile_writer.hpp"
+#include "fxprof/rapidjson.hpp"
+#include "fxprof/validate.hpp"
+#include "run_process.hpp"
+#include "util/error.hpp"
+
+namespace fs = std::filesystem;
+using namespace el2fx;
+using el2fx::testing::env_dir;
+using el2fx::testing::EventlogBuilder;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+struct Converted {
+    convert::ConversionReport report;
+    std::string json;
+};
+
+Converted convert_to_json(const std::string& path, convert::ConvertOptions options = {}) {
+    Converted c;
+    fxprof::Profile profile = convert::build_profile(path, options, c.report);
+    c.json = fxprof::profile_to_json(profile);
+    return c;
+}
+
+std::vector<std::string> eventlogs_in(const std::string& dir) {
+    std::vector<std::string> out;
+    if (dir.empty() || !fs::is_directory(dir)) return out;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".eventlog") out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        path = fs::temp_directory_path() / ("el2fx-convert-" + std::to_string(::getpid()) + "-" +
+                                            std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+        fs::create_directories(path);
+    }
+    ~TempDir() { fs::remove_all(path); }
+};
+
+rapidjson::Document parse(const std::string& json) {
+    rapidjson::Document d;
+    d.Parse(json.data(), json.size());
+    BOOST_REQUIRE(!d.HasParseError());
+    return d;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(every_fixture_converts_to_a_valid_profile) {
+    auto logs = eventlogs_in(env_dir("EL2FX_FIXTURES"));
+    BOOST_REQUIRE(logs.size() >= 8u);
+    for (const std::string& log : logs) {
+        Converted c = convert_to_json(log);
+        auto problems = fxprof::validate_profile(c.json);
+        BOOST_TEST(problems.empty(), log << ": " << (problems.empty() ? "" : problems.front()));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(every_upstream_eventlog_converts_to_a_valid_profile) {
+    std::string dir = env_dir("EL2FX_SHARED") + "/ghc-events-testdata";
+    auto logs = eventlogs_in(dir);
+    if (logs.empty()) {
+        BOOST_TEST_MESSAGE("skipped: " << dir << " is absent");
+        return;
+    }
+    for (const std::string& log : logs) {
+        Converted c = convert_to_json(log);
+        auto problems = fxprof::validate_profile(c.json);
+        BOOST_TEST(problems.empty(), log << ": " << (problems.empty() ? "" : problems.front()));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(tracks_are_capabilities_then_labelled_threads_named_with_their_id) {
+    Converted c = convert_to_json(env_dir("EL2FX_FIXTURES") + "/concurrency.eventlog");
+    auto d = parse(c.json);
+    const auto& threads = d["threads"];
+    std::vector<std::string> names;
+    for (const auto& t : threads.GetArray()) names.push_back(t["name"].GetString());
+    BOOST_REQUIRE(names.size() > 4u);
+    BOOST_TEST(names[0] == "concurrency");  // the process's own track
+    BOOST_TEST(names[1] == "Capability 0");
+    BOOST_TEST(names[2] == "Capability 1");
+    BOOST_TEST((std::find(names.begin(), names.end(), "5 main") != names.end()));
+    BOOST_TEST(d["meta"]["product"].GetString() == std::string("concurrency"));
+    BOOST_TEST(d["meta"]["initialVisibleThreads"].Size() <= 15u);
+    BOOST_TEST(d["meta"]["preprocessedProfileVersion"].GetInt() == 70);
+}
+
+BOOST_AUTO_TEST_CASE(same_input_gives_byte_identical_output) {
+    TempDir dir;
+    std::string a = (dir.path / "a.json.gz").string(), b = (dir.path / "b.json.gz").string();
+    convert::convert_eventlog(env_dir("EL2FX_FIXTURES") + "/sparks.eventlog", a, {});
+    convert::convert_eventlog(env_dir("EL2FX_FIXTURES") + "/sparks.eventlog", b, {});
+    BOOST_TEST(slurp(a) == slurp(b));
+    BOOST_TEST(fxprof::validate_profile(fxprof::gunzip(slurp(a))).empty());
+}
+
+// Profiles get shared: the environment may hold secrets.
+BOOST_AUTO_TEST_CASE(environment_is_written_only_when_asked_for) {
+    using namespace eventlog;
+    EventlogBuilder b;
+    b.declare_block_marker().declare<ProgramEnv>().declare<ProgramArgs>().declare<RunThread>().declare<StopThread>();
+    b.begin_block(1, kGlobalCap);
+    b.event(2, ProgramArgs{0, StringList{std::string_view("./prog\0--flag", 13)}});
+    b.event(3, ProgramEnv{0, StringList{std::string_view("API_TOKEN=hunter2\0HOME=/root", 28)}});
+    b.end_block();
+    b.begin_block(5, 0).event(10, RunThread{1}).event(20, StopThread{1, 5, 0}).end_block();
+    TempDir dir;
+    std::string log = (dir.path / "env.eventlog").string();
+    std::ofstream(log, std::ios::binary) << b.finish();
+
+    Converted plain = convert_to_json(log);
+    BOOST_TEST(plain.json.find("hunter2") == std::string::npos);
+    BOOST_TEST(plain.json.find("API_TOKEN") == std::string::npos);
+    BOOST_TEST(plain.json.find("--flag") != std::string::npos);  // arguments are kept
+
+    convert::ConvertOptions with_env;
+    with_env.include_env = true;
+    Converted asked = convert_to_json(log, with_env);
+    BOOST_TEST(asked.json.find("hunter2") != std::string::npos);
+    BOOST_TEST(fxprof::validate_profile(asked.json).empty());
+}
+
+BOOST_AUTO_TEST_CASE(upstream_log_with_environment_keeps_it_out) {
+    std::string log = env_dir("EL2FX_SHARED") + "/ghc-events-testdata/hello-ghc-8.6.5.eventlog";
+    if (!fs::exists(log)) {
+        BOOST_TEST_MESSAGE("skipped: " << log << " is absent");
+        return;
+    }
+    BOOST_TEST(convert_to_json(log).json.find("ALLUSERSPROFILE") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(many_short_lived_threads_fold_into_one_track) {
+    using namespace eventlog;
+    EventlogBuilder b;
+    b.declare_block_marker().declare<CreateThread>().declare<RunThread>().declare<StopThread>().declare<ThreadLabel>();
+    b.begin_block(1, 0);
+    std::uint64_t t = 10;
+    const std::uint32_t n = 20000;
+    for (std::uint32_t id = 1; id <= n; ++id) {
+        b.event(t, CreateThread{id});
+        if (id == 77) b.event(t, ThreadLabel{id, Text{"special"}});
+        b.event(t + 1, RunThread{id});
+        b.event(t + 2 + id % 50, StopThread{id, 5, 0});  // busier threads have larger id % 50
+        t += 100;
+    }
+    b.end_block();
+    TempDir dir;
+    std::string log = (dir.path / "many.eventlog").string();
+    std::ofstream(log, std::ios::binary) << b.finish();
+
+    Converted c = convert_to_json(log);
+    BOOST_TEST(fxprof::validate_profile(c.json).empty());
+    auto d = parse(c.json);
+    std::set<std::string> names;
+    for (const auto& th : d["threads"].GetArray()) names.insert(th["name"].GetString());
+    // process track + 1 capability + 64 threads + "other threads"
+    BOOST_TEST(d["threads"].Size() == 1u + 1u + 64u + 1u);
+    BOOST_TEST(names.count("77 special") == 1u);  // labelled threads are kept
+    BOOST_TEST(names.count("other threads") == 1u);
+    BOOST_TEST(c.report.mapping.folded_threads == n - 64u);
+    BOOST_TEST(d["meta"]["initialVisibleThreads"].Size() <= 15u);
+
+    convert::ConvertOptions few;
+    few.max_threads = 3;
+    BOOST_TEST(parse(convert_to_json(log, few).json)["threads"].Size() == 1u + 1u + 3u + 1u);
+}
+
+BOOST_AUTO_TEST_CASE(failed_conversion_leaves_no_output_file) {
+    TempDir dir;
+    std::string bad = (dir.path / "bad.eventlog").string();
+    std::ofstream(bad, std::ios::binary) << "not an eventlog at all";
+    std::string out = (dir.path / "bad.json.gz").string();
+    BOOST_CHECK_THROW(convert::convert_eventlog(bad, out, {}), Error);
+    BOOST_TEST(!fs::exists(out));
+    std::size_t files = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path)) ++files;
+    BOOST_TEST(files == 1u);  // no temporary file left behind either
+}
+
+BOOST_AUTO_TEST_CASE(cli_writes_beside_the_input_and_to_stdout) {
+    TempDir dir;
+    std::string log = (dir.path / "prog.eventlog").string();
+    fs::copy_file(env_dir("EL2FX_FIXTURES") + "/userevents.eventlog", log);
+    auto r = el2fx::testing::run_binary({log});
+    BOOST_TEST(r.status == 0, r.err);
+    BOOST_TEST(fs::exists(dir.path / "prog.json.gz"));
+    BOOST_TEST(r.out.find("prog.json.gz") != std::string::npos);
+    auto to_stdout = el2fx::testing::run_binary({"convert", log, "-o", "-"});
+    BOOST_TEST(to_stdout.status == 0);
+    BOOST_TEST(to_stdout.out == slurp((dir.path / "prog.json.gz").string()));
+}
+
+BOOST_AUTO_TEST_CASE(truncated_log_converts_with_a_warning) {
+    auto r = el2fx::testing::run_binary({"convert", env_dir("EL2FX_FIXTURES") + "/killed.eventlog", "-o", "-"});
+    BOOST_TEST(r.status == 0);
+    BOOST_TEST(r.err.find("truncated at byte") != std::string::npos);
+    BOOST_TEST(fxprof::validate_profile(fxprof::gunzip(r.out)).empty());
+    auto strict = el2fx::testing::run_binary({"convert", "--strict", env_dir("EL2FX_FIXTURES") + "/killed.eventlog", "-o", "-"});
+    BOOST_TEST(strict.status == 3);
+}
