@@ -8,22 +8,26 @@
 namespace el2fx::eventlog {
 namespace {
 
-using DecodeFn = Payload (*)(const std::uint8_t*, std::size_t);
+// Decodes straight into the caller's variant: no payload-sized copy per event.
+using DecodeFn = void (*)(const std::uint8_t*, std::size_t, Payload&);
+
+void too_short(const std::uint8_t* data, std::size_t size, Payload& out) {
+    out.emplace<UnknownEvent>(UnknownEvent{Bytes{{reinterpret_cast<const char*>(data), size}}, true});
+}
 
 template <typename T>
-Payload decode_as(const std::uint8_t* data, std::size_t size) {
+void decode_as(const std::uint8_t* data, std::size_t size, Payload& payload) {
     ByteReader r(data, size);
-    T out{};
+    T& out = payload.emplace<T>();
     field_io::read_fields(r, out);
-    if (!r.ok()) return UnknownEvent{Bytes{{reinterpret_cast<const char*>(data), size}}, true};
-    return out;
+    if (!r.ok()) too_short(data, size, payload);
 }
 
 // The census's first field changed width in GHC 9.10 (13 → 14 bytes).
 template <>
-Payload decode_as<NonmovingHeapCensus>(const std::uint8_t* data, std::size_t size) {
+void decode_as<NonmovingHeapCensus>(const std::uint8_t* data, std::size_t size, Payload& payload) {
     ByteReader r(data, size);
-    NonmovingHeapCensus out{};
+    NonmovingHeapCensus& out = payload.emplace<NonmovingHeapCensus>();
     if (size >= 14) {
         out.blk_size = r.u16();
     } else {
@@ -33,22 +37,20 @@ Payload decode_as<NonmovingHeapCensus>(const std::uint8_t* data, std::size_t siz
     out.active_segs = r.u32();
     out.filled_segs = r.u32();
     out.live_blocks = r.u32();
-    if (!r.ok()) return UnknownEvent{Bytes{{reinterpret_cast<const char*>(data), size}}, true};
-    return out;
+    if (!r.ok()) too_short(data, size, payload);
 }
 
 // The string has no terminator: it is every byte but the id in the last 4.
 template <>
-Payload decode_as<InternString>(const std::uint8_t* data, std::size_t size) {
-    if (size < 4) return UnknownEvent{Bytes{{reinterpret_cast<const char*>(data), size}}, true};
-    InternString out{};
+void decode_as<InternString>(const std::uint8_t* data, std::size_t size, Payload& payload) {
+    if (size < 4) return too_short(data, size, payload);
+    InternString& out = payload.emplace<InternString>();
     out.string.bytes = {reinterpret_cast<const char*>(data), size - 4};
     out.id = load_be32(data + size - 4);
-    return out;
 }
 
-Payload decode_unknown(const std::uint8_t* data, std::size_t size) {
-    return UnknownEvent{Bytes{{reinterpret_cast<const char*>(data), size}}, false};
+void decode_unknown(const std::uint8_t* data, std::size_t size, Payload& payload) {
+    payload.emplace<UnknownEvent>(UnknownEvent{Bytes{{reinterpret_cast<const char*>(data), size}}, false});
 }
 
 constexpr std::size_t kTableSize = 256;  // every tag GHC, Eden and Mercury use is below 256
@@ -80,9 +82,15 @@ static_assert(tags_unique(AllPayloads{}), "duplicate tag in the event table");
 
 }  // namespace
 
+void decode_payload_into(std::uint16_t tag, const std::uint8_t* data, std::size_t size, Payload& out) {
+    if (tag >= kTableSize) return decode_unknown(data, size, out);
+    kTable[tag].decode(data, size, out);
+}
+
 Payload decode_payload(std::uint16_t tag, const std::uint8_t* data, std::size_t size) {
-    if (tag >= kTableSize) return decode_unknown(data, size);
-    return kTable[tag].decode(data, size);
+    Payload out;
+    decode_payload_into(tag, data, size, out);
+    return out;
 }
 
 bool is_known_tag(std::uint16_t tag) { return tag < kTableSize && !kTable[tag].name.empty(); }

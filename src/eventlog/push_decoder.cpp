@@ -175,7 +175,7 @@ void decode_record_into(const Header& header, const std::uint8_t* p, std::size_t
     event.offset = offset;
     event.size = static_cast<std::uint32_t>(size);
     event.tag = tag;
-    event.payload = decode_payload(tag, p + at, size - at);
+    decode_payload_into(tag, p + at, size - at, event.payload);
 }
 
 void PushDecoder::feed_data(const std::uint8_t* data, std::size_t size) {
