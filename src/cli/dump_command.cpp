@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "cli/exit_codes.hpp"
+#include "analysis/spans_text.hpp"
+#include "analysis/threading_analysis.hpp"
 #include "cli/input_warnings.hpp"
 #include "eventlog/byte_source.hpp"
 #include "eventlog/event_stats.hpp"
@@ -68,6 +70,11 @@ int run_dump(DumpOptions options, std::FILE* out, std::FILE* err) {
             text.buffer() += "\n  " + std::string(Diagnostics::info(d).id) + ": " + std::to_string(diagnostics.count(d));
         }
         text.buffer() += any ? "\n" : " none\n";
+    } else if (options.spans) {
+        eventlog::TimeOrderedReader reader(input, diagnostics);
+        analysis::ThreadingResult result = analysis::analyse_threading(reader, diagnostics);
+        analysis::write_spans_text(text.buffer(), result);
+        end = reader.stream_end();
     } else {
         eventlog::TimeOrderedReader reader(input, diagnostics);
         options.filter.resolve(reader.header());

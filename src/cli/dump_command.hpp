@@ -13,6 +13,7 @@ struct DumpOptions {
     std::string input;
     EventFilter filter;
     bool stats = false;
+    bool spans = false;  // the threading analyses' spans instead of events
     bool strict = false;
 };
 

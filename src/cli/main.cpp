@@ -34,6 +34,7 @@ int dump_main(int argc, char** argv) {
         ("from", "only events at or after this time (ns, or with unit: 1.5ms, 2s)", cxxopts::value<std::string>())
         ("to", "only events at or before this time", cxxopts::value<std::string>())
         ("stats", "count and bytes per event type, blocks, time span, warnings (file order, one pass)")
+        ("spans", "the threading analyses' spans (GC, mutator, idle per capability; running, blocked per thread)")
         ("strict", "exit with status 3 if any data was lost (truncated input, skipped events)")
         ("h,help", "show this help")
         ("input", "eventlog file, or - for standard input", cxxopts::value<std::string>());
@@ -51,6 +52,7 @@ int dump_main(int argc, char** argv) {
     DumpOptions dump;
     dump.input = args["input"].as<std::string>();
     dump.stats = args.count("stats") > 0;
+    dump.spans = args.count("spans") > 0;
     dump.strict = args.count("strict") > 0;
     if (args.count("type"))
         for (const auto& t : args["type"].as<std::vector<std::string>>()) dump.filter.add_type(t);

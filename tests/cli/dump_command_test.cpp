@@ -194,3 +194,18 @@ BOOST_AUTO_TEST_CASE(stats_match_golden_files) {
     }
     BOOST_TEST(checked >= 8u);
 }
+
+// Golden `dump --spans` (the threading analyses' output) for a few fixtures;
+// EL2FX_UPDATE_GOLDEN=1 rewrites them.
+BOOST_AUTO_TEST_CASE(spans_match_golden_files) {
+    std::string root = fs::path(env_dir("EL2FX_FIXTURES")).parent_path().string();
+    bool update = std::getenv("EL2FX_UPDATE_GOLDEN") != nullptr;
+    for (std::string name : {"concurrency", "sparks", "userevents", "profiled"}) {
+        auto r = run_binary({"dump", "--spans", "fixtures/" + name + ".eventlog"}, {}, root);
+        BOOST_TEST(r.status == 0, name);
+        std::string golden = root + "/tests/cli/golden/" + name + ".spans.txt";
+        if (update) std::ofstream(golden, std::ios::binary) << r.out;
+        BOOST_TEST(r.out == slurp(golden), name);
+        BOOST_TEST(r.out.find("mutator thread") != std::string::npos, name);
+    }
+}
