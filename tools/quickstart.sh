@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds eventlog2fxprof, and runs it on a bundled real
-# eventlog, saying where the output is.
+# Installs what is missing, builds eventlog2fxprof, and converts a bundled real
+# eventlog into a Firefox Profiler profile, saying where it is and how to open it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,9 +9,8 @@ if [[ ! -f build/build.ninja ]]; then meson setup build -Dtests=false; fi
 meson compile -C build
 
 input=fixtures/concurrency.eventlog
-[[ -f "$input" ]] || input=$(ls fixtures/*.eventlog | head -n 1)
-out=build/$(basename "$input" .eventlog).dump.txt
-build/src/cli/eventlog2fxprof dump "$input" > "$out"
-build/src/cli/eventlog2fxprof dump --stats "$input"
+out=build/concurrency.json.gz
+build/src/cli/eventlog2fxprof "$input" -o "$out"
 echo
-echo "Dumped $input to $out ($(wc -l < "$out") lines)."
+echo "Profile: $PWD/$out"
+echo "Open https://profiler.firefox.com, choose \"Load a profile from file\" and pick it (or drag it onto the page)."
