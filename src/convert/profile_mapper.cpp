@@ -248,7 +248,19 @@ private:
         return s;
     }
 
+    // Stacks are interned once per (prefix, state, reason): one hash lookup per sample
+    // instead of four (string, func, frame, stack).
     StackHandle thread_stack(const ThreadActivity& a, std::optional<StackHandle> prefix) {
+        ThreadStackKey k{prefix ? prefix->index() + 1 : 0, a.state == ThreadState::running, a.reason.status,
+                         a.state == ThreadState::running ? 0u : a.reason.blocker};
+        auto it = thread_stacks_.find(k);
+        if (it != thread_stacks_.end()) return it->second;
+        StackHandle s = make_thread_stack(a, prefix);
+        thread_stacks_.emplace(k, s);
+        return s;
+    }
+
+    StackHandle make_thread_stack(const ThreadActivity& a, std::optional<StackHandle> prefix) {
         if (a.state == ThreadState::running) return p_.handle_for_stack(prefix, frame("Running", running_));
         StackHandle blocked = p_.handle_for_stack(prefix, frame("Blocked", blocked_));
         return p_.handle_for_stack(blocked, frame(reason_text(a), blocked_));
@@ -300,15 +312,23 @@ private:
                 if (s.activity.state == ThreadState::running) busy += s.end - s.start;
             busy_[t.thread] = busy;
         }
-        std::vector<const ThreadFacts*> ranked;
-        for (const ThreadFacts& f : ctx_.threads.threads()) ranked.push_back(&f);
-        std::stable_sort(ranked.begin(), ranked.end(), [&](const ThreadFacts* a, const ThreadFacts* b) {
-            bool la = !a->labels.empty(), lb = !b->labels.empty();
-            if (la != lb) return la;
-            return busy_[a->id] > busy_[b->id];
+        struct Rank {
+            bool labelled;
+            std::uint64_t busy;
+            ThreadId id;
+        };
+        std::vector<Rank> ranked;
+        ranked.reserve(ctx_.threads.threads().size());
+        for (const ThreadFacts& f : ctx_.threads.threads()) {
+            auto it = busy_.find(f.id);
+            ranked.push_back({!f.labels.empty(), it == busy_.end() ? 0 : it->second, f.id});
+        }
+        std::stable_sort(ranked.begin(), ranked.end(), [](const Rank& a, const Rank& b) {
+            if (a.labelled != b.labelled) return a.labelled;
+            return a.busy > b.busy;
         });
         std::size_t limit = options_.all_threads ? ranked.size() : options_.max_threads;
-        for (std::size_t i = 0; i < ranked.size(); ++i) own_track_[ranked[i]->id] = i < limit;
+        for (std::size_t i = 0; i < ranked.size(); ++i) own_track_[ranked[i].id] = i < limit;
     }
 
     void add_thread_tracks() {
@@ -475,6 +495,21 @@ private:
     MarkerSchemaHandle mutator_schema_{0}, gc_schema_{0}, idle_schema_{0}, running_schema_{0}, blocked_schema_{0},
         created_schema_{0}, migrated_schema_{0}, woken_schema_{0}, labelled_schema_{0}, finished_schema_{0},
         warning_schema_{0};
+    struct ThreadStackKey {
+        std::uint32_t prefix;  // stack index + 1; 0: none
+        bool running;
+        std::uint16_t status;
+        ThreadId blocker;
+        bool operator==(const ThreadStackKey&) const = default;
+    };
+    struct ThreadStackKeyHash {
+        std::size_t operator()(const ThreadStackKey& k) const noexcept {
+            std::uint64_t h = (std::uint64_t{k.prefix} << 32) ^ (std::uint64_t{k.status} << 1) ^ k.running;
+            return static_cast<std::size_t>((h ^ (std::uint64_t{k.blocker} * 0x9E3779B97F4A7C15ull)) *
+                                            0xBF58476D1CE4E5B9ull >> 7);
+        }
+    };
+    std::unordered_map<ThreadStackKey, StackHandle, ThreadStackKeyHash> thread_stacks_;
     Names names_;
     std::optional<StackHandle> idle_stack_, gc_stack_;
     std::unordered_map<ThreadId, StackHandle> mutator_stacks_;
