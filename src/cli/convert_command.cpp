@@ -3,16 +3,56 @@
 #include "cli/exit_codes.hpp"
 #include "cli/input_warnings.hpp"
 #include "convert/converter.hpp"
+#include "convert/event_coverage.hpp"
 #include "util/error.hpp"
 
 namespace el2fx::cli {
 
-int run_convert(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
-    std::string output = command.output;
-    if (output.empty()) {
-        if (command.input == "-") throw Error("reading standard input: say where the profile goes with -o FILE");
-        output = convert::default_output_path(command.input);
+namespace {
+
+std::vector<convert::RunInput> run_inputs(const ConvertCommand& command) {
+    std::vector<convert::RunInput> inputs;
+    const std::vector<std::string>& paths = command.inputs.empty() ? std::vector<std::string>{command.input} : command.inputs;
+    if (!command.names.empty() && command.names.size() != paths.size())
+        throw Error("--names gives " + std::to_string(command.names.size()) + " names for " +
+                    std::to_string(paths.size()) + " eventlogs");
+    for (std::size_t i = 0; i < paths.size(); ++i)
+        inputs.push_back({paths[i], command.names.empty() ? std::string() : command.names[i]});
+    return inputs;
+}
+
+// Several eventlogs (or one with --names): one profile, a process per run.
+int run_compare(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
+    std::string output = output_path(command);
+    std::vector<convert::RunInput> inputs = run_inputs(command);
+    convert::RunsReport report = convert::convert_eventlogs(inputs, output, command.options);
+    bool lost = false;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        lost = report_input_warnings(err, inputs[i].path, report.runs[i].stream_end, report.runs[i].diagnostics) || lost;
+    if (!command.quiet && output != "-") {
+        std::fprintf(out, "Wrote %s (%.1f KB): %zu runs side by side, each starting at 0:\n", output.c_str(),
+                     static_cast<double>(report.output_bytes) / 1024.0, inputs.size());
+        for (std::size_t i = 0; i < inputs.size(); ++i)
+            std::fprintf(out, "  %s: %u capabilities, %zu thread tracks\n", inputs[i].path.c_str(),
+                         report.runs[i].run.capabilities, report.runs[i].mapping.thread_tracks);
+        std::fprintf(out, "Open it in https://profiler.firefox.com (\"Load a profile from file\").\n");
     }
+    return lost && command.strict ? kDataLoss : kOk;
+}
+
+}  // namespace
+
+std::string output_path(const ConvertCommand& command) {
+    if (!command.output.empty()) return command.output;
+    std::vector<convert::RunInput> inputs = run_inputs(command);
+    for (const convert::RunInput& input : inputs)
+        if (input.path == "-") throw Error("reading standard input: say where the profile goes with -o FILE");
+    return convert::default_output_path(inputs);
+}
+
+int run_convert(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
+    if (command.inputs.size() > 1 || !command.names.empty()) return run_compare(command, out, err);
+    std::string output = output_path(command);
     convert::ConvertOptions options = command.options;
     if (options.input_name.empty()) options.input_name = command.input == "-" ? "stdin" : command.input;
     convert::ConversionReport report = convert::convert_eventlog(command.input, output, options);
@@ -26,6 +66,9 @@ int run_convert(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
                          report.mapping.folded_threads);
         std::fprintf(out, ".\nOpen it in https://profiler.firefox.com (\"Load a profile from file\").\n");
     }
+    // The profile may be on standard output: the table then goes to standard error.
+    if (command.stats)
+        std::fputs(convert::coverage_report(report.run.events_by_tag, options).c_str(), output == "-" ? err : out);
     return lost && command.strict ? kDataLoss : kOk;
 }
 

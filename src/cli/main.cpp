@@ -10,6 +10,8 @@
 #include "cli/convert_command.hpp"
 #include "cli/dump_command.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/summary_command.hpp"
+#include "cli/serve_command.hpp"
 #include "util/error.hpp"
 
 namespace {
@@ -18,8 +20,11 @@ using namespace el2fx::cli;
 
 constexpr const char* kUsage =
     "usage: eventlog2fxprof [convert] [options] FILE  write FILE's profile (prog.eventlog → prog.json.gz)\n"
+    "       eventlog2fxprof A.eventlog B.eventlog [--names a,b] [-o both.json.gz]  runs side by side\n"
+    "       eventlog2fxprof serve PROFILE.json.gz   serve it and print the link that opens it in the profiler\n"
     "       eventlog2fxprof dump [options] FILE     print events as `ghc-events show` does\n"
     "       eventlog2fxprof dump --stats FILE       count events per type\n"
+    "       eventlog2fxprof summary [--json] FILE   the +RTS -s statistics, from the events\n"
     "FILE may be - for standard input, or a FIFO.\n"
     "Run `eventlog2fxprof dump --help` for the options of a command.\n";
 
@@ -63,19 +68,39 @@ int dump_main(int argc, char** argv) {
     return run_dump(std::move(dump), stdout, stderr);
 }
 
-int convert_main(int argc, char** argv) {
-    cxxopts::Options options("eventlog2fxprof",
-                             "Convert a GHC eventlog into a Firefox Profiler profile (gzipped JSON).");
+int serve_main(int argc, char** argv) {
+    cxxopts::Options options("eventlog2fxprof serve",
+                             "Serve profiles on this machine under a secret path and print the Firefox Profiler "
+                             "link that opens them (two profiles: also the link that compares them). "
+                             "Serves until Ctrl-C.");
     options.add_options()
-        ("o,output", "where to write the profile (- for standard output); default: beside FILE, .json.gz",
-         cxxopts::value<std::string>())
-        ("interval", "sampling interval of the virtual timer (e.g. 1ms, 200us)", cxxopts::value<std::string>())
-        ("max-threads", "Haskell threads with a track of their own; the rest share one track",
-         cxxopts::value<std::size_t>())
-        ("all-threads", "a track for every Haskell thread")
-        ("include-env", "put the program's environment variables into the profile (they may hold secrets)")
+        ("h,help", "show this help")
+        ("files", "profile files (.json.gz or .json)", cxxopts::value<std::vector<std::string>>());
+    add_serve_options(options);
+    options.parse_positional({"files"});
+    options.positional_help("PROFILE.json.gz...");
+    auto args = options.parse(argc, argv);
+    if (args.count("help")) {
+        std::fputs(options.help().c_str(), stdout);
+        return kOk;
+    }
+    if (!args.count("files")) {
+        std::fputs("eventlog2fxprof serve: missing PROFILE.json.gz\n", stderr);
+        return kUsageError;
+    }
+    ServeCommand command;
+    command.files = args["files"].as<std::vector<std::string>>();
+    read_serve_options(args, command);
+    return run_serve(command, stdout, stderr);
+}
+
+int summary_main(int argc, char** argv) {
+    cxxopts::Options options("eventlog2fxprof summary",
+                             "Print the statistics of +RTS -s, computed from the eventlog's events only, in the "
+                             "runtime's layout; a figure the events cannot give is shown as ? with the reason.");
+    options.add_options()
+        ("json", "print JSON instead (every figure with its accuracy and a note)")
         ("strict", "exit with status 3 if any data was lost (truncated input, skipped events)")
-        ("q,quiet", "print nothing but warnings and errors")
         ("h,help", "show this help")
         ("input", "eventlog file, or - for standard input", cxxopts::value<std::string>());
     options.parse_positional({"input"});
@@ -86,11 +111,63 @@ int convert_main(int argc, char** argv) {
         return kOk;
     }
     if (!args.count("input")) {
+        std::fputs("eventlog2fxprof summary: missing FILE\n", stderr);
+        return kUsageError;
+    }
+    SummaryCommand command;
+    command.input = args["input"].as<std::string>();
+    command.json = args.count("json") > 0;
+    command.strict = args.count("strict") > 0;
+    return run_summary(command, stdout, stderr);
+}
+
+int convert_main(int argc, char** argv) {
+    cxxopts::Options options("eventlog2fxprof",
+                             "Convert a GHC eventlog into a Firefox Profiler profile (gzipped JSON).");
+    options.add_options()
+        ("o,output", "where to write the profile (- for standard output); default: beside FILE, .json.gz",
+         cxxopts::value<std::string>())
+        ("interval", "sampling interval of the virtual timer (e.g. 1ms, 200us)", cxxopts::value<std::string>())
+        ("max-threads", "Haskell threads with a track of their own; the rest share one track",
+         cxxopts::value<std::size_t>())
+        ("all-threads", "a track for every Haskell thread")
+        ("heap-bands", "heap-profile bands shown as counter tracks (default 12); the rest are added up as \"other\"",
+         cxxopts::value<std::size_t>())
+        ("include-env", "put the program's environment variables into the profile (they may hold secrets)")
+        ("no-user-messages", "leave traceEvent messages out (START/STOP spans stay): for huge eventlogs")
+        ("spark-burst-gap", "spark events of a kind closer than this make one marker (default 10us; 0: one each)",
+         cxxopts::value<std::string>())
+        ("stats", "also list the event types in FILE: their counts and where the profile shows each")
+        ("redact-args", "write the program's arguments as [redacted] (argv[0] keeps its file name)")
+        ("redact-paths", "reduce absolute paths in any text to their file names")
+        ("names", "several eventlogs: name their processes (comma-separated, one per FILE)",
+         cxxopts::value<std::vector<std::string>>())
+        ("open", "then serve the profile and open it in the Firefox Profiler (see `serve --help`)")
+        ("strict", "exit with status 3 if any data was lost (truncated input, skipped events)")
+        ("q,quiet", "print nothing but warnings and errors")
+        ("h,help", "show this help")
+        ("input", "eventlog file, or - for standard input", cxxopts::value<std::vector<std::string>>());
+    add_serve_options(options);
+    options.parse_positional({"input"});
+    options.positional_help("FILE...");
+    auto args = options.parse(argc, argv);
+    if (args.count("help")) {
+        std::fputs(options.help().c_str(), stdout);
+        return kOk;
+    }
+    if (!args.count("input")) {
         std::fputs("eventlog2fxprof: missing FILE\n", stderr);
         return kUsageError;
     }
     ConvertCommand command;
-    command.input = args["input"].as<std::string>();
+    command.inputs = args["input"].as<std::vector<std::string>>();
+    command.input = command.inputs.front();
+    if (args.count("names")) command.names = args["names"].as<std::vector<std::string>>();
+    if (!command.names.empty() && command.names.size() != command.inputs.size()) {
+        std::fprintf(stderr, "eventlog2fxprof: --names gives %zu names for %zu eventlogs\n", command.names.size(),
+                     command.inputs.size());
+        return kUsageError;
+    }
     if (args.count("output")) command.output = args["output"].as<std::string>();
     if (args.count("interval")) {
         command.options.sampling_interval_ns = parse_time(args["interval"].as<std::string>());
@@ -98,10 +175,26 @@ int convert_main(int argc, char** argv) {
     }
     if (args.count("max-threads")) command.options.max_threads = args["max-threads"].as<std::size_t>();
     command.options.all_threads = args.count("all-threads") > 0;
+    if (args.count("heap-bands")) command.options.heap_bands = args["heap-bands"].as<std::size_t>();
     command.options.include_env = args.count("include-env") > 0;
+    command.options.user_messages = args.count("no-user-messages") == 0;
+    if (args.count("spark-burst-gap"))
+        command.options.spark_burst_gap_ns = parse_time(args["spark-burst-gap"].as<std::string>());
+    command.stats = args.count("stats") > 0;
     command.strict = args.count("strict") > 0;
     command.quiet = args.count("quiet") > 0;
-    return run_convert(command, stdout, stderr);
+    command.options.redact_args = args.count("redact-args") > 0;
+    command.options.redact_paths = args.count("redact-paths") > 0;
+    if (!args.count("open")) return run_convert(command, stdout, stderr);
+    ServeCommand serve;
+    read_serve_options(args, serve);
+    serve.files = {output_path(command)};
+    if (serve.files.front() == "-") {
+        std::fputs("eventlog2fxprof: --open needs a file to serve, not -o -\n", stderr);
+        return kUsageError;
+    }
+    int status = run_convert(command, stdout, stderr);
+    return status == kOk ? run_serve(serve, stdout, stderr) : status;
 }
 
 }  // namespace
@@ -114,7 +207,9 @@ int main(int argc, char** argv) {
     std::string command = argv[1];
     try {
         if (command == "dump") return dump_main(argc - 1, argv + 1);
+        if (command == "summary") return summary_main(argc - 1, argv + 1);
         if (command == "convert") return convert_main(argc - 1, argv + 1);
+        if (command == "serve") return serve_main(argc - 1, argv + 1);
         // No command: the main job, converting.
         return convert_main(argc, argv);
     } catch (const cxxopts::exceptions::exception& e) {

@@ -2,7 +2,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+
+#include "profiling/time_profile.hpp"
 
 namespace el2fx::convert {
 
@@ -12,6 +15,15 @@ struct ConvertOptions {
     bool all_threads = false;        // a track for every Haskell thread
     bool include_env = false;        // PROGRAM_ENV into the profile (never by default: secrets)
     std::string input_name;          // names the profile when the log has no program arguments
+    bool user_messages = true;       // traceEvent messages as markers (false: START/STOP spans only)
+    std::uint64_t spark_burst_gap_ns = 10'000;  // spark events closer than this make one marker; 0: one each
+    bool redact_args = false;        // program arguments → "[redacted]" (argv[0] keeps its file name)
+    bool redact_paths = false;       // absolute paths in any text → their file names
+    std::size_t heap_bands = 12;     // heap-profile bands shown as counters; the rest make one "other"
+    // Not a user option but a hook: where time-profile ticks stand in for the threading mapper's
+    // virtual samples. The cost-centre contributor fills it while the events are read (it sees
+    // them before map_threading makes the samples); copies of the options share it.
+    std::shared_ptr<profiling::TickCoverage> tick_coverage = std::make_shared<profiling::TickCoverage>();
 };
 
 }  // namespace el2fx::convert

@@ -2,8 +2,11 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+
 #include "analysis/threading_analysis.hpp"
 #include "convert/contributors.hpp"
+#include "convert/event_rewriter.hpp"
 #include "convert/thread_catalog.hpp"
 #include "eventlog/byte_source.hpp"
 #include "eventlog/time_ordered_reader.hpp"
@@ -34,9 +37,18 @@ private:
     Diagnostics seen_;
 };
 
-}  // namespace
+// Where one run goes in a profile of one or several runs (ProfileContext).
+struct RunPlacement {
+    std::string process_name;
+    std::size_t index = 0;
+    std::size_t count = 1;
+};
 
-fxprof::Profile build_profile(const std::string& input, const ConvertOptions& options, ConversionReport& report) {
+// One eventlog into `profile`: its own process and tracks.
+void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOptions& given,
+             const RunPlacement& placement, ConversionReport& report) {
+    ConvertOptions options = given;
+    if (options.redact_paths) options.input_name = std::string(file_name(options.input_name));
     eventlog::InputFile file(input);
     eventlog::TimeOrderedReader reader(file, report.diagnostics);
     report.stream_end = reader.stream_end();
@@ -50,7 +62,11 @@ fxprof::Profile build_profile(const std::string& input, const ConvertOptions& op
     DiagnosticWatcher watcher(report.diagnostics);
 
     std::vector<std::unique_ptr<ProfileContributor>> contributors = make_contributors(options, report.diagnostics);
-    while (const eventlog::Event* event = reader.next()) {
+    EventRewriter rewriter({.shift_to_zero = placement.count > 1,
+                            .redact_args = options.redact_args,
+                            .redact_paths = options.redact_paths});
+    while (const eventlog::Event* next = reader.next()) {
+        const eventlog::Event* event = &rewriter.apply(*next);
         run.handle(*event);
         threads.handle(*event);
         threading.handle(*event);
@@ -60,13 +76,102 @@ fxprof::Profile build_profile(const std::string& input, const ConvertOptions& op
     analysis::ThreadingResult result = threading.finish();
     report.run = run.info();
 
-    fxprof::Profile profile(report.run.program_name().empty() ? options.input_name : report.run.program_name());
     ProfileContext context(profile, options, report.run, threads, result);
+    context.process_name = placement.process_name;
+    context.run_index = placement.index;
+    context.run_count = placement.count;
     context.categories = declare_categories(profile);
     report.mapping = map_threading(context, moments, report.diagnostics);
     std::uint64_t end = std::max(result.end_time, report.run.last_time);
     for (auto& contributor : contributors) contributor->contribute(context, end);
+}
+
+std::string run_name(const RunInput& input) {
+    if (!input.name.empty()) return input.name;
+    if (input.path == "-") return "stdin";
+    std::string name(file_name(input.path));
+    const std::string ext = ".eventlog";
+    if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0)
+        name.resize(name.size() - ext.size());
+    return name;
+}
+
+}  // namespace
+
+fxprof::Profile build_profile(const std::string& input, const ConvertOptions& options, ConversionReport& report) {
+    fxprof::Profile profile("GHC program");  // the mapper names it
+    add_run(profile, input, options, {}, report);
     return profile;
+}
+
+fxprof::Profile build_profile(const std::vector<RunInput>& inputs, const ConvertOptions& options,
+                              std::vector<ConversionReport>& reports) {
+    if (inputs.empty()) throw Error("no eventlog to convert");
+    // Names tell the runs apart: a repeated one gets " (2)", " (3)". A single run is named
+    // only when asked for (else after its program).
+    std::vector<std::string> names;
+    for (const RunInput& input : inputs) {
+        if (inputs.size() == 1) {
+            names.push_back(input.name);
+            break;
+        }
+        std::string name = run_name(input), unique = name;
+        for (int n = 2; std::find(names.begin(), names.end(), unique) != names.end(); ++n)
+            unique = name + " (" + std::to_string(n) + ")";
+        names.push_back(unique);
+    }
+    fxprof::Profile profile("GHC programs");
+    reports.clear();
+    reports.resize(inputs.size());
+    fxprof::WallClock start{};
+    std::int64_t end = 0;
+    std::string arguments;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        ConvertOptions run_options = options;
+        if (inputs.size() > 1 || run_options.input_name.empty())
+            run_options.input_name = inputs[i].path == "-" ? "stdin" : inputs[i].path;
+        add_run(profile, inputs[i].path, run_options, {names[i], i, inputs.size()}, reports[i]);
+        // The meta is the first run's; every run starts at 0, the range covers the longest.
+        if (i == 0) start = profile.meta().start_time;
+        end = std::max(end, profile.profiling_range().second.nanos());
+        std::string args;
+        for (const std::string& a : reports[i].run.args) args += (args.empty() ? "" : " ") + a;
+        if (!args.empty()) arguments += (arguments.empty() ? "" : "; ") + names[i] + ": " + args;
+    }
+    if (inputs.size() > 1) {
+        std::string product;
+        for (const std::string& name : names) product += (product.empty() ? "" : " vs ") + name;
+        profile.set_product(product);
+        profile.set_start_time(start);
+        profile.set_arguments(arguments);
+        profile.set_profiling_range(fxprof::Timestamp{}, fxprof::Timestamp::from_nanos(std::max<std::int64_t>(end, 1)));
+    }
+    return profile;
+}
+
+RunsReport convert_eventlogs(const std::vector<RunInput>& inputs, const std::string& output,
+                             const ConvertOptions& options) {
+    RunsReport report;
+    fxprof::Profile profile = build_profile(inputs, options, report.runs);
+    report.written = fxprof::write_profile_gz(profile, output);
+    struct stat st {};
+    if (output != "-" && ::stat(output.c_str(), &st) == 0) report.output_bytes = static_cast<std::uint64_t>(st.st_size);
+    return report;
+}
+
+std::string default_output_path(const std::vector<RunInput>& inputs) {
+    if (inputs.size() == 1) return default_output_path(inputs[0].path);
+    std::string dir;
+    if (inputs[0].path != "-") {
+        std::size_t slash = inputs[0].path.find_last_of('/');
+        if (slash != std::string::npos) dir = inputs[0].path.substr(0, slash + 1);
+    }
+    std::string name;
+    for (const RunInput& input : inputs) {
+        RunInput unnamed{input.path, {}};
+        name += (name.empty() ? "" : "-vs-") + run_name(unnamed);
+    }
+    return dir + name + ".json.gz";
 }
 
 ConversionReport convert_eventlog(const std::string& input, const std::string& output, const ConvertOptions& options) {

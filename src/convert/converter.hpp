@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "convert/convert_options.hpp"
 #include "convert/profile_mapper.hpp"
@@ -29,6 +30,30 @@ ConversionReport convert_eventlog(const std::string& input, const std::string& o
 
 // Builds the profile without writing it (tests).
 fxprof::Profile build_profile(const std::string& input, const ConvertOptions& options, ConversionReport& report);
+
+// Several eventlogs in one profile, to compare runs side by side.
+struct RunInput {
+    std::string path;  // "-": standard input
+    std::string name;  // names the run's process; empty: the file's name without ".eventlog"
+};
+
+struct RunsReport {
+    std::vector<ConversionReport> runs;  // one per input, in order
+    fxprof::WriteStats written;
+    std::uint64_t output_bytes = 0;
+};
+
+// Each eventlog becomes its own process (named by its RunInput, unique pid strings even
+// when the real pids are equal), with its events shifted so that its first one is at 0:
+// the runs stack as track groups on one time axis. The meta (start time) is the first
+// run's; the product names the runs ("before vs after"). One input: as build_profile
+// above, its process named only if the input has a name. Throws el2fx::Error.
+fxprof::Profile build_profile(const std::vector<RunInput>& inputs, const ConvertOptions& options,
+                              std::vector<ConversionReport>& reports);
+RunsReport convert_eventlogs(const std::vector<RunInput>& inputs, const std::string& output,
+                             const ConvertOptions& options);
+// Beside the first input: "a-vs-b.json.gz" (one input: as below).
+std::string default_output_path(const std::vector<RunInput>& inputs);
 
 // "prog.eventlog" → "prog.json.gz", beside the input.
 std::string default_output_path(const std::string& input);

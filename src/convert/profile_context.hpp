@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "analysis/threading_result.hpp"
@@ -40,6 +42,18 @@ public:
     const ThreadCatalog& threads;
     const analysis::ThreadingResult& threading;
     Categories categories;
+
+    // Several eventlogs in one profile (`eventlog2fxprof a.eventlog b.eventlog`): each run is
+    // its own process, named here, and its events reach everyone shifted so that its first
+    // event is at time 0 (converter.cpp). A single run: no name of its own, index 0 of 1.
+    std::string process_name;  // empty: the program's name
+    std::size_t run_index = 0;
+    std::size_t run_count = 1;
+    // A Profile Info section's label, kept apart per run when there are several:
+    // "GHC run" → "GHC run: before". Contributors adding sections use it too.
+    std::string section_label(std::string_view label) const {
+        return run_count > 1 && !process_name.empty() ? std::string(label) + ": " + process_name : std::string(label);
+    }
 
     fxprof::ProcessHandle process{0};
     // The process's own track (its global track): process-wide markers go here.

@@ -34,12 +34,12 @@ public:
         other_ = c.other, idle_ = c.idle, running_ = c.running, gc_ = c.gc, blocked_ = c.blocked, warning_ = c.warning;
         declare_schemas();
         set_meta();
-        std::string pid = ctx_.run.pid ? std::to_string(*ctx_.run.pid) : "0";
-        process_ = p_.add_process(product_name(), pid, at(ctx_.run.first_time));
+        std::string pid = unique_pid(ctx_.run.pid ? std::to_string(*ctx_.run.pid) : "0");
+        process_ = p_.add_process(process_name(), pid, at(ctx_.run.first_time));
         p_.set_process_end_time(process_, at(end_time()));
         ctx_.process = process_;
         // The process's own track: process-wide markers (collections, user markers).
-        ctx_.process_track = p_.add_thread(process_, product_name(), ctx_.run.pid.value_or(0), at(ctx_.run.first_time),
+        ctx_.process_track = p_.add_thread(process_, process_name(), ctx_.run.pid.value_or(0), at(ctx_.run.first_time),
                                            /*is_main_thread=*/true);
         p_.set_thread_end_time(ctx_.process_track, at(end_time()));
         p_.set_thread_show_markers_in_timeline(ctx_.process_track, true);
@@ -66,6 +66,21 @@ private:
         std::string name = ctx_.run.program_name();
         if (name.empty()) name = options_.input_name;
         return name.empty() ? std::string("GHC program") : name;
+    }
+
+    // The run's process and its own track: named by the run when there are several.
+    std::string process_name() const { return ctx_.process_name.empty() ? product_name() : ctx_.process_name; }
+
+    // Runs in one profile may share a pid: the later ones get "1234.1", "1234.2" (as samply does).
+    std::string unique_pid(const std::string& pid) const {
+        auto taken = [&](const std::string& candidate) {
+            for (const Process& p : p_.processes())
+                if (p.pid == candidate) return true;
+            return false;
+        };
+        std::string candidate = pid;
+        for (int n = 1; taken(candidate); ++n) candidate = pid + "." + std::to_string(n);
+        return candidate;
     }
 
     MarkerSchemaHandle schema(MarkerSchema s) { return p_.register_marker_schema(std::move(s)); }
@@ -183,7 +198,7 @@ private:
         for (const std::string& a : run.args) args += (args.empty() ? "" : " ") + a;
         p_.set_arguments(args);
 
-        ExtraSectionHandle s = p_.add_extra_section("GHC run");
+        ExtraSectionHandle s = p_.add_extra_section(ctx_.section_label("GHC run"));
         p_.add_extra_entry(s, "Program", ExtraValue::text(product_name()));
         if (!run.rts_identifier.empty()) p_.add_extra_entry(s, "RTS", ExtraValue::text(run.rts_identifier));
         if (!args.empty()) p_.add_extra_entry(s, "Arguments", ExtraValue::text(args));
@@ -197,13 +212,13 @@ private:
         p_.add_extra_entry(s, "Events", ExtraValue::integer(static_cast<std::int64_t>(run.events)));
 
         if (!run.env.empty()) {
-            ExtraSectionHandle e = p_.add_extra_section("Environment (included with --include-env)");
+            ExtraSectionHandle e = p_.add_extra_section(ctx_.section_label("Environment (included with --include-env)"));
             for (const std::string& kv : run.env) {
                 std::size_t eq = kv.find('=');
                 p_.add_extra_entry(e, kv.substr(0, eq), ExtraValue::text(eq == std::string::npos ? "" : kv.substr(eq + 1)));
             }
         }
-        ExtraSectionHandle d = p_.add_extra_section("Eventlog problems");
+        ExtraSectionHandle d = p_.add_extra_section(ctx_.section_label("Eventlog problems"));
         bool any = false;
         for (std::size_t i = 0; i < kDiagnosticCount; ++i) {
             auto diag = static_cast<Diagnostic>(i);
@@ -278,10 +293,12 @@ private:
             ctx_.capability_tracks.insert_or_assign(c.cap, t);
             capability_order_.push_back(t);
             p_.reserve_samples(t, c.samples.size());
-            for (const auto& s : c.samples)
+            for (const auto& s : c.samples) {
+                if (ticks_.replaces_capability_sample(c.cap, s.time)) continue;  // a time-profile tick stands in
                 p_.add_sample(t, at(s.time), capability_stack(s.key),
                               CpuDelta::from_nanos(static_cast<std::int64_t>(s.cpu_delta_ns)),
                               static_cast<std::int64_t>(s.weight));
+            }
             p_.reserve_markers(t, c.spans.size(), c.spans.size() * 2);
             for (const auto& span : c.spans) {
                 MarkerTiming timing = MarkerTiming::interval(at(span.start), at(span.end));
@@ -370,7 +387,9 @@ private:
             std::vector<Item> items;
             for (const auto& t : ctx_.threading.threads)
                 if (!own_track_[t.thread])
-                    for (const auto& s : t.samples) items.push_back({s.time, t.thread, &s});
+                    for (const auto& s : t.samples)
+                        if (!ticks_.replaces_thread_sample(is_on_cpu(s.key), s.key.cap, s.time))
+                            items.push_back({s.time, t.thread, &s});
             std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.time < b.time; });
             std::unordered_map<ThreadId, StackHandle> roots;
             for (const Item& i : items) {
@@ -390,6 +409,7 @@ private:
                             std::optional<StackHandle> prefix, bool with_cpu) {
         p_.reserve_samples(t, timeline.samples.size());
         for (const auto& s : timeline.samples) {
+            if (ticks_.replaces_thread_sample(is_on_cpu(s.key), s.key.cap, s.time)) continue;  // a tick stands in
             std::optional<CpuDelta> cpu;
             if (with_cpu) cpu = CpuDelta::from_nanos(static_cast<std::int64_t>(s.cpu_delta_ns));
             p_.add_sample(t, at(s.time), thread_stack(s.key, prefix), cpu, static_cast<std::int64_t>(s.weight));
@@ -481,7 +501,8 @@ private:
             p_.add_initial_visible_thread(t);
             ++shown;
         }
-        if (!capability_order_.empty()) p_.add_initial_selected_thread(capability_order_.front());
+        // Several runs: the first run's is selected (selecting more merges their call trees).
+        if (!capability_order_.empty() && ctx_.run_index == 0) p_.add_initial_selected_thread(capability_order_.front());
     }
 
     ProfileContext& ctx_;
@@ -518,6 +539,9 @@ private:
     std::unordered_map<ThreadId, std::uint64_t> busy_;
     std::unordered_map<ThreadId, bool> own_track_;
     std::map<ThreadId, ThreadTrack> thread_tracks_;  // own or shared track of each thread
+    // Where the cost-centre contributor's time-profile ticks replace virtual samples.
+    const profiling::TickCoverage no_ticks_;
+    const profiling::TickCoverage& ticks_ = options_.tick_coverage ? *options_.tick_coverage : no_ticks_;
 };
 
 }  // namespace

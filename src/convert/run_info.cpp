@@ -38,6 +38,8 @@ std::string RunInfo::program_name() const {
 void RunInfoCollector::handle(const eventlog::Event& event) {
     using namespace eventlog;
     if (info_.events++ == 0) info_.first_time = event.time;
+    if (event.tag >= info_.events_by_tag.size()) info_.events_by_tag.resize(event.tag + 1u, 0);
+    ++info_.events_by_tag[event.tag];
     if (event.time > info_.last_time) info_.last_time = event.time;
     if (event.cap) {
         if (*event.cap >= seen_caps_.size()) seen_caps_.resize(*event.cap + 1u, false);

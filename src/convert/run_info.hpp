@@ -23,6 +23,7 @@ struct RunInfo {
     std::uint32_t capabilities = 0;          // distinct capabilities created or seen
     std::uint64_t first_time = 0, last_time = 0;
     std::uint64_t events = 0;
+    std::vector<std::uint64_t> events_by_tag;  // events of each type, by tag (convert --stats)
 
     // "9.0.2" from the RTS identifier, or empty.
     std::string ghc_version() const;

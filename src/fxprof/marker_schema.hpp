@@ -24,6 +24,7 @@ struct MarkerField {
     std::string label{};  // shown in tooltips and the sidebar; empty: the key is shown
     FieldFormat format = FieldFormat::string;
     bool hidden = false;  // usable in labels and search, not listed
+    bool operator==(const MarkerField&) const = default;
 };
 
 // A track drawn from a numeric field of this marker type.
@@ -31,6 +32,7 @@ struct MarkerGraph {
     std::string key{};
     MarkerGraphType type = MarkerGraphType::bar;
     std::optional<GraphColor> color{};
+    bool operator==(const MarkerGraph&) const = default;
 };
 
 struct MarkerSchema {
@@ -45,6 +47,7 @@ struct MarkerSchema {
     std::vector<MarkerGraph> graphs{};
     std::string color_field{};  // key of a string field holding a GraphColor spelling
     bool is_stack_based = false;
+    bool operator==(const MarkerSchema&) const = default;
 };
 
 // Throws el2fx::Error if the schema is malformed (empty name, duplicate or reserved field keys,

@@ -186,9 +186,12 @@ void Profile::add_sample(ThreadHandle t, Timestamp time, std::optional<StackHand
 
 MarkerSchemaHandle Profile::register_marker_schema(MarkerSchema schema) {
     check_marker_schema(schema);
-    for (const auto& s : schemas_)
-        if (s.name == schema.name)
-            throw misuse("marker schema \"" + schema.name + "\" is declared twice");
+    for (std::size_t i = 0; i < schemas_.size(); ++i) {
+        if (schemas_[i].name != schema.name) continue;
+        // The same schema again (a second run in the profile declares its types too).
+        if (schemas_[i] == schema) return MarkerSchemaHandle(static_cast<std::uint32_t>(i));
+        throw misuse("marker schema \"" + schema.name + "\" is declared twice");
+    }
     schemas_.push_back(std::move(schema));
     return MarkerSchemaHandle(static_cast<std::uint32_t>(schemas_.size() - 1));
 }

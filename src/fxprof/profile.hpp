@@ -104,7 +104,8 @@ public:
                     std::optional<CpuDelta> cpu_delta, std::int64_t weight = 1);
 
     // ---- markers ------------------------------------------------------------------------
-    // Declared once per type; a second schema with the same name is an error.
+    // Declared once per type: the same schema again gives the same handle; a different
+    // schema with the same name is an error.
     MarkerSchemaHandle register_marker_schema(MarkerSchema schema);
     // values: one per schema field, in the schema's order, of the type its format accepts.
     MarkerHandle add_marker(ThreadHandle thread, MarkerTiming timing, StringHandle name,

@@ -24,6 +24,8 @@ enum class Severity { info, data_loss };
     X(event_after_thread_finished, info, "thread events after the thread finished, ignored")  \
     X(thread_stopped_before_running, info, "StopThread for a thread never seen running")      \
     X(gc_during_mutator_span, info, "GC_START while a thread ran; GC cut out of its mutator span") \
+    X(user_span_stop_without_start, info, "STOP/GHC:finished messages with no open span of that name on their thread") \
+    X(user_span_start_without_stop, info, "START/GHC:started messages whose span was never stopped") \
     X(scheduler_event_without_capability, data_loss, "thread or GC events outside any capability block, ignored")
 
 enum class Diagnostic : std::uint8_t {

@@ -1,0 +1,42 @@
+#include "cli/summary_command.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include "cli/exit_codes.hpp"
+#include "cli/input_warnings.hpp"
+#include "eventlog/byte_source.hpp"
+#include "eventlog/time_ordered_reader.hpp"
+#include "gc/gc_analysis.hpp"
+#include "gc/rts_summary_json.hpp"
+#include "gc/rts_summary_text.hpp"
+#include "util/error.hpp"
+
+namespace el2fx::cli {
+
+int run_summary(const SummaryCommand& command, std::FILE* out, std::FILE* err) {
+    eventlog::InputFile input(command.input);
+    Diagnostics diagnostics;
+    eventlog::TimeOrderedReader reader(input, diagnostics);
+    gc::GcAnalysis analysis(/*keep_records=*/false);
+    while (const eventlog::Event* event = reader.next()) analysis.handle(*event);
+    gc::SummaryEnd end;
+    end.truncated = reader.stream_end().truncated_at.has_value();
+    gc::RtsSummary summary = analysis.finish(end).summary;
+
+    std::string text;
+    if (command.json) {
+        text = gc::render_summary_json(summary, command.input);
+    } else {
+        text = "+RTS -s of " + command.input;
+        if (!summary.rts_identifier.empty()) text += " (" + summary.rts_identifier + ")";
+        text += ", computed from its events\n\n";
+        text += gc::render_summary_text(summary);
+    }
+    if (std::fwrite(text.data(), 1, text.size(), out) != text.size() || std::fflush(out) != 0)
+        throw Error(std::string("cannot write the output: ") + std::strerror(errno));
+    bool lost = report_input_warnings(err, command.input, reader.stream_end(), diagnostics);
+    return lost && command.strict ? kDataLoss : kOk;
+}
+
+}  // namespace el2fx::cli

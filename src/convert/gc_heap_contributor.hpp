@@ -1,0 +1,43 @@
+// Garbage collection and the heap (seeds/rts-s-emulation-design.txt), from the records of
+// src/gc:
+//
+// - the process track: one "GC" marker per collection, from the first capability's GC_START to
+//   the last one's GC_END, carrying generation, major/minor, parallel/sequential, the pause the
+//   runtime counts, the seed's average and longest capability pause, bytes copied, slop,
+//   fragmentation, GC threads, max and total bytes copied per thread, work balance, live bytes
+//   after a major collection, allocation since the previous collection and the heap size after;
+//   a "GC sync" marker from the request (REQUEST_SEQ_GC / REQUEST_PAR_GC) to the GC_START of
+//   the capability that ran the collection; the non-moving collector's concurrent mark, sync
+//   and sweep, its census and pruned segments; memory returned to the OS;
+// - each capability that took part: a "GC pause" marker (GC_START..GC_END, with the
+//   collection's number) and its GC_WORK / GC_IDLE / GC_DONE phases as "GC phases" markers
+//   inside it; remembered-set flushes;
+// - counters (the profiler's memory graphs): heap size, live heap, blocks size, memory returned
+//   to the OS, and allocation (total and per capability, as rates);
+// - the `+RTS -s` summary (gc::RtsSummary) and the seed's per-capability view in the profile's
+//   info panel.
+#pragma once
+
+#include <cstdint>
+
+#include "convert/profile_contributor.hpp"
+#include "gc/gc_analysis.hpp"
+#include "util/diagnostics.hpp"
+
+namespace el2fx::convert {
+
+class GcHeapContributor : public ProfileContributor {
+public:
+    GcHeapContributor(const ConvertOptions& options, const Diagnostics& diagnostics);
+
+    std::string_view name() const override { return "GC and heap"; }
+    void handle(const eventlog::Event& event) override { analysis_.handle(event); }
+    void contribute(ProfileContext& context, std::uint64_t end) override;
+    std::span<const std::uint16_t> shown_tags() const override;
+
+private:
+    const Diagnostics& diagnostics_;
+    gc::GcAnalysis analysis_;
+};
+
+}  // namespace el2fx::convert

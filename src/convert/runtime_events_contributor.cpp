@@ -1,0 +1,405 @@
+#include "convert/runtime_events_contributor.hpp"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+
+#include "events/event_fields_text.hpp"
+#include "util/utf8.hpp"
+
+namespace el2fx::convert {
+namespace {
+
+using namespace el2fx::fxprof;
+using namespace el2fx::eventlog;
+
+// Shown as generic "RTS event" markers.
+constexpr std::array<std::uint16_t, 32> kGeneric = {
+    Shutdown::tag, Startup::tag, Version::tag, ProgramInvocation::tag, InternString::tag,
+    EdenStartReceive::tag, EdenEndReceive::tag, CreateProcess::tag, KillProcess::tag, AssignThreadToProcess::tag,
+    CreateMachine::tag, KillMachine::tag, SendMessage::tag, ReceiveMessage::tag, SendReceiveLocalMessage::tag,
+    MerStartParConjunction::tag, MerStopParConjunction::tag, MerStopParConjunct::tag, MerCreateSpark::tag,
+    MerFutCreate::tag, MerFutWaitNosuspend::tag, MerFutWaitSuspended::tag, MerFutSignal::tag,
+    MerLookingForGlobalContext::tag, MerWorkStealing::tag, MerReleaseContext::tag, MerEngineSleeping::tag,
+    MerLookingForLocalSpark::tag, MerCallingMain::tag, PerfName::tag, PerfCounter::tag, PerfTracepoint::tag};
+
+// Shown with schemas of their own.
+constexpr std::array<std::uint16_t, 15> kDedicated = {
+    TaskCreate::tag,    TaskMigrate::tag,    TaskDelete::tag,      CapCreate::tag,        CapDelete::tag,
+    CapDisable::tag,    CapEnable::tag,      CapsetCreate::tag,    CapsetDelete::tag,     CapsetAssignCap::tag,
+    CapsetRemoveCap::tag, LogMsg::tag,       TickyCounterDef::tag, TickyCounterSample::tag, TickyBeginSample::tag};
+
+constexpr auto make_shown() {
+    std::array<std::uint16_t, kGeneric.size() + kDedicated.size()> all{};
+    std::size_t n = 0;
+    for (auto t : kGeneric) all[n++] = t;
+    for (auto t : kDedicated) all[n++] = t;
+    return all;
+}
+constexpr auto kShown = make_shown();
+
+bool is_generic(std::uint16_t tag) { return std::find(kGeneric.begin(), kGeneric.end(), tag) != kGeneric.end(); }
+
+std::string_view capset_type_text(std::uint64_t type) {
+    switch (type) {
+        case 1: return "custom";
+        case 2: return "OS process";
+        case 3: return "clock domain";
+        default: return "unknown";
+    }
+}
+
+std::string hex(std::uint64_t v) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    do {
+        out.insert(out.begin(), kHex[v & 0xF]);
+        v >>= 4;
+    } while (v);
+    return "0x" + out;
+}
+
+CounterDisplay ticky_display(const std::string& label, int sort_weight) {
+    CounterDisplay d;
+    d.graph_type = CounterGraphType::line_accumulated;
+    d.unit = "entries";
+    d.color = GraphColor::magenta;
+    d.marker_schema_location = std::nullopt;
+    d.sort_weight = sort_weight;
+    d.label = label;
+    d.tooltip_rows = {
+        CounterTooltipRow::value(CounterTooltipSource::accumulated, CounterTooltipUnit::number, "Entries so far"),
+        CounterTooltipRow::value(CounterTooltipSource::count, CounterTooltipUnit::number, "Entries since the previous sample"),
+        CounterTooltipRow::make_separator(),
+        CounterTooltipRow::value(CounterTooltipSource::selection_total, CounterTooltipUnit::number,
+                                 "Entries in the selection", true),
+    };
+    return d;
+}
+
+}  // namespace
+
+std::span<const std::uint16_t> RuntimeEventsContributor::shown_tags() const { return kShown; }
+
+void RuntimeEventsContributor::generic(const Event& event, std::int32_t cap) {
+    Pending m;
+    m.time = event.time;
+    m.cap = cap;
+    m.kind = Kind::generic;
+    m.tag = event.tag;
+    m.text = events::event_fields_text(event.payload);
+    if (const auto* p = event.as<PerfCounter>()) {
+        auto it = perf_names_.find(p->perf_num);
+        if (it != perf_names_.end()) m.text = "perf \"" + it->second + "\", " + m.text;
+        if (auto c = tasks_.cap_of_os_thread(p->tid)) m.cap = *c;
+    } else if (const auto* t = event.as<PerfTracepoint>()) {
+        auto it = perf_names_.find(t->perf_num);
+        if (it != perf_names_.end()) m.text = "perf \"" + it->second + "\", " + m.text;
+        if (auto c = tasks_.cap_of_os_thread(t->tid)) m.cap = *c;
+    }
+    pending_.push_back(std::move(m));
+}
+
+void RuntimeEventsContributor::handle(const Event& event) {
+    std::int32_t here = event.cap && *event.cap != kGlobalCap ? std::int32_t{*event.cap} : -1;
+    auto add = [&](Kind kind, std::int32_t cap, std::uint64_t a = 0, std::uint64_t b = 0, std::uint64_t c = 0) {
+        Pending m;
+        m.time = event.time;
+        m.cap = cap;
+        m.kind = kind;
+        m.a = a;
+        m.b = b;
+        m.c = c;
+        m.tag = event.tag;
+        pending_.push_back(std::move(m));
+    };
+    switch (event.tag) {
+        case TaskCreate::tag:
+            if (const auto* p = event.as<TaskCreate>()) {
+                tasks_.created(p->task, p->cap, p->tid, event.time);
+                add(Kind::task_created, p->cap, p->task, p->tid, p->cap);
+            }
+            return;
+        case TaskMigrate::tag:
+            if (const auto* p = event.as<TaskMigrate>()) {
+                tasks_.migrated(p->task, p->new_cap);
+                add(Kind::task_migrated, p->new_cap, p->task, p->cap, p->new_cap);
+            }
+            return;
+        case TaskDelete::tag:
+            if (const auto* p = event.as<TaskDelete>()) {
+                std::optional<events::TaskInfo> info = tasks_.deleted(p->task);
+                add(Kind::task_deleted, info ? std::int32_t{info->cap} : here, p->task, info ? info->os_tid : 0,
+                    info ? 1 : 0);
+            }
+            return;
+        case CapCreate::tag:
+            if (const auto* p = event.as<CapCreate>()) add(Kind::cap_created, p->cap, p->cap);
+            return;
+        case CapDelete::tag:
+            if (const auto* p = event.as<CapDelete>()) {
+                caps_.deleted(p->cap, event.time);
+                add(Kind::cap_deleted, p->cap, p->cap);
+            }
+            return;
+        case CapDisable::tag:
+            if (const auto* p = event.as<CapDisable>()) {
+                caps_.disabled(p->cap, event.time);
+                add(Kind::cap_disabled, p->cap, p->cap);
+            }
+            return;
+        case CapEnable::tag:
+            if (const auto* p = event.as<CapEnable>()) {
+                caps_.enabled(p->cap, event.time);
+                add(Kind::cap_enabled, p->cap, p->cap);
+            }
+            return;
+        case CapsetCreate::tag:
+            if (const auto* p = event.as<CapsetCreate>()) add(Kind::capset_created, -1, p->capset, p->type);
+            return;
+        case CapsetDelete::tag:
+            if (const auto* p = event.as<CapsetDelete>()) add(Kind::capset_deleted, -1, p->capset);
+            return;
+        case CapsetAssignCap::tag:
+            if (const auto* p = event.as<CapsetAssignCap>()) add(Kind::capset_assigned, -1, p->capset, p->cap);
+            return;
+        case CapsetRemoveCap::tag:
+            if (const auto* p = event.as<CapsetRemoveCap>()) add(Kind::capset_removed, -1, p->capset, p->cap);
+            return;
+        case LogMsg::tag:
+            if (const auto* p = event.as<LogMsg>()) {
+                add(Kind::log, here);
+                utf8::append_sanitized(pending_.back().text, p->message.bytes);
+            }
+            return;
+        case TickyCounterDef::tag:
+            if (const auto* p = event.as<TickyCounterDef>()) ticky_.define(*p);
+            return;
+        case TickyCounterSample::tag:
+            if (const auto* p = event.as<TickyCounterSample>()) ticky_.sample(event.time, *p);
+            return;
+        case TickyBeginSample::tag:
+            if (event.as<TickyBeginSample>()) ticky_.begin_round(event.time);
+            return;
+        case PerfName::tag:
+            if (const auto* p = event.as<PerfName>()) {
+                std::string name;
+                utf8::append_sanitized(name, p->perf_name.bytes);
+                perf_names_[p->perf_num] = std::move(name);
+            }
+            break;
+        default:
+            break;
+    }
+    if (is_generic(event.tag) && !std::holds_alternative<UnknownEvent>(event.payload)) generic(event, here);
+}
+
+void RuntimeEventsContributor::contribute(ProfileContext& ctx, std::uint64_t end) {
+    caps_.finish(end);
+    add_markers(ctx);
+    add_ticky(ctx);
+}
+
+void RuntimeEventsContributor::add_markers(ProfileContext& ctx) {
+    if (pending_.empty() && caps_.disabled_spans().empty()) return;
+    Profile& p = ctx.profile;
+    using DL = DisplayLocation;
+    const std::vector<DL> chart = {DL::marker_chart, DL::marker_table};
+    std::optional<MarkerSchemaHandle> task_schema, cap_schema, capset_schema, log_schema, generic_schema,
+        disabled_schema;
+    auto track_of = [&](std::int32_t cap) {
+        if (cap < 0) return ctx.process_track;
+        return ctx.capability_track(static_cast<CapNo>(cap)).value_or(ctx.process_track);
+    };
+    auto name = [&](std::string_view s) { return p.handle_for_string(s); };
+
+    for (const Pending& m : pending_) {
+        MarkerTiming at = MarkerTiming::instant(ProfileContext::at(m.time));
+        ThreadHandle track = track_of(m.cap);
+        switch (m.kind) {
+            case Kind::task_created:
+            case Kind::task_migrated:
+            case Kind::task_deleted: {
+                if (!task_schema)
+                    task_schema = p.register_marker_schema(
+                        {.name = "TaskEvent",
+                         .display = chart,
+                         .fields = {{"task", "Task", FieldFormat::string},
+                                    {"osThread", "OS thread id", FieldFormat::tid},
+                                    {"from", "From capability", FieldFormat::integer},
+                                    {"cap", "Capability", FieldFormat::integer}},
+                         .tooltip_label = "{marker.name} {marker.data.task}",
+                         .table_label = "task {marker.data.task}, OS thread {marker.data.osThread}",
+                         .description = "A task (an OS thread of the runtime) was created, moved to another "
+                                        "capability or deleted (TASK_CREATE, TASK_MIGRATE, TASK_DELETE)."});
+                StringHandle task = name(hex(m.a));
+                StringHandle marker = name(m.kind == Kind::task_created    ? "Task created"
+                                           : m.kind == Kind::task_migrated ? "Task migrated"
+                                                                           : "Task deleted");
+                std::int64_t os_tid = m.kind == Kind::task_created ? static_cast<std::int64_t>(m.b)
+                                      : m.kind == Kind::task_deleted && m.c ? static_cast<std::int64_t>(m.b)
+                                                                          : -1;
+                std::int64_t from = m.kind == Kind::task_migrated ? static_cast<std::int64_t>(m.b) : -1;
+                p.add_marker(track, at, marker, ctx.categories.other, *task_schema,
+                             {FieldValue(task), FieldValue(os_tid), FieldValue(from), FieldValue(m.cap)});
+                break;
+            }
+            case Kind::cap_created:
+            case Kind::cap_deleted:
+            case Kind::cap_disabled:
+            case Kind::cap_enabled: {
+                if (!cap_schema)
+                    cap_schema = p.register_marker_schema(
+                        {.name = "CapabilityEvent",
+                         .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
+                         .fields = {{"cap", "Capability", FieldFormat::integer}},
+                         .tooltip_label = "{marker.name}",
+                         .table_label = "capability {marker.data.cap}",
+                         .description = "A capability was created, deleted, disabled or enabled "
+                                        "(CAP_CREATE, CAP_DELETE, CAP_DISABLE, CAP_ENABLE)."});
+                StringHandle marker = name(m.kind == Kind::cap_created    ? "Capability created"
+                                           : m.kind == Kind::cap_deleted  ? "Capability deleted"
+                                           : m.kind == Kind::cap_disabled ? "Capability disabled"
+                                                                          : "Capability enabled");
+                p.add_marker(track, at, marker, ctx.categories.other, *cap_schema, {FieldValue(m.a)});
+                break;
+            }
+            case Kind::capset_created:
+            case Kind::capset_deleted:
+            case Kind::capset_assigned:
+            case Kind::capset_removed: {
+                if (!capset_schema)
+                    capset_schema = p.register_marker_schema(
+                        {.name = "CapsetEvent",
+                         .display = chart,
+                         .fields = {{"capset", "Capability set", FieldFormat::integer},
+                                    {"what", "Event", FieldFormat::string}},
+                         .tooltip_label = "{marker.name}: {marker.data.what}",
+                         .table_label = "capset {marker.data.capset}: {marker.data.what}",
+                         .description = "A capability set (the OS process, the clock domain) was created or "
+                                        "deleted, or a capability added to or removed from it (CAPSET_*)."});
+                std::string what;
+                const char* marker_name = "";
+                switch (m.kind) {
+                    case Kind::capset_created:
+                        marker_name = "Capset created";
+                        what = "created, type " + std::string(capset_type_text(m.b));
+                        break;
+                    case Kind::capset_deleted:
+                        marker_name = "Capset deleted";
+                        what = "deleted";
+                        break;
+                    case Kind::capset_assigned:
+                        marker_name = "Capability added to capset";
+                        what = "capability " + std::to_string(m.b) + " added";
+                        break;
+                    default:
+                        marker_name = "Capability removed from capset";
+                        what = "capability " + std::to_string(m.b) + " removed";
+                        break;
+                }
+                StringHandle marker = name(marker_name);
+                StringHandle what_s = name(what);
+                p.add_marker(track, at, marker, ctx.categories.other, *capset_schema,
+                             {FieldValue(m.a), FieldValue(what_s)});
+                break;
+            }
+            case Kind::log: {
+                if (!log_schema)
+                    log_schema = p.register_marker_schema(
+                        {.name = "RtsLog",
+                         .display = chart,
+                         .fields = {{"message", "Message", FieldFormat::string}},
+                         .tooltip_label = "{marker.data.message}",
+                         .table_label = "{marker.data.message}",
+                         .chart_label = "{marker.data.message}",
+                         .description = "A debug message of the runtime system (LOG_MSG)."});
+                StringHandle marker = name("RTS log");
+                StringHandle message = name(m.text);
+                p.add_marker(track, at, marker, ctx.categories.other, *log_schema, {FieldValue(message)});
+                break;
+            }
+            case Kind::generic: {
+                if (!generic_schema)
+                    generic_schema = p.register_marker_schema(
+                        {.name = "RtsEvent",
+                         .display = chart,
+                         .fields = {{"event", "Event type", FieldFormat::string},
+                                    {"tag", "Tag", FieldFormat::integer},
+                                    {"fields", "Fields", FieldFormat::string}},
+                         .tooltip_label = "{marker.data.event} {marker.data.fields}",
+                         .table_label = "{marker.data.fields}",
+                         .chart_label = "{marker.data.fields}",
+                         .description = "An event of an old GHC or another runtime (Eden, Mercury, "
+                                        "ghc-events-perf) shown with its fields as written."});
+                std::string_view type = events::event_type_name(m.tag);
+                StringHandle marker = name(type);
+                StringHandle fields = name(m.text);
+                p.add_marker(track, at, marker, ctx.categories.other, *generic_schema,
+                             {FieldValue(marker), FieldValue(m.tag), FieldValue(fields)});
+                break;
+            }
+        }
+    }
+
+    for (const events::DisabledSpan& s : caps_.disabled_spans()) {
+        if (!disabled_schema)
+            disabled_schema = p.register_marker_schema(
+                {.name = "CapabilityDisabled",
+                 .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
+                 .fields = {{"cap", "Capability", FieldFormat::integer},
+                            {"until", "Until", FieldFormat::string}},
+                 .tooltip_label = "Capability {marker.data.cap} disabled",
+                 .table_label = "capability {marker.data.cap}, until {marker.data.until}",
+                 .description = "The capability was disabled (CAP_DISABLE until CAP_ENABLE or CAP_DELETE), "
+                                "e.g. by setNumCapabilities."});
+        StringHandle marker = name("Capability disabled");
+        StringHandle until = name(s.closed ? "enabled or deleted" : "the end of the log");
+        p.add_marker(track_of(s.cap), MarkerTiming::interval(ProfileContext::at(s.start), ProfileContext::at(s.end)),
+                     marker, ctx.categories.idle, *disabled_schema, {FieldValue(s.cap), FieldValue(until)});
+    }
+}
+
+void RuntimeEventsContributor::add_ticky(ProfileContext& ctx) {
+    if (ticky_.empty()) return;
+    Profile& p = ctx.profile;
+    int weight = 60;
+    for (const events::TickyCounter* c : ticky_.top_by_entries(kTickyCounterTracks)) {
+        std::string label = "Ticky: " + c->display_name();
+        std::string description = "Entries of " + c->display_name() +
+                                  " counted by ticky-ticky profiling (TICKY_COUNTER_SAMPLE); one of the " +
+                                  std::to_string(kTickyCounterTracks) + " most entered counters.";
+        CounterHandle h = p.add_counter(ctx.process, label, "Ticky", description, ticky_display(label, weight++));
+        for (const events::TickySample& s : c->samples)
+            p.add_counter_sample(h, ProfileContext::at(s.time), static_cast<double>(s.entries));
+    }
+    if (!ticky_.rounds().empty()) {
+        using DL = DisplayLocation;
+        MarkerSchemaHandle schema = p.register_marker_schema(
+            {.name = "TickySample",
+             .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
+             .fields = {{"counters", "Counters sampled", FieldFormat::integer},
+                        {"entries", "Entries", FieldFormat::integer},
+                        {"allocs", "Allocated", FieldFormat::bytes}},
+             .tooltip_label = "Ticky sample: {marker.data.counters} counters",
+             .table_label = "{marker.data.counters} counters, {marker.data.entries} entries",
+             .description = "The runtime sampled (and reset) the ticky-ticky counters "
+                            "(TICKY_COUNTER_BEGIN_SAMPLE and the samples after it)."});
+        StringHandle marker = p.handle_for_string("Ticky sample");
+        for (const events::TickyRound& r : ticky_.rounds())
+            p.add_marker(ctx.process_track, MarkerTiming::instant(ProfileContext::at(r.time)), marker,
+                         ctx.categories.other, schema,
+                         {FieldValue(r.samples), FieldValue(r.entries), FieldValue(r.allocs)});
+    }
+    std::vector<const events::TickyCounter*> top = ticky_.top_by_entries(kTickySummaryRows);
+    ExtraSectionHandle s = p.add_extra_section(ctx.section_label("Ticky-ticky counters (most entered)"));
+    p.add_extra_entry(s, "Counters", ExtraValue::integer(static_cast<std::int64_t>(ticky_.counters().size())));
+    p.add_extra_entry(s, "Samples", ExtraValue::integer(static_cast<std::int64_t>(ticky_.total_samples())));
+    for (const events::TickyCounter* c : top) {
+        std::string value = std::to_string(c->entries) + " entries, " + std::to_string(c->allocs) +
+                            " bytes allocated by it, " + std::to_string(c->allocd) + " bytes of its closures allocated";
+        p.add_extra_entry(s, c->display_name(), ExtraValue::text(value));
+    }
+}
+
+}  // namespace el2fx::convert

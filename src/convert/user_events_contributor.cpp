@@ -1,0 +1,354 @@
+#include "convert/user_events_contributor.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "events/binary_preview.hpp"
+#include "util/utf8.hpp"
+
+namespace el2fx::convert {
+namespace {
+
+using namespace el2fx::fxprof;
+using eventlog::CapNo;
+using eventlog::ThreadId;
+
+constexpr std::array<std::uint16_t, 3> kShown = {eventlog::UserMessage::tag, eventlog::UserMarker::tag,
+                                                  eventlog::UserBinaryMessage::tag};
+
+// Marker names (rows of the marker chart) are cut to this many bytes; the whole text
+// stays in a field.
+constexpr std::size_t kMaxNameBytes = 100;
+constexpr std::size_t kBinaryPreviewBytes = 32;
+
+// A span owner: the Haskell thread, or (when none ran) the capability, or neither.
+constexpr events::SpanOwner kCapabilityOwner = events::SpanOwner{1} << 32;
+constexpr events::SpanOwner kNoCapabilityOwner = events::SpanOwner{1} << 33;
+
+// "12 worker" with the label the thread had at `time`, "thread 12" before its first.
+std::string thread_name_at(const ProfileContext& ctx, ThreadId thread, std::uint64_t time) {
+    if (const ThreadFacts* f = ctx.threads.find(thread)) {
+        auto it = std::upper_bound(f->labels.begin(), f->labels.end(), time,
+                                   [](std::uint64_t t, const ThreadLabelChange& l) { return t < l.time; });
+        if (it != f->labels.begin()) return std::to_string(thread) + " " + std::prev(it)->label;
+    }
+    return "thread " + std::to_string(thread);
+}
+
+struct Place {
+    ThreadHandle track{0};
+    std::string who;          // the thread field
+    std::int64_t thread = -1;  // its id, -1 when no Haskell thread ran
+};
+
+// Where markers go, and their schemas (registered on first use).
+class UserMarkers {
+public:
+    explicit UserMarkers(ProfileContext& ctx) : ctx_(ctx), p_(ctx.profile) {}
+
+    Place place(std::optional<CapNo> cap, std::uint64_t time) {
+        Place out{ctx_.process_track, "", -1};
+        std::optional<ThreadId> thread;
+        if (cap) thread = ctx_.running_thread(*cap, time);
+        if (thread) {
+            out.thread = *thread;
+            out.who = thread_name_at(ctx_, *thread, time);
+            if (auto t = ctx_.thread_track(*thread)) {
+                out.track = *t;
+                return out;
+            }
+        }
+        if (cap) {
+            if (!thread) out.who = "capability " + std::to_string(*cap) + " (no Haskell thread running)";
+            if (auto t = ctx_.capability_track(*cap)) out.track = *t;
+        } else if (!thread) {
+            out.who = "no capability";
+        }
+        return out;
+    }
+
+    Place place_owner(events::SpanOwner owner, std::uint64_t time) {
+        if (owner == kNoCapabilityOwner) return Place{ctx_.process_track, "no capability", -1};
+        if (owner & kCapabilityOwner) {
+            auto cap = static_cast<CapNo>(owner & 0xFFFF);
+            Place out{ctx_.process_track, "capability " + std::to_string(cap) + " (no Haskell thread running)", -1};
+            if (auto t = ctx_.capability_track(cap)) out.track = *t;
+            return out;
+        }
+        auto thread = static_cast<ThreadId>(owner);
+        Place out{ctx_.process_track, thread_name_at(ctx_, thread, time), thread};
+        if (auto t = ctx_.thread_track(thread)) out.track = *t;
+        return out;
+    }
+
+    MarkerSchemaHandle marker_schema() {
+        if (!marker_) {
+            using DL = DisplayLocation;
+            marker_ = p_.register_marker_schema(
+                {.name = "UserMarker",
+                 .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
+                 .fields = {{"text", "Marker", FieldFormat::string},
+                            {"thread", "Haskell thread", FieldFormat::string},
+                            {"threadId", "Thread id", FieldFormat::integer, true}},
+                 .tooltip_label = "{marker.data.text}",
+                 .table_label = "{marker.data.text} ({marker.data.thread})",
+                 .chart_label = "{marker.data.text}",
+                 .description = "traceMarker: a marker the program put into the eventlog (USER_MARKER)."});
+        }
+        return *marker_;
+    }
+    MarkerSchemaHandle message_schema() {
+        if (!message_) {
+            using DL = DisplayLocation;
+            message_ = p_.register_marker_schema(
+                {.name = "UserMessage",
+                 .display = {DL::marker_chart, DL::marker_table},
+                 .fields = {{"message", "Message", FieldFormat::string},
+                            {"thread", "Haskell thread", FieldFormat::string},
+                            {"threadId", "Thread id", FieldFormat::integer, true}},
+                 .tooltip_label = "{marker.data.message}",
+                 .table_label = "{marker.data.message}",
+                 .chart_label = "{marker.data.message}",
+                 .description = "traceEvent: a message the program wrote into the eventlog (USER_MSG)."});
+        }
+        return *message_;
+    }
+    MarkerSchemaHandle binary_schema() {
+        if (!binary_) {
+            using DL = DisplayLocation;
+            binary_ = p_.register_marker_schema(
+                {.name = "UserBinaryMessage",
+                 .display = {DL::marker_chart, DL::marker_table},
+                 .fields = {{"length", "Length", FieldFormat::bytes},
+                            {"hex", "Bytes (hex)", FieldFormat::string},
+                            {"text", "As text", FieldFormat::string},
+                            {"encoding", "Encoding", FieldFormat::string},
+                            {"thread", "Haskell thread", FieldFormat::string},
+                            {"threadId", "Thread id", FieldFormat::integer, true}},
+                 .tooltip_label = "Binary message, {marker.data.length}",
+                 .table_label = "{marker.data.length}: {marker.data.hex}",
+                 .chart_label = "{marker.data.text}",
+                 .description = "traceBinaryEvent: bytes the program wrote into the eventlog "
+                                "(USER_BINARY_MSG), with the first bytes in hex and as text."});
+        }
+        return *binary_;
+    }
+    MarkerSchemaHandle span_schema() {
+        if (!span_) {
+            using DL = DisplayLocation;
+            span_ = p_.register_marker_schema(
+                {.name = "UserSpan",
+                 .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
+                 .fields = {{"span", "Span", FieldFormat::string},
+                            {"thread", "Haskell thread", FieldFormat::string},
+                            {"convention", "Messages", FieldFormat::string},
+                            {"depth", "Nesting depth", FieldFormat::integer},
+                            {"threadId", "Thread id", FieldFormat::integer, true}},
+                 .tooltip_label = "{marker.data.span}",
+                 .table_label = "{marker.data.span} ({marker.data.thread})",
+                 .chart_label = "{marker.data.span}",
+                 .description = "A span the program announced with traceEvent messages "
+                                "(\"START x\"/\"STOP x\" or GHC's \"GHC:started: x\"/\"GHC:finished: x\"), "
+                                "paired per Haskell thread."});
+        }
+        return *span_;
+    }
+    MarkerSchemaHandle unmatched_schema() {
+        if (!unmatched_) {
+            using DL = DisplayLocation;
+            unmatched_ = p_.register_marker_schema(
+                {.name = "UserSpanUnmatched",
+                 .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
+                 .fields = {{"problem", "Problem", FieldFormat::string},
+                            {"span", "Span", FieldFormat::string},
+                            {"message", "Message", FieldFormat::string},
+                            {"thread", "Haskell thread", FieldFormat::string},
+                            {"threadId", "Thread id", FieldFormat::integer, true}},
+                 .tooltip_label = "{marker.data.problem}: {marker.data.message}",
+                 .table_label = "{marker.data.problem}: {marker.data.message}",
+                 .chart_label = "{marker.data.message}",
+                 .description = "A span message without its partner on the same Haskell thread: "
+                                "a STOP with no START before it, or a START never stopped."});
+        }
+        return *unmatched_;
+    }
+
+private:
+    ProfileContext& ctx_;
+    Profile& p_;
+    std::optional<MarkerSchemaHandle> marker_, message_, binary_, span_, unmatched_;
+};
+
+std::string edge_text(events::SpanConvention c, events::SpanEdge e, std::string_view name) {
+    std::string out;
+    if (c == events::SpanConvention::start_stop) {
+        out = e == events::SpanEdge::open ? "START " : "STOP ";
+    } else {
+        out = e == events::SpanEdge::open ? "GHC:started: " : "GHC:finished: ";
+    }
+    out += name;
+    return out;
+}
+
+}  // namespace
+
+UserEventsContributor::UserEventsContributor(const ConvertOptions& options, Diagnostics& diagnostics)
+    : user_messages_(options.user_messages), diagnostics_(diagnostics) {}
+
+std::span<const std::uint16_t> UserEventsContributor::shown_tags() const { return kShown; }
+
+void UserEventsContributor::keep(std::uint64_t time, std::optional<CapNo> cap, Kind kind, std::string_view bytes) {
+    Record r;
+    r.time = time;
+    r.cap = cap;
+    r.kind = kind;
+    r.offset = arena_.size();
+    if (kind == Kind::binary) {
+        arena_.append(bytes);
+    } else {
+        utf8::append_sanitized(arena_, bytes);
+    }
+    r.length = arena_.size() - r.offset;
+    records_.push_back(r);
+}
+
+void UserEventsContributor::handle(const eventlog::Event& event) {
+    using namespace eventlog;
+    switch (event.tag) {
+        case UserMessage::tag:
+            if (const auto* p = event.as<UserMessage>()) {
+                ++messages_;
+                if (auto span = events::parse_span_message(p->message.bytes)) {
+                    keep(event.time, event.cap, Kind::span_edge, span->name);
+                    records_.back().edge = span->edge;
+                    records_.back().convention = span->convention;
+                } else if (user_messages_) {
+                    keep(event.time, event.cap, Kind::message, p->message.bytes);
+                }
+            }
+            break;
+        case UserMarker::tag:
+            if (const auto* p = event.as<UserMarker>()) {
+                ++markers_;
+                keep(event.time, event.cap, Kind::marker, p->marker.bytes);
+            }
+            break;
+        case UserBinaryMessage::tag:
+            if (const auto* p = event.as<UserBinaryMessage>()) {
+                ++binary_;
+                keep(event.time, event.cap, Kind::binary, p->payload.bytes);
+            }
+            break;
+        default:
+            break;
+    }
+}
+
+void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*/) {
+    if (records_.empty() && messages_ == 0) return;
+    Profile& p = ctx.profile;
+    const Categories& cat = ctx.categories;
+    UserMarkers m(ctx);
+    StringHandle trace_event = p.handle_for_string("traceEvent");
+    StringHandle trace_binary = p.handle_for_string("traceBinaryEvent");
+    events::UserSpanPairer pairer;
+    std::uint64_t edges = 0;
+
+    for (const Record& r : records_) {
+        std::string_view t = text(r);
+        if (r.kind == Kind::span_edge) {
+            ++edges;
+            events::SpanOwner owner = r.cap ? kCapabilityOwner | *r.cap : kNoCapabilityOwner;
+            if (r.cap) {
+                if (auto thread = ctx.running_thread(*r.cap, r.time)) owner = *thread;
+            }
+            pairer.edge(owner, r.time, events::SpanMessage{r.edge, r.convention, t});
+            continue;
+        }
+        Place where = m.place(r.cap, r.time);
+        StringHandle who = p.handle_for_string(where.who);
+        MarkerTiming at = MarkerTiming::instant(ProfileContext::at(r.time));
+        switch (r.kind) {
+            case Kind::message: {
+                StringHandle message = p.handle_for_string(t);
+                p.add_marker(where.track, at, trace_event, cat.user, m.message_schema(),
+                             {FieldValue(message), FieldValue(who), FieldValue(where.thread)});
+                break;
+            }
+            case Kind::marker: {
+                StringHandle name = p.handle_for_string(events::shortened_text(t, kMaxNameBytes));
+                StringHandle full = p.handle_for_string(t);
+                MarkerSchemaHandle schema = m.marker_schema();
+                p.add_marker(where.track, at, name, cat.user, schema,
+                             {FieldValue(full), FieldValue(who), FieldValue(where.thread)});
+                if (where.track != ctx.process_track)
+                    p.add_marker(ctx.process_track, at, name, cat.user, schema,
+                                 {FieldValue(full), FieldValue(who), FieldValue(where.thread)});
+                break;
+            }
+            case Kind::binary: {
+                events::BinaryPreview preview = events::preview_binary(t, kBinaryPreviewBytes);
+                StringHandle hex = p.handle_for_string(preview.hex);
+                StringHandle as_text = p.handle_for_string(preview.text);
+                StringHandle encoding = p.handle_for_string(preview.utf8 ? "UTF-8 text" : "binary (not UTF-8)");
+                p.add_marker(where.track, at, trace_binary, cat.user, m.binary_schema(),
+                             {FieldValue(t.size()), FieldValue(hex), FieldValue(as_text), FieldValue(encoding),
+                              FieldValue(who), FieldValue(where.thread)});
+                break;
+            }
+            case Kind::span_edge:
+                break;
+        }
+    }
+
+    pairer.finish();
+    for (const events::PairedSpan& s : pairer.spans()) {
+        Place where = m.place_owner(s.owner, s.start);
+        StringHandle name = p.handle_for_string(events::shortened_text(s.name, kMaxNameBytes));
+        StringHandle full = p.handle_for_string(s.name);
+        StringHandle who = p.handle_for_string(where.who);
+        StringHandle convention = p.handle_for_string(events::convention_text(s.convention));
+        p.add_marker(where.track, MarkerTiming::interval(ProfileContext::at(s.start), ProfileContext::at(s.end)), name,
+                     cat.user, m.span_schema(),
+                     {FieldValue(full), FieldValue(who), FieldValue(convention), FieldValue(s.depth),
+                      FieldValue(where.thread)});
+    }
+    std::uint64_t unmatched_stops = 0, unclosed_starts = 0;
+    for (const events::UnmatchedEdge& u : pairer.unmatched()) {
+        bool stop = u.edge == events::SpanEdge::close;
+        if (stop) {
+            ++unmatched_stops;
+            diagnostics_.add(Diagnostic::user_span_stop_without_start);
+        } else {
+            ++unclosed_starts;
+            diagnostics_.add(Diagnostic::user_span_start_without_stop);
+        }
+        Place where = m.place_owner(u.owner, u.time);
+        StringHandle name = p.handle_for_string(events::shortened_text(u.name, kMaxNameBytes));
+        StringHandle problem =
+            p.handle_for_string(stop ? "STOP without START on this thread" : "START never stopped on this thread");
+        StringHandle full = p.handle_for_string(u.name);
+        StringHandle message = p.handle_for_string(edge_text(u.convention, u.edge, u.name));
+        StringHandle who = p.handle_for_string(where.who);
+        p.add_marker(where.track, MarkerTiming::instant(ProfileContext::at(u.time)), name, cat.warning,
+                     m.unmatched_schema(),
+                     {FieldValue(problem), FieldValue(full), FieldValue(message), FieldValue(who),
+                      FieldValue(where.thread)});
+    }
+
+    ExtraSectionHandle s = p.add_extra_section(ctx.section_label("User events"));
+    p.add_extra_entry(s, "traceEvent messages", ExtraValue::integer(static_cast<std::int64_t>(messages_)));
+    if (!user_messages_)
+        p.add_extra_entry(s, "Messages shown", ExtraValue::text("span messages only (--no-user-messages)"));
+    p.add_extra_entry(s, "traceMarker markers", ExtraValue::integer(static_cast<std::int64_t>(markers_)));
+    p.add_extra_entry(s, "traceBinaryEvent messages", ExtraValue::integer(static_cast<std::int64_t>(binary_)));
+    p.add_extra_entry(s, "Span messages (START/STOP, GHC:started/finished)",
+                      ExtraValue::integer(static_cast<std::int64_t>(edges)));
+    p.add_extra_entry(s, "Paired spans", ExtraValue::integer(static_cast<std::int64_t>(pairer.spans().size())));
+    if (unmatched_stops)
+        p.add_extra_entry(s, "STOP without START", ExtraValue::integer(static_cast<std::int64_t>(unmatched_stops)));
+    if (unclosed_starts)
+        p.add_extra_entry(s, "START never stopped", ExtraValue::integer(static_cast<std::int64_t>(unclosed_starts)));
+}
+
+}  // namespace el2fx::convert

@@ -1,0 +1,59 @@
+// The program's own events: traceMarker (USER_MARKER), traceEvent (USER_MSG) and
+// traceBinaryEvent (USER_BINARY_MSG), and the spans their messages announce.
+//
+// - traceMarker: an instant marker named by its text on the track of the Haskell
+//   thread running on the emitting capability (running_thread), and on the process
+//   track, so markers are found by searching their text.
+// - traceEvent: a "traceEvent" log marker on the emitting thread's track (off with
+//   ConvertOptions::user_messages = false, `--no-user-messages`; spans stay).
+// - "START x" / "STOP x" and "GHC:started: x" / "GHC:finished: x" messages: interval
+//   markers named x, paired per Haskell thread (events::UserSpanPairer). A STOP with
+//   nothing to stop and a START never stopped are instant warning markers, counted
+//   as diagnostics. Spans come from messages only: GHC writes its withTiming edges
+//   as messages always and as markers too with -ddump-timings, and pairing both would
+//   show each span twice; marker texts stay markers.
+// - traceBinaryEvent: a marker with the byte length and hex and text previews.
+// Thread fields name the thread by the label it had at that moment.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "convert/profile_contributor.hpp"
+#include "events/user_spans.hpp"
+#include "util/diagnostics.hpp"
+
+namespace el2fx::convert {
+
+class UserEventsContributor : public ProfileContributor {
+public:
+    UserEventsContributor(const ConvertOptions& options, Diagnostics& diagnostics);
+
+    std::string_view name() const override { return "user events"; }
+    void handle(const eventlog::Event& event) override;
+    void contribute(ProfileContext& context, std::uint64_t end) override;
+    std::span<const std::uint16_t> shown_tags() const override;
+
+private:
+    enum class Kind : std::uint8_t { message, marker, binary, span_edge };
+    struct Record {
+        std::uint64_t time = 0;
+        std::optional<eventlog::CapNo> cap;
+        Kind kind = Kind::message;
+        events::SpanEdge edge = events::SpanEdge::open;
+        events::SpanConvention convention = events::SpanConvention::start_stop;
+        std::size_t offset = 0, length = 0;  // text (span edges: the name) in arena_
+    };
+    std::string_view text(const Record& r) const { return std::string_view(arena_).substr(r.offset, r.length); }
+    void keep(std::uint64_t time, std::optional<eventlog::CapNo> cap, Kind kind, std::string_view bytes);
+
+    bool user_messages_;
+    Diagnostics& diagnostics_;
+    std::string arena_;
+    std::vector<Record> records_;
+    std::uint64_t messages_ = 0, markers_ = 0, binary_ = 0;
+};
+
+}  // namespace el2fx::convert

@@ -1,0 +1,28 @@
+// What a heap-profile band is called: its cost-centre stack ("main/runAll/stageBuild") for -hc,
+// its info table's name and source location for -hi, "era N" for -he, the runtime's label
+// otherwise (a closure type, a type, a module, a closure description, a biography).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "profiling/cost_centre_table.hpp"
+#include "profiling/heap_profile.hpp"
+#include "profiling/info_tables.hpp"
+
+namespace el2fx::profiling {
+
+std::string band_name(const HeapBand& band, std::uint32_t breakdown, const CostCentreTable& cost_centres,
+                      const InfoTableCatalog& info_tables);
+
+// A short form for a track label, where the end matters most: the last `depth` cost centres
+// of a deeper -hc stack ("\u2026/mkItems", "\u2026/stageBuild/mkItems"); band_name otherwise.
+std::string band_label(const HeapBand& band, std::uint32_t breakdown, const CostCentreTable& cost_centres,
+                       const InfoTableCatalog& info_tables, std::size_t depth = 1);
+
+// A sentence for the band's counter track: what it counts, and where it comes from when known.
+std::string band_description(const HeapBand& band, std::uint32_t breakdown, const CostCentreTable& cost_centres,
+                             const InfoTableCatalog& info_tables);
+
+}  // namespace el2fx::profiling

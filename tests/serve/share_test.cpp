@@ -1,0 +1,261 @@
+// Safe to share, and several runs in one profile: redaction is searched for in the written
+// JSON; a two-run profile validates, has a process per run, each starting at 0.
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <unistd.h>
+
+#include "convert/converter.hpp"
+#include "convert/event_rewriter.hpp"
+#include "eventlog_builder.hpp"
+#include "fxprof/gzip.hpp"
+#include "fxprof/profile_writer.hpp"
+#include "fxprof/rapidjson.hpp"
+#include "fxprof/validate.hpp"
+#include "run_process.hpp"
+
+namespace fs = std::filesystem;
+using namespace el2fx;
+using el2fx::testing::env_dir;
+using el2fx::testing::EventlogBuilder;
+
+namespace {
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        path = fs::temp_directory_path() / ("el2fx-share-" + std::to_string(::getpid()) + "-" +
+                                            std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+        fs::create_directories(path);
+    }
+    ~TempDir() { fs::remove_all(path); }
+};
+
+std::string slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+rapidjson::Document parse(const std::string& json) {
+    rapidjson::Document d;
+    d.Parse(json.data(), json.size());
+    BOOST_REQUIRE(!d.HasParseError());
+    return d;
+}
+
+// A run whose arguments, environment, thread label, messages and cost centre hold paths
+// and secrets.
+std::string private_eventlog(const fs::path& dir) {
+    using namespace eventlog;
+    EventlogBuilder b;
+    b.declare_block_marker()
+        .declare<ProgramArgs>()
+        .declare<ProgramEnv>()
+        .declare<ProgramInvocation>()
+        .declare<CreateThread>()
+        .declare<RunThread>()
+        .declare<StopThread>()
+        .declare<ThreadLabel>()
+        .declare<UserMessage>()
+        .declare<UserMarker>()
+        .declare<HeapProfCostCentre>();
+    b.begin_block(1, kGlobalCap);
+    b.event(2, ProgramArgs{0, StringList{std::string_view("/home/alice/bin/prog\0--token=s3cret\0/home/alice/data/input.csv", 62)}});
+    b.event(3, ProgramEnv{0, StringList{std::string_view("API_TOKEN=hunter2\0HOME=/home/alice", 34)}});
+    b.event(3, ProgramInvocation{Text{"/home/alice/bin/prog --token=s3cret"}});
+    b.event(4, HeapProfCostCentre{1, CString{"work"}, CString{"Main"}, CString{"/home/alice/src/Main.hs:12:3-20"}, 0});
+    b.end_block();
+    b.begin_block(5, 0);
+    b.event(10, CreateThread{1});
+    b.event(11, ThreadLabel{1, Text{"reader of /home/alice/data/input.csv"}});
+    b.event(12, RunThread{1});
+    b.event(13, UserMessage{Text{"opened /home/alice/data/input.csv"}});
+    b.event(14, UserMarker{Text{"load (C:\\Users\\alice\\input.csv)"}});
+    b.event(2'000'000, StopThread{1, 5, 0});
+    b.end_block();
+    fs::path log = dir / "private.eventlog";
+    std::ofstream(log, std::ios::binary) << b.finish();
+    return log.string();
+}
+
+std::string json_of(const std::string& log, convert::ConvertOptions options) {
+    convert::ConversionReport report;
+    return fxprof::profile_to_json(convert::build_profile(log, options, report));
+}
+
+// Per process (pid): the earliest time anything of it starts.
+std::map<std::string, double> process_starts(const rapidjson::Document& d) {
+    std::map<std::string, double> starts;
+    for (const auto& t : d["threads"].GetArray()) {
+        std::string pid = t["pid"].GetString();
+        double start = t["processStartupTime"].GetDouble();
+        start = std::min(start, t["registerTime"].GetDouble());
+        const auto& times = t["samples"].HasMember("time") ? t["samples"]["time"] : t["samples"]["timeDeltas"];
+        if (t["samples"].HasMember("time") && times.Size()) start = std::min(start, times[0].GetDouble());
+        for (const auto& m : t["markers"]["startTime"].GetArray())
+            if (m.IsNumber()) start = std::min(start, m.GetDouble());
+        auto it = starts.find(pid);
+        starts[pid] = it == starts.end() ? start : std::min(it->second, start);
+    }
+    return starts;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(paths_are_reduced_to_file_names) {
+    using convert::reduce_paths;
+    BOOST_TEST(reduce_paths("/home/ann/src/Main.hs:12:3-20") == "Main.hs:12:3-20");
+    BOOST_TEST(reduce_paths("opened /tmp/x/data.csv, then /var/log/y.log.") == "opened data.csv, then y.log.");
+    BOOST_TEST(reduce_paths("--out=/home/ann/out.txt") == "--out=out.txt");
+    BOOST_TEST(reduce_paths("PATH=/usr/bin:/home/ann/.local/bin") == "PATH=bin:bin");
+    BOOST_TEST(reduce_paths("(\"/a/b c\")") == "(\"b c\")");
+    BOOST_TEST(reduce_paths("~/notes.txt and ~/") == "notes.txt and ~/");
+    BOOST_TEST(reduce_paths("C:\\Users\\ann\\prog.exe D:/x/y") == "prog.exe y");
+    BOOST_TEST(reduce_paths("\\\\server\\share\\f.txt") == "f.txt");
+    BOOST_TEST(reduce_paths("/home/ann/dir/") == "dir");
+    BOOST_TEST(reduce_paths("file:///home/ann/a.hs") == "file://a.hs");
+    // Not paths: relative ones, URLs, operators, a lone root.
+    for (const char* same : {"src/Main.hs:1:1", "./prog", "../x/y", "https://example.com/a/b", "x /= y", "a / b",
+                             "/", "/usr", "1/2", "no path here", ""})
+        BOOST_TEST(reduce_paths(same) == same);
+    BOOST_TEST(convert::file_name("/usr/bin/prog") == "prog");
+    BOOST_TEST(convert::file_name("C:\\x\\prog.exe") == "prog.exe");
+    BOOST_TEST(convert::file_name("prog") == "prog");
+}
+
+BOOST_AUTO_TEST_CASE(by_default_arguments_stay_and_the_environment_does_not) {
+    TempDir dir;
+    std::string json = json_of(private_eventlog(dir.path), {});
+    BOOST_TEST(json.find("hunter2") == std::string::npos);
+    BOOST_TEST(json.find("API_TOKEN") == std::string::npos);
+    BOOST_TEST(json.find("--token=s3cret") != std::string::npos);
+    BOOST_TEST(json.find("/home/alice/data/input.csv") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(redact_args_replaces_every_argument_but_argv0s_file_name) {
+    TempDir dir;
+    convert::ConvertOptions options;
+    options.redact_args = true;
+    std::string json = json_of(private_eventlog(dir.path), options);
+    BOOST_TEST(fxprof::validate_profile(json).empty());
+    BOOST_TEST(json.find("s3cret") == std::string::npos);
+    BOOST_TEST(json.find("--token") == std::string::npos);
+    BOOST_TEST(json.find("/home/alice/bin") == std::string::npos);  // argv[0]'s directory
+    BOOST_TEST(json.find("[redacted]") != std::string::npos);
+    auto d = parse(json);
+    BOOST_TEST(d["meta"]["arguments"].GetString() == std::string("prog [redacted]"));
+    BOOST_TEST(d["meta"]["product"].GetString() == std::string("prog"));
+    bool extra_entry = false;
+    for (const auto& section : d["meta"]["extra"].GetArray())
+        for (const auto& entry : section["entries"].GetArray())
+            if (entry["label"].GetString() == std::string("Arguments"))
+                extra_entry = entry["value"].GetString() == std::string("prog [redacted]");
+    BOOST_TEST(extra_entry);
+}
+
+BOOST_AUTO_TEST_CASE(redact_paths_leaves_no_directory_anywhere) {
+    TempDir dir;
+    convert::ConvertOptions options;
+    options.redact_paths = true;
+    options.include_env = true;  // even the environment, when included, loses its paths
+    options.input_name = "/home/alice/logs/private.eventlog";
+    std::string json = json_of(private_eventlog(dir.path), options);
+    BOOST_TEST(fxprof::validate_profile(json).empty());
+    BOOST_TEST(json.find("/home") == std::string::npos, json.substr(0, 2000));
+    BOOST_TEST(json.find("alice/") == std::string::npos);
+    BOOST_TEST(json.find("Users") == std::string::npos);
+    BOOST_TEST(json.find("HOME=alice") == std::string::npos);  // the environment's own entries:
+    BOOST_TEST(json.find("\"alice\"") != std::string::npos);    // HOME's value is its last component
+    BOOST_TEST(json.find("--token=s3cret input.csv") != std::string::npos);  // arguments stay, paths go
+    BOOST_TEST(json.find("1 reader of input.csv") != std::string::npos);     // the thread's track
+}
+
+BOOST_AUTO_TEST_CASE(the_cli_redacts_into_the_written_file) {
+    TempDir dir;
+    std::string log = private_eventlog(dir.path);
+    fs::path out = dir.path / "shared.json.gz";
+    auto r = el2fx::testing::run_binary({log, "--redact-args", "--redact-paths", "--include-env", "-o", out.string()});
+    BOOST_REQUIRE(r.status == 0);
+    std::string json = fxprof::gunzip(slurp(out));
+    for (const char* secret : {"s3cret", "alice/", "/home", "--token", "Users"})
+        BOOST_TEST(json.find(secret) == std::string::npos, secret);
+    BOOST_TEST(json.find("hunter2") != std::string::npos);  // --include-env was asked for
+    BOOST_TEST(fxprof::validate_profile(json).empty());
+}
+
+BOOST_AUTO_TEST_CASE(two_runs_make_two_processes_each_starting_at_zero) {
+    std::string a = env_dir("EL2FX_FIXTURES") + "/concurrency.eventlog";
+    std::string b = env_dir("EL2FX_FIXTURES") + "/sparks.eventlog";
+    std::vector<convert::ConversionReport> reports;
+    fxprof::Profile profile = convert::build_profile({{a, "before"}, {b, "after"}}, {}, reports);
+    std::string json = fxprof::profile_to_json(profile);
+    auto problems = fxprof::validate_profile(json);
+    BOOST_TEST(problems.empty(), (problems.empty() ? "" : problems.front()));
+    BOOST_REQUIRE(reports.size() == 2u);
+    auto d = parse(json);
+    std::map<std::string, std::string> names;  // pid → process name
+    for (const auto& t : d["threads"].GetArray()) names[t["pid"].GetString()] = t["processName"].GetString();
+    BOOST_REQUIRE(names.size() == 2u);
+    std::set<std::string> process_names;
+    for (const auto& [pid, name] : names) process_names.insert(name);
+    BOOST_TEST((process_names == std::set<std::string>{"before", "after"}));
+    BOOST_TEST(d["threads"][0]["name"].GetString() == std::string("before"));  // runs in order
+    for (const auto& [pid, start] : process_starts(d)) BOOST_TEST(start == 0.0, pid << " starts at " << start);
+    BOOST_TEST(d["meta"]["profilingStartTime"].GetDouble() == 0.0);
+    BOOST_TEST(d["meta"]["product"].GetString() == std::string("before vs after"));
+
+    // meta.startTime is the first run's: its wall clock at its first event.
+    convert::ConversionReport single;
+    auto alone = parse(fxprof::profile_to_json(convert::build_profile(a, {}, single)));
+    double first_event_ms = static_cast<double>(single.run.first_time) / 1e6;
+    BOOST_TEST(d["meta"]["startTime"].GetDouble() ==
+               alone["meta"]["startTime"].GetDouble() + first_event_ms, boost::test_tools::tolerance(1e-9));
+    // Thread and capability numbering stays per run.
+    std::set<std::string> caps;
+    for (const auto& t : d["threads"].GetArray())
+        if (std::string(t["name"].GetString()) == "Capability 0") caps.insert(t["pid"].GetString());
+    BOOST_TEST(caps.size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(the_same_program_twice_shares_every_function_and_gets_distinct_pids) {
+    std::string a = env_dir("EL2FX_FIXTURES") + "/concurrency.eventlog";
+    std::vector<convert::ConversionReport> reports;
+    auto twice = parse(fxprof::profile_to_json(convert::build_profile({{a, {}}, {a, {}}}, {}, reports)));
+    convert::ConversionReport single;
+    auto once = parse(fxprof::profile_to_json(convert::build_profile(a, {}, single)));
+    // Same names, resources and files: the compare view and a selection of both runs match them.
+    BOOST_TEST(twice["shared"]["stringArray"].Size() == once["shared"]["stringArray"].Size());
+    std::set<std::string> pids, process_names;
+    for (const auto& t : twice["threads"].GetArray()) {
+        pids.insert(t["pid"].GetString());
+        process_names.insert(t["processName"].GetString());
+    }
+    BOOST_TEST((pids == std::set<std::string>{std::to_string(*single.run.pid), std::to_string(*single.run.pid) + ".1"}));
+    BOOST_TEST((process_names == std::set<std::string>{"concurrency", "concurrency (2)"}));
+}
+
+BOOST_AUTO_TEST_CASE(the_cli_compares_runs) {
+    TempDir dir;
+    fs::copy_file(env_dir("EL2FX_FIXTURES") + "/sparks.eventlog", dir.path / "a.eventlog");
+    fs::copy_file(env_dir("EL2FX_FIXTURES") + "/userevents.eventlog", dir.path / "b.eventlog");
+    auto r = el2fx::testing::run_binary({(dir.path / "a.eventlog").string(), (dir.path / "b.eventlog").string()});
+    BOOST_TEST(r.status == 0, r.err);
+    fs::path out = dir.path / "a-vs-b.json.gz";
+    BOOST_REQUIRE(fs::exists(out));
+    auto d = parse(fxprof::gunzip(slurp(out)));
+    std::set<std::string> names;
+    for (const auto& t : d["threads"].GetArray()) names.insert(t["processName"].GetString());
+    BOOST_TEST((names == std::set<std::string>{"a", "b"}));
+    BOOST_TEST(fxprof::validate_profile_file(out.string()).empty());
+
+    auto named = el2fx::testing::run_binary({(dir.path / "a.eventlog").string(), (dir.path / "b.eventlog").string(),
+                                             "--names", "before,after", "-o", (dir.path / "both.json.gz").string()});
+    BOOST_TEST(named.status == 0, named.err);
+    BOOST_TEST(fxprof::gunzip(slurp(dir.path / "both.json.gz")).find("\"processName\":\"after\"") != std::string::npos);
+    auto wrong = el2fx::testing::run_binary({(dir.path / "a.eventlog").string(), (dir.path / "b.eventlog").string(),
+                                             "--names", "only-one"});
+    BOOST_TEST(wrong.status == 2);
+}
