@@ -13,8 +13,9 @@ std::vector<std::unique_ptr<ProfileContributor>> make_contributors(const Convert
                                                                    Diagnostics& diagnostics) {
     std::vector<std::unique_ptr<ProfileContributor>> all;
     all.push_back(std::make_unique<CostCentreContributor>(options));
-    all.push_back(std::make_unique<HeapProfileContributor>(options));
+    // Counters are drawn in contributor order: the heap totals before the heap-profile bands.
     all.push_back(std::make_unique<GcHeapContributor>(options, diagnostics));
+    all.push_back(std::make_unique<HeapProfileContributor>(options));
     all.push_back(std::make_unique<UserEventsContributor>(options, diagnostics));
     all.push_back(std::make_unique<SparksContributor>(options));
     all.push_back(std::make_unique<RuntimeEventsContributor>());
