@@ -137,6 +137,9 @@ int convert_main(int argc, char** argv) {
         ("no-user-messages", "leave traceEvent messages out (START/STOP spans stay): for huge eventlogs")
         ("spark-burst-gap", "spark events of a kind closer than this make one marker (default 10us; 0: one each)",
          cxxopts::value<std::string>())
+        ("marker-resolution", "spans shorter than this are merged into one counted marker per group "
+                              "(default: the interval, coarser for logs over 100 s; 0: a marker for every span)",
+         cxxopts::value<std::string>())
         ("stats", "also list the event types in FILE: their counts and where the profile shows each")
         ("redact-args", "write the program's arguments as [redacted] (argv[0] keeps its file name)")
         ("redact-paths", "reduce absolute paths in any text to their file names")
@@ -180,6 +183,8 @@ int convert_main(int argc, char** argv) {
     command.options.user_messages = args.count("no-user-messages") == 0;
     if (args.count("spark-burst-gap"))
         command.options.spark_burst_gap_ns = parse_time(args["spark-burst-gap"].as<std::string>());
+    if (args.count("marker-resolution"))
+        command.options.marker_resolution_ns = parse_time(args["marker-resolution"].as<std::string>());
     command.stats = args.count("stats") > 0;
     command.strict = args.count("strict") > 0;
     command.quiet = args.count("quiet") > 0;

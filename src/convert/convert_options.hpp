@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "profiling/time_profile.hpp"
@@ -19,6 +20,9 @@ struct ConvertOptions {
     std::uint64_t spark_burst_gap_ns = 10'000;  // spark events closer than this make one marker; 0: one each
     bool redact_args = false;        // program arguments → "[redacted]" (argv[0] keeps its file name)
     bool redact_paths = false;       // absolute paths in any text → their file names
+    // Spans shorter than this are merged into one marker per group (span_detail.hpp);
+    // nullopt: chosen from the log's duration; 0: every span keeps its own marker.
+    std::optional<std::uint64_t> marker_resolution_ns;
     std::size_t heap_bands = 12;     // heap-profile bands shown as counters; the rest make one "other"
     // Not a user option but a hook: where time-profile ticks stand in for the threading mapper's
     // virtual samples. The cost-centre contributor fills it while the events are read (it sees

@@ -81,6 +81,10 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     context.run_index = placement.index;
     context.run_count = placement.count;
     context.categories = declare_categories(profile);
+    const std::uint64_t first = report.run.first_time, last = std::max(result.end_time, report.run.last_time);
+    context.span_detail = options.marker_resolution_ns
+                              ? span_detail_for(*options.marker_resolution_ns)
+                              : default_span_detail(last > first ? last - first : 0, options.sampling_interval_ns);
     report.mapping = map_threading(context, moments, report.diagnostics);
     std::uint64_t end = std::max(result.end_time, report.run.last_time);
     for (auto& contributor : contributors) contributor->contribute(context, end);

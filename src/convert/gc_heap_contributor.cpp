@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "convert/merged_markers.hpp"
 #include "gc/rts_summary_text.hpp"
 #include "util/error.hpp"
 
@@ -295,86 +296,117 @@ private:
              .description = "The runtime returned memory to the operating system (MEM_RETURN)."});
     }
 
+    // One "GC" marker per collection (with its statistics), its "GC sync" wait, and on each
+    // capability's track its "GC pause" (with the phases when long enough to see them);
+    // short ones are merged (span_detail.hpp).
     void add_collections() {
         ThreadHandle proc = ctx_.process_track;
         CategoryHandle gc = ctx_.categories.gc;
+        MarkerSchemaHandle merged = merged_spans_schema(p_);
         Values v;
+        SpanDetailFilter<const GcCollection*> collections(ctx_.span_detail), syncs(ctx_.span_detail);
+        MarkerSink collection_sink{p_, merged, proc, n_.gc, gc,
+                                   [&](std::uint64_t, std::uint64_t, const GcCollection* c) { add_collection(*c, v); }};
+        MarkerSink sync_sink{p_, merged, proc, n_.sync, gc, [&](std::uint64_t start, std::uint64_t stop, const GcCollection* c) {
+                                 p_.add_marker(proc, MarkerTiming::interval(at(start), at(stop)), n_.sync, gc, sync_schema_,
+                                               {FieldValue(c->number), FieldValue(c->request->cap),
+                                                FieldValue(c->request->parallel ? s_.parallel : s_.sequential)});
+                             }};
+        struct Pause {
+            const GcCollection* collection;
+            const GcParticipation* part;
+        };
+        std::map<eventlog::CapNo, SpanDetailFilter<Pause>> pauses;
+        auto pause_sink = [&](ThreadHandle track) {
+            return MarkerSink{p_, merged, track, n_.pause, gc, [this, &v, track](std::uint64_t, std::uint64_t, const Pause& p) {
+                                  add_participation(track, *p.collection, *p.part, v);
+                              }};
+        };
         for (const GcCollection& c : r_.collections) {
             std::uint64_t start = c.first_start();
-            std::uint64_t stop = c.last_end().value_or(std::max(end_, start));
-            stop = std::max(stop, start);
-            StringHandle summary = p_.handle_for_string(collection_summary(c, generations_));
-
-            v.clear();
-            v.set(kNumber, c.number);
-            v.set(kSummary, summary);
-            if (c.stats) {
-                v.set(kGen, c.stats->gen);
-                if (generations_ > 0) v.set(kKind, c.is_major(generations_) ? s_.major : s_.minor);
-                v.set(kMode, c.stats->parallel() ? s_.parallel : s_.sequential);
-            }
-            if (c.initiating_cap) v.set(kInitiator, *c.initiating_cap);
-            v.set(kCapabilities, static_cast<std::uint64_t>(c.caps.size()));
-            if (auto pause = c.runtime_pause()) v.set(kPause, ns(*pause));
-            if (auto avg = c.average_cap_pause()) v.set(kAvgCapPause, ns(*avg));
-            if (auto longest = c.longest_cap_pause()) v.set(kLongestCapPause, ns(*longest));
-            if (auto sync = c.sync_duration()) v.set(kSync, ns(*sync));
-            if (c.allocated_since_previous) v.set(kAllocated, *c.allocated_since_previous);
-            if (c.stats) {
-                const gc::GcStats& s = *c.stats;
-                v.set(kCopied, s.copied);
-                v.set(kSlop, s.slop);
-                v.set(kFrag, s.frag);
-                v.set(kThreads, s.par_n_threads);
-                v.set(kMaxCopied, s.par_max_copied);
-                v.set(kTotCopied, s.par_tot_copied);
-                if (auto b = s.seed_work_balance()) v.set(kBalance, *b);
-                if (auto b = s.balanced_ratio()) v.set(kBalancedRatio, *b);
-            }
-            if (c.live_bytes) v.set(kLive, *c.live_bytes);
-            if (c.heap_size) v.set(kHeapSize, *c.heap_size);
-            if (c.blocks_size) v.set(kBlocksSize, *c.blocks_size);
-            if (c.mem_return) v.set(kMemReturned, c.mem_return->returned);
-            p_.add_marker(proc, MarkerTiming::interval(at(start), at(stop)), n_.gc, gc,
-                          collections_.get(p_, v.mask()), v.values());
-
+            std::uint64_t stop = std::max(c.last_end().value_or(std::max(end_, start)), start);
+            collections.offer(start, stop, &c, collection_sink);
             const GcParticipation* initiator = c.initiator();
-            if (c.request && initiator && initiator->start >= c.request->time) {
-                p_.add_marker(proc, MarkerTiming::interval(at(c.request->time), at(initiator->start)), n_.sync, gc,
-                              sync_schema_,
-                              {FieldValue(c.number), FieldValue(c.request->cap),
-                               FieldValue(c.request->parallel ? s_.parallel : s_.sequential)});
+            if (c.request && initiator && initiator->start >= c.request->time)
+                syncs.offer(c.request->time, initiator->start, &c, sync_sink);
+            for (const GcParticipation& part : c.caps) {
+                std::optional<ThreadHandle> track = ctx_.capability_track(part.cap);
+                if (!track) continue;
+                auto it = pauses.try_emplace(part.cap, ctx_.span_detail).first;
+                auto sink = pause_sink(*track);
+                it->second.offer(part.start, std::max(part.end.value_or(end_), part.start), Pause{&c, &part}, sink);
             }
-            add_participations(c, v);
+        }
+        collections.finish(collection_sink);
+        syncs.finish(sync_sink);
+        for (auto& [cap, filter] : pauses) {
+            auto sink = pause_sink(*ctx_.capability_track(cap));
+            filter.finish(sink);
         }
     }
 
-    void add_participations(const GcCollection& c, Values& v) {
+    void add_collection(const GcCollection& c, Values& v) {
+        std::uint64_t start = c.first_start();
+        std::uint64_t stop = std::max(c.last_end().value_or(std::max(end_, start)), start);
+        StringHandle summary = p_.handle_for_string(collection_summary(c, generations_));
+        v.clear();
+        v.set(kNumber, c.number);
+        v.set(kSummary, summary);
+        if (c.stats) {
+            v.set(kGen, c.stats->gen);
+            if (generations_ > 0) v.set(kKind, c.is_major(generations_) ? s_.major : s_.minor);
+            v.set(kMode, c.stats->parallel() ? s_.parallel : s_.sequential);
+        }
+        if (c.initiating_cap) v.set(kInitiator, *c.initiating_cap);
+        v.set(kCapabilities, static_cast<std::uint64_t>(c.caps.size()));
+        if (auto pause = c.runtime_pause()) v.set(kPause, ns(*pause));
+        if (auto avg = c.average_cap_pause()) v.set(kAvgCapPause, ns(*avg));
+        if (auto longest = c.longest_cap_pause()) v.set(kLongestCapPause, ns(*longest));
+        if (auto sync = c.sync_duration()) v.set(kSync, ns(*sync));
+        if (c.allocated_since_previous) v.set(kAllocated, *c.allocated_since_previous);
+        if (c.stats) {
+            const gc::GcStats& s = *c.stats;
+            v.set(kCopied, s.copied);
+            v.set(kSlop, s.slop);
+            v.set(kFrag, s.frag);
+            v.set(kThreads, s.par_n_threads);
+            v.set(kMaxCopied, s.par_max_copied);
+            v.set(kTotCopied, s.par_tot_copied);
+            if (auto b = s.seed_work_balance()) v.set(kBalance, *b);
+            if (auto b = s.balanced_ratio()) v.set(kBalancedRatio, *b);
+        }
+        if (c.live_bytes) v.set(kLive, *c.live_bytes);
+        if (c.heap_size) v.set(kHeapSize, *c.heap_size);
+        if (c.blocks_size) v.set(kBlocksSize, *c.blocks_size);
+        if (c.mem_return) v.set(kMemReturned, c.mem_return->returned);
+        p_.add_marker(ctx_.process_track, MarkerTiming::interval(at(start), at(stop)), n_.gc, ctx_.categories.gc,
+                      collections_.get(p_, v.mask()), v.values());
+    }
+
+    void add_participation(ThreadHandle track, const GcCollection& c, const GcParticipation& part, Values& v) {
         CategoryHandle gc = ctx_.categories.gc;
-        for (const GcParticipation& part : c.caps) {
-            std::optional<ThreadHandle> track = ctx_.capability_track(part.cap);
-            if (!track) continue;
-            bool initiating = c.initiating_cap == part.cap;
-            std::string text = "gen " + (c.stats ? std::to_string(c.stats->gen) : std::string("?")) +
-                               (initiating ? ", initiating capability" : ", taking part");
-            StringHandle summary = p_.handle_for_string(text);
-            std::uint64_t stop = std::max(part.end.value_or(end_), part.start);
-            v.clear();
-            v.set(kPNumber, c.number);
-            v.set(kPSummary, summary);
-            v.set(kPRole, initiating ? s_.initiating : s_.taking_part);
-            if (c.stats) v.set(kPGen, c.stats->gen);
-            v.set(kPWork, ns(part.phase_total(gc::GcPhase::work)));
-            v.set(kPIdle, ns(part.phase_total(gc::GcPhase::idle)));
-            v.set(kPDone, ns(part.phase_total(gc::GcPhase::done)));
-            p_.add_marker(*track, MarkerTiming::interval(at(part.start), at(stop)), n_.pause, gc,
-                          pauses_.get(p_, v.mask()), v.values());
-            for (const gc::GcPhaseSpan& ph : part.phases) {
-                StringHandle name = ph.phase == gc::GcPhase::work ? s_.work : ph.phase == gc::GcPhase::idle ? s_.idle : s_.done;
-                StringHandle color = ph.phase == gc::GcPhase::work ? s_.green : ph.phase == gc::GcPhase::idle ? s_.grey : s_.blue;
-                p_.add_marker(*track, MarkerTiming::interval(at(ph.start), at(ph.end)), n_.phases, gc, phase_schema_,
-                              {FieldValue(c.number), FieldValue(name), FieldValue(color)});
-            }
+        bool initiating = c.initiating_cap == part.cap;
+        std::string text = "gen " + (c.stats ? std::to_string(c.stats->gen) : std::string("?")) +
+                           (initiating ? ", initiating capability" : ", taking part");
+        StringHandle summary = p_.handle_for_string(text);
+        std::uint64_t stop = std::max(part.end.value_or(end_), part.start);
+        v.clear();
+        v.set(kPNumber, c.number);
+        v.set(kPSummary, summary);
+        v.set(kPRole, initiating ? s_.initiating : s_.taking_part);
+        if (c.stats) v.set(kPGen, c.stats->gen);
+        v.set(kPWork, ns(part.phase_total(gc::GcPhase::work)));
+        v.set(kPIdle, ns(part.phase_total(gc::GcPhase::idle)));
+        v.set(kPDone, ns(part.phase_total(gc::GcPhase::done)));
+        p_.add_marker(track, MarkerTiming::interval(at(part.start), at(stop)), n_.pause, gc, pauses_.get(p_, v.mask()),
+                      v.values());
+        for (const gc::GcPhaseSpan& ph : part.phases) {
+            // Shorter phases are in the pause's work/idle/done totals only.
+            if (ph.end - ph.start < ctx_.span_detail.resolution) continue;
+            StringHandle name = ph.phase == gc::GcPhase::work ? s_.work : ph.phase == gc::GcPhase::idle ? s_.idle : s_.done;
+            StringHandle color = ph.phase == gc::GcPhase::work ? s_.green : ph.phase == gc::GcPhase::idle ? s_.grey : s_.blue;
+            p_.add_marker(track, MarkerTiming::interval(at(ph.start), at(ph.end)), n_.phases, gc, phase_schema_,
+                          {FieldValue(c.number), FieldValue(name), FieldValue(color)});
         }
     }
 

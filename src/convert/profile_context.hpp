@@ -13,6 +13,7 @@
 #include "analysis/threading_result.hpp"
 #include "convert/convert_options.hpp"
 #include "convert/run_info.hpp"
+#include "convert/span_detail.hpp"
 #include "convert/thread_catalog.hpp"
 #include "fxprof/profile.hpp"
 
@@ -42,6 +43,8 @@ public:
     const ThreadCatalog& threads;
     const analysis::ThreadingResult& threading;
     Categories categories;
+    // How much span detail markers keep (span_detail.hpp), the same for every contributor.
+    SpanDetail span_detail{};
 
     // Several eventlogs in one profile (`eventlog2fxprof a.eventlog b.eventlog`): each run is
     // its own process, named here, and its events reach everyone shifted so that its first

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "analysis/stop_status_text.hpp"
+#include "convert/merged_markers.hpp"
 
 namespace el2fx::convert {
 namespace {
@@ -88,13 +89,12 @@ private:
     // Marker names, interned once in a fixed order (string indexes stay the same
     // whatever order a compiler evaluates arguments in).
     struct Names {
-        StringHandle idle{0}, gc{0}, mutator{0}, running{0}, blocked{0}, created{0}, migrated{0}, woken{0},
+        StringHandle idle{0}, mutator{0}, running{0}, blocked{0}, created{0}, migrated{0}, woken{0},
             labelled{0}, finished{0}, warning{0};
     };
 
     void intern_names() {
         names_.idle = p_.handle_for_string("Idle");
-        names_.gc = p_.handle_for_string("GC");
         names_.mutator = p_.handle_for_string("Mutator");
         names_.running = p_.handle_for_string("Running");
         names_.blocked = p_.handle_for_string("Blocked");
@@ -119,11 +119,6 @@ private:
                                   .table_label = "{marker.data.thread}",
                                   .chart_label = "{marker.data.thread}",
                                   .description = "The capability runs Haskell code of a thread."});
-        gc_schema_ = schema({.name = "GC",
-                             .display = timeline,
-                             .fields = {},
-                             .tooltip_label = "Garbage collection",
-                             .description = "The capability takes part in a garbage collection."});
         idle_schema_ = schema({.name = "Idle",
                                .display = chart,
                                .fields = {},
@@ -173,6 +168,7 @@ private:
                                    .display = chart,
                                    .fields = {{"cap", "Capability", FieldFormat::integer}},
                                    .tooltip_label = "Finished on capability {marker.data.cap}"});
+        merged_schema_ = merged_spans_schema(p_);
         warning_schema_ = schema({.name = "EventlogWarning",
                                   .display = timeline,
                                   .fields = {{"problem", "Problem", FieldFormat::string},
@@ -210,6 +206,10 @@ private:
         if (!run.wall_clock_unix_ns)
             p_.add_extra_entry(s, "Start time", ExtraValue::text("unknown: the eventlog has no wall-clock event"));
         p_.add_extra_entry(s, "Events", ExtraValue::integer(static_cast<std::int64_t>(run.events)));
+        p_.add_extra_entry(s, "Marker resolution",
+                           ctx_.span_detail.resolution == 0
+                               ? ExtraValue::text("every span has its own marker")
+                               : ExtraValue::duration(Duration::from_nanos(static_cast<std::int64_t>(ctx_.span_detail.resolution))));
 
         if (!run.env.empty()) {
             ExtraSectionHandle e = p_.add_extra_section(ctx_.section_label("Environment (included with --include-env)"));
@@ -299,26 +299,40 @@ private:
                               CpuDelta::from_nanos(static_cast<std::int64_t>(s.cpu_delta_ns)),
                               static_cast<std::int64_t>(s.weight));
             }
-            p_.reserve_markers(t, c.spans.size(), c.spans.size() * 2);
-            for (const auto& span : c.spans) {
-                MarkerTiming timing = MarkerTiming::interval(at(span.start), at(span.end));
-                switch (span.activity.state) {
-                    case CapabilityState::idle:
-                        p_.add_marker(t, timing, names_.idle, idle_, idle_schema_, {});
-                        break;
-                    case CapabilityState::gc:
-                        p_.add_marker(t, timing, names_.gc, gc_, gc_schema_, {});
-                        break;
-                    case CapabilityState::mutator: {
-                        ThreadId id = span.activity.thread;
-                        StringHandle name = p_.handle_for_string(ctx_.thread_name(id));
-                        p_.add_marker(t, timing, names_.mutator, running_, mutator_schema_,
-                                      {FieldValue(name), FieldValue(id)});
-                        break;
-                    }
-                }
+            add_capability_markers(t, c);
+        }
+    }
+
+    // Mutator and idle spans; the GC contributor marks the collections ("GC pause").
+    void add_capability_markers(ThreadHandle t, const analysis::CapabilityTimeline& c) {
+        struct Idle {};
+        SpanDetailFilter<ThreadId> mutators(ctx_.span_detail);
+        SpanDetailFilter<Idle> idles(ctx_.span_detail);
+        MarkerSink mutator_sink{p_, merged_schema_, t, names_.mutator, running_,
+                                [&](std::uint64_t start, std::uint64_t end, ThreadId id) {
+                                    StringHandle name = p_.handle_for_string(ctx_.thread_name(id));
+                                    p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.mutator,
+                                                  running_, mutator_schema_, {FieldValue(name), FieldValue(id)});
+                                }};
+        MarkerSink idle_sink{p_, merged_schema_, t, names_.idle, idle_,
+                             [&](std::uint64_t start, std::uint64_t end, Idle) {
+                                 p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.idle, idle_,
+                                               idle_schema_, {});
+                             }};
+        for (const auto& span : c.spans) {
+            switch (span.activity.state) {
+                case CapabilityState::idle:
+                    idles.offer(span.start, span.end, Idle{}, idle_sink);
+                    break;
+                case CapabilityState::mutator:
+                    mutators.offer(span.start, span.end, span.activity.thread, mutator_sink);
+                    break;
+                case CapabilityState::gc:
+                    break;
             }
         }
+        mutators.finish(mutator_sink);
+        idles.finish(idle_sink);
     }
 
     // Labelled threads first, then the busiest, up to the limit; the rest are folded.
@@ -363,6 +377,9 @@ private:
                 if (f.finished) p_.set_thread_end_time(t, at(*f.finished));
                 p_.set_thread_show_markers_in_timeline(t, true);
                 thread_tracks_.insert_or_assign(f.id, ThreadTrack{t, false});
+                // Its name as a string whether or not a kept marker or a sample uses it, so two
+                // runs of one program intern the same strings (the compare view matches by name).
+                p_.handle_for_string(ctx_.thread_name(f.id));
                 ctx_.thread_tracks[f.id] = {t, false};
                 ++summary_.thread_tracks;
                 if (timeline) add_thread_content(t, *timeline, std::nullopt, true);
@@ -414,53 +431,103 @@ private:
             if (with_cpu) cpu = CpuDelta::from_nanos(static_cast<std::int64_t>(s.cpu_delta_ns));
             p_.add_sample(t, at(s.time), thread_stack(s.key, prefix), cpu, static_cast<std::int64_t>(s.weight));
         }
-        p_.reserve_markers(t, timeline.spans.size(), timeline.spans.size() * 3);
+        SpanDetailFilter<CapNo> running(ctx_.span_detail);
+        SpanDetailFilter<ThreadActivity> blocked(ctx_.span_detail);
+        MarkerSink running_sink{p_, merged_schema_, t, names_.running, running_,
+                                [&](std::uint64_t start, std::uint64_t end, CapNo cap) {
+                                    p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.running,
+                                                  running_, running_schema_, {FieldValue(cap)});
+                                }};
+        MarkerSink blocked_sink{p_, merged_schema_, t, names_.blocked, blocked_,
+                                [&](std::uint64_t start, std::uint64_t end, const ThreadActivity& a) {
+                                    StringHandle reason = p_.handle_for_string(reason_text(a));
+                                    p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.blocked,
+                                                  blocked_, blocked_schema_,
+                                                  {FieldValue(reason), FieldValue(a.reason.status),
+                                                   FieldValue(a.reason.blocker)});
+                                }};
         for (const auto& span : timeline.spans) {
-            MarkerTiming timing = MarkerTiming::interval(at(span.start), at(span.end));
-            if (span.activity.state == ThreadState::running) {
-                p_.add_marker(t, timing, names_.running, running_, running_schema_,
-                              {FieldValue(span.activity.cap)});
-            } else {
-                StringHandle reason = p_.handle_for_string(reason_text(span.activity));
-                p_.add_marker(t, timing, names_.blocked, blocked_, blocked_schema_,
-                              {FieldValue(reason), FieldValue(span.activity.reason.status),
-                               FieldValue(span.activity.reason.blocker)});
-            }
+            if (span.activity.state == ThreadState::running)
+                running.offer(span.start, span.end, span.activity.cap, running_sink);
+            else
+                blocked.offer(span.start, span.end, span.activity, blocked_sink);
         }
+        running.finish(running_sink);
+        blocked.finish(blocked_sink);
     }
 
+    // Wake-ups and migrations are merged where they crowd (a thread woken thousands of times).
     void add_moments() {
         using Kind = ThreadMoment::Kind;
+        struct Stream {
+            ThreadHandle track;
+            Kind kind;
+            SpanDetailFilter<const ThreadMoment*> filter;
+        };
+        std::map<std::pair<std::uint32_t, int>, Stream> streams;
+        auto sink_for = [&](const Stream& s) {
+            return MarkerSink{p_, merged_schema_, s.track, moment_name(s.kind), other_,
+                              [this, &s](std::uint64_t, std::uint64_t, const ThreadMoment* m) {
+                                  add_moment(s.track, *m);
+                              }};
+        };
         for (const ThreadMoment& m : ctx_.threads.moments()) {
             auto it = thread_tracks_.find(m.thread);
             if (it == thread_tracks_.end() || it->second.folded) continue;  // folded threads: samples only
             ThreadHandle t = it->second.handle;
-            MarkerTiming timing = MarkerTiming::instant(at(m.time));
-            switch (m.kind) {
-                case Kind::created:
-                    p_.add_marker(t, timing, names_.created, other_, created_schema_,
-                                  {FieldValue(m.cap)});
-                    break;
-                case Kind::migrated:
-                    p_.add_marker(t, timing, names_.migrated, other_, migrated_schema_,
-                                  {FieldValue(m.cap), FieldValue(m.other_cap)});
-                    break;
-                case Kind::woken:
-                    p_.add_marker(t, timing, names_.woken, other_, woken_schema_,
-                                  {FieldValue(m.cap), FieldValue(m.other_cap)});
-                    break;
-                case Kind::labelled: {
-                    const ThreadFacts* f = ctx_.threads.find(m.thread);
-                    StringHandle label = p_.handle_for_string(f->labels[m.label_index].label);
-                    p_.add_marker(t, timing, names_.labelled, other_, labelled_schema_,
-                                  {FieldValue(label)});
-                    break;
-                }
-                case Kind::finished:
-                    p_.add_marker(t, timing, names_.finished, other_, finished_schema_,
-                                  {FieldValue(m.cap)});
-                    break;
+            if (m.kind != ThreadMoment::Kind::woken && m.kind != ThreadMoment::Kind::migrated) {
+                add_moment(t, m);  // at most a few per thread: each keeps its marker
+                continue;
             }
+            auto key = std::make_pair(t.index(), static_cast<int>(m.kind));
+            auto s = streams.find(key);
+            if (s == streams.end())
+                s = streams.emplace(key, Stream{t, m.kind, SpanDetailFilter<const ThreadMoment*>(ctx_.span_detail)}).first;
+            auto sink = sink_for(s->second);
+            s->second.filter.offer(m.time, m.time, &m, sink);
+        }
+        for (auto& [key, s] : streams) {
+            auto sink = sink_for(s);
+            s.filter.finish(sink);
+        }
+    }
+
+    StringHandle moment_name(ThreadMoment::Kind kind) const {
+        using Kind = ThreadMoment::Kind;
+        switch (kind) {
+            case Kind::created: return names_.created;
+            case Kind::migrated: return names_.migrated;
+            case Kind::woken: return names_.woken;
+            case Kind::labelled: return names_.labelled;
+            case Kind::finished: return names_.finished;
+        }
+        return names_.created;
+    }
+
+    void add_moment(ThreadHandle t, const ThreadMoment& m) {
+        using Kind = ThreadMoment::Kind;
+        MarkerTiming timing = MarkerTiming::instant(at(m.time));
+        switch (m.kind) {
+            case Kind::created:
+                p_.add_marker(t, timing, names_.created, other_, created_schema_, {FieldValue(m.cap)});
+                break;
+            case Kind::migrated:
+                p_.add_marker(t, timing, names_.migrated, other_, migrated_schema_,
+                              {FieldValue(m.cap), FieldValue(m.other_cap)});
+                break;
+            case Kind::woken:
+                p_.add_marker(t, timing, names_.woken, other_, woken_schema_,
+                              {FieldValue(m.cap), FieldValue(m.other_cap)});
+                break;
+            case Kind::labelled: {
+                const ThreadFacts* f = ctx_.threads.find(m.thread);
+                StringHandle label = p_.handle_for_string(f->labels[m.label_index].label);
+                p_.add_marker(t, timing, names_.labelled, other_, labelled_schema_, {FieldValue(label)});
+                break;
+            }
+            case Kind::finished:
+                p_.add_marker(t, timing, names_.finished, other_, finished_schema_, {FieldValue(m.cap)});
+                break;
         }
     }
 
@@ -513,9 +580,9 @@ private:
     MappingSummary summary_;
     ProcessHandle process_{0};
     CategoryHandle other_{0}, idle_{0}, running_{0}, gc_{0}, blocked_{0}, warning_{0};
-    MarkerSchemaHandle mutator_schema_{0}, gc_schema_{0}, idle_schema_{0}, running_schema_{0}, blocked_schema_{0},
+    MarkerSchemaHandle mutator_schema_{0}, idle_schema_{0}, running_schema_{0}, blocked_schema_{0},
         created_schema_{0}, migrated_schema_{0}, woken_schema_{0}, labelled_schema_{0}, finished_schema_{0},
-        warning_schema_{0};
+        warning_schema_{0}, merged_schema_{0};
     struct ThreadStackKey {
         std::uint32_t prefix;  // stack index + 1; 0: none
         bool running;

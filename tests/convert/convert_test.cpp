@@ -222,3 +222,58 @@ BOOST_AUTO_TEST_CASE(truncated_log_converts_with_a_warning) {
     auto strict = el2fx::testing::run_binary({"convert", "--strict", env_dir("EL2FX_FIXTURES") + "/killed.eventlog", "-o", "-"});
     BOOST_TEST(strict.status == 3);
 }
+
+// Level of detail (span_detail.hpp): a second of 100 µs collections every 200 µs, and three
+// long ones. By default (resolution = the 1 ms interval) each capability keeps the long pauses
+// as markers and merges the short ones; --marker-resolution 0 keeps them all.
+BOOST_AUTO_TEST_CASE(short_spans_merge_into_counted_markers_unless_asked_for_all) {
+    using namespace eventlog;
+    EventlogBuilder b;
+    b.declare_block_marker().declare<StartGC>().declare<EndGC>();
+    b.begin_block(1, 0);
+    std::uint64_t t = 1000;
+    std::uint64_t shorts = 0, longs = 0;
+    for (int i = 0; i < 5000; ++i) {
+        const bool is_long = i % 2000 == 1000;
+        b.event(t, StartGC{});
+        b.event(t + (is_long ? 3'000'000 : 100'000), EndGC{});
+        t += is_long ? 3'200'000 : 200'000;
+        (is_long ? longs : shorts) += 1;
+    }
+    b.end_block();
+    TempDir dir;
+    std::string log = (dir.path / "gcs.eventlog").string();
+    std::ofstream(log, std::ios::binary) << b.finish();
+
+    auto count_pauses = [](const std::string& json, std::uint64_t& merged_spans, std::uint64_t& kept) {
+        auto d = parse(json);
+        const auto& strings = d["shared"]["stringArray"];
+        merged_spans = 0, kept = 0;
+        for (const auto& th : d["threads"].GetArray()) {
+            const auto& m = th["markers"];
+            for (rapidjson::SizeType i = 0; i < m["length"].GetUint(); ++i) {
+                if (std::string(strings[m["name"][i].GetUint()].GetString()) != "GC pause") continue;
+                const auto& data = m["data"][i];
+                if (std::string(data["type"].GetString()) == "MergedSpans")
+                    merged_spans += data["count"].GetUint64();
+                else
+                    ++kept;
+            }
+        }
+    };
+    Converted c = convert_to_json(log);
+    BOOST_TEST(fxprof::validate_profile(c.json).empty());
+    std::uint64_t merged = 0, kept = 0;
+    count_pauses(c.json, merged, kept);
+    BOOST_TEST(kept + merged == shorts + longs);
+    BOOST_TEST(kept >= longs);
+    BOOST_TEST(kept < longs + 10);  // short pauses kept alone only beside a long one
+
+    convert::ConvertOptions all;
+    all.marker_resolution_ns = 0;
+    Converted every = convert_to_json(log, all);
+    BOOST_TEST(fxprof::validate_profile(every.json).empty());
+    count_pauses(every.json, merged, kept);
+    BOOST_TEST(merged == 0u);
+    BOOST_TEST(kept == shorts + longs);
+}

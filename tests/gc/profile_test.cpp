@@ -23,6 +23,7 @@ namespace {
 fxprof::Profile convert_log(const std::string& path) {
     convert::ConversionReport report;
     convert::ConvertOptions options;
+    options.marker_resolution_ns = 0;  // these tests count every collection's markers
     return convert::build_profile(path, options, report);
 }
 
