@@ -8,7 +8,9 @@
 # Reports, best of 3 runs where it says so:
 #   - decode-only throughput (MB/s, events/s): frame + decode every event, file order;
 #   - time-ordered read (index pass + k-way merge of the blocks);
-#   - `dump --stats` and `dump` to /dev/null: wall time and peak RSS.
+#   - `dump --stats` and `dump` to /dev/null: wall time and peak RSS;
+#   - the full conversion (the product): wall time, MB/s, peak RSS and output size, against
+#     issue 4's targets (>= 100 MB/s, RSS < input/4, output < input/10).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,3 +48,12 @@ echo "decode-only (best of 3):      $(best "")"
 echo "time-ordered (best of 3):     $(best --ordered)"
 echo "dump --stats:                 $(peak build-release/src/cli/eventlog2fxprof dump --stats "$input")"
 echo "dump (text, to /dev/null):    $(peak build-release/src/cli/eventlog2fxprof dump "$input")"
+
+out=$(mktemp "${TMPDIR:-/tmp}/el2fx-bench-XXXXXX.json.gz")
+trap 'rm -f "$out"' EXIT
+/usr/bin/time -f "%e %M" build-release/src/cli/eventlog2fxprof "$input" -o "$out" -q 2> /tmp/el2fx-bench-time.txt > /dev/null
+read -r wall rss_kb < <(tail -n 1 /tmp/el2fx-bench-time.txt)
+out_size=$(stat -c %s "$out")
+awk -v w="$wall" -v r="$rss_kb" -v o="$out_size" -v s="$size" 'BEGIN {
+  printf "convert:                      wall=%.2fs (%.1f MB/s; target >= 100) peak_rss=%.0f MB (%.1f%% of input; target < 25%%) output=%.1f MB (%.1f%% of input; target < 10%%)\n",
+    w, s / 1e6 / w, r / 1024, r * 1024 * 100 / s, o / 1e6, o * 100 / s }'
