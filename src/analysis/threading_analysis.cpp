@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 namespace el2fx::analysis {
 namespace {
@@ -13,8 +14,8 @@ bool is_scheduler_event(const eventlog::Event& event) {
 
 }  // namespace
 
-ThreadingAnalysis::ThreadingAnalysis(Diagnostics& diagnostics, ThreadingOptions options)
-    : diagnostics_(diagnostics), options_(options) {
+ThreadingAnalysis::ThreadingAnalysis(Diagnostics& diagnostics, ThreadingOptions options, ThreadingSink* sink)
+    : diagnostics_(diagnostics), options_(options), sink_(sink ? *sink : collector_), own_sink_(sink == nullptr) {
     if (options_.sampling_interval_ns == 0) throw std::invalid_argument("the sampling interval must not be 0");
 }
 
@@ -54,9 +55,11 @@ ThreadingAnalysis::CapabilityTrack& ThreadingAnalysis::capability(eventlog::CapN
     if (cap >= capabilities_.size()) capabilities_.resize(std::size_t{cap} + 1);
     std::optional<CapabilityTrack>& slot = capabilities_[cap];
     if (!slot) {
-        slot.emplace(CapabilityTrack{CapabilityUsageAnalysis(time, diagnostics_),
-                                     VirtualSamplingTimer<CapabilityActivity>(options_.sampling_interval_ns), {}});
+        slot.emplace(CapabilityTrack{cap, CapabilityUsageAnalysis(time, diagnostics_),
+                                     VirtualSamplingTimer<CapabilityActivity>(options_.sampling_interval_ns)});
+        sink_.capability_started(cap, time);
         slot->timer.enter(time, slot->usage.activity());
+        drain(*slot);
     }
     return *slot;
 }
@@ -65,48 +68,61 @@ ThreadingAnalysis::ThreadTrack& ThreadingAnalysis::thread(eventlog::ThreadId id)
     auto it = threads_.find(id);
     if (it == threads_.end()) {
         it = threads_
-                 .emplace(id, ThreadTrack{ThreadStateAnalysis(diagnostics_),
-                                          VirtualSamplingTimer<ThreadActivity>(options_.sampling_interval_ns), {}})
+                 .emplace(id, ThreadTrack{id, ThreadStateAnalysis(diagnostics_),
+                                          VirtualSamplingTimer<ThreadActivity>(options_.sampling_interval_ns)})
                  .first;
     }
     return it->second;
 }
 
 void ThreadingAnalysis::record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span) {
-    if (span) track.spans.push_back(*span);
+    if (span) sink_.capability_span(track.cap, *span);
     track.timer.enter(time, track.usage.activity());
+    drain(track);
 }
 
 void ThreadingAnalysis::record(ThreadTrack& track, std::uint64_t time, std::optional<ThreadStateSpan> span) {
-    if (span) track.spans.push_back(*span);
+    if (span) sink_.thread_span(track.id, *span);
     if (track.state.finished()) {
         track.timer.finish(time);
     } else if (auto activity = track.state.activity()) {
         track.timer.enter(time, *activity);
     }
+    drain(track);
+}
+
+void ThreadingAnalysis::drain(CapabilityTrack& track) {
+    track.timer.drain([&](const Sample<CapabilityActivity>& s) { sink_.capability_sample(track.cap, s); });
+}
+
+void ThreadingAnalysis::drain(ThreadTrack& track) {
+    track.timer.drain([&](const Sample<ThreadActivity>& s) { sink_.thread_sample(track.id, s); });
 }
 
 ThreadingResult ThreadingAnalysis::finish() {
-    ThreadingResult result;
-    result.end_time = now_;
-    for (std::size_t cap = 0; cap < capabilities_.size(); ++cap) {
-        std::optional<CapabilityTrack>& track = capabilities_[cap];
+    ThreadingResult lives;
+    lives.end_time = now_;
+    for (std::optional<CapabilityTrack>& track : capabilities_) {
         if (!track) continue;
-        if (auto span = track->usage.finish(now_)) track->spans.push_back(*span);
+        if (auto span = track->usage.finish(now_)) sink_.capability_span(track->cap, *span);
         track->timer.finish(now_);
-        result.capabilities.push_back(CapabilityTimeline{static_cast<eventlog::CapNo>(cap), track->usage.start_time(),
-                                                         now_, std::move(track->spans), track->timer.take_samples()});
+        drain(*track);
+        lives.capabilities.push_back(CapabilityTimeline{track->cap, track->usage.start_time(), now_, {}, {}});
     }
     capabilities_.clear();
-    result.threads.reserve(threads_.size());
-    for (auto& [id, track] : threads_) {
-        if (auto span = track.state.finish(now_)) track.spans.push_back(*span);
-        track.timer.finish(now_);
-        result.threads.push_back(ThreadTimeline{id, std::move(track.spans), track.timer.take_samples()});
+    std::vector<ThreadTrack*> threads;  // in id order: what a sink sees must not depend on hashing
+    threads.reserve(threads_.size());
+    for (auto& [id, track] : threads_) threads.push_back(&track);
+    std::sort(threads.begin(), threads.end(), [](const ThreadTrack* a, const ThreadTrack* b) { return a->id < b->id; });
+    for (ThreadTrack* track : threads) {
+        if (auto span = track->state.finish(now_)) sink_.thread_span(track->id, *span);
+        track->timer.finish(now_);
+        drain(*track);
     }
     threads_.clear();
-    std::sort(result.threads.begin(), result.threads.end(),
-              [](const ThreadTimeline& a, const ThreadTimeline& b) { return a.thread < b.thread; });
+    if (!own_sink_) return lives;
+    ThreadingResult result = collector_.take(now_);
+    // Capabilities whose life started: the collector knows their start too.
     return result;
 }
 

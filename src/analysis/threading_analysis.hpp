@@ -13,6 +13,7 @@
 #include "analysis/capability_usage_analysis.hpp"
 #include "analysis/thread_state_analysis.hpp"
 #include "analysis/threading_result.hpp"
+#include "analysis/threading_sink.hpp"
 #include "analysis/virtual_sampling_timer.hpp"
 #include "eventlog/event.hpp"
 #include "eventlog/time_ordered_reader.hpp"
@@ -26,35 +27,45 @@ struct ThreadingOptions {
 
 class ThreadingAnalysis {
 public:
-    // Throws std::invalid_argument for a sampling interval of 0.
-    explicit ThreadingAnalysis(Diagnostics& diagnostics, ThreadingOptions options = {});
+    // Throws std::invalid_argument for a sampling interval of 0. Without a sink, everything
+    // is kept for finish(); with one, spans and samples go to it as they become final
+    // (the sink must outlive the analysis).
+    explicit ThreadingAnalysis(Diagnostics& diagnostics, ThreadingOptions options = {},
+                               ThreadingSink* sink = nullptr);
 
     // Every event, in time order: any event of a capability's block starts that
     // capability's life, and the last event's time is the end of the log.
     void handle(const eventlog::Event& event);
-    // Closes every open span at the end of the log and hands over the results.
+    // Closes every open span at the end of the log (threads in id order). Without a sink it
+    // hands over everything; with one, the result has the end time and the capabilities'
+    // lives (start, end) but no spans or samples: the sink had them.
     ThreadingResult finish();
 
 private:
     struct CapabilityTrack {
+        eventlog::CapNo cap;
         CapabilityUsageAnalysis usage;
         VirtualSamplingTimer<CapabilityActivity> timer;
-        std::vector<CapabilitySpan> spans;
     };
     struct ThreadTrack {
+        eventlog::ThreadId id;
         ThreadStateAnalysis state;
         VirtualSamplingTimer<ThreadActivity> timer;
-        std::vector<ThreadStateSpan> spans;
     };
 
     CapabilityTrack& capability(eventlog::CapNo cap, std::uint64_t time);
     ThreadTrack& thread(eventlog::ThreadId id);
     void handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap, std::uint64_t time);
-    static void record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span);
-    static void record(ThreadTrack& track, std::uint64_t time, std::optional<ThreadStateSpan> span);
+    void record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span);
+    void record(ThreadTrack& track, std::uint64_t time, std::optional<ThreadStateSpan> span);
+    void drain(CapabilityTrack& track);
+    void drain(ThreadTrack& track);
 
     Diagnostics& diagnostics_;
     ThreadingOptions options_;
+    ThreadingResultCollector collector_;  // the sink when none is given
+    ThreadingSink& sink_;
+    bool own_sink_;
     std::uint64_t now_ = 0;  // time of the latest event
     std::vector<std::optional<CapabilityTrack>> capabilities_;  // by capability number
     std::unordered_map<eventlog::ThreadId, ThreadTrack> threads_;

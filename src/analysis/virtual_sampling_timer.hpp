@@ -52,6 +52,13 @@ public:
 
     const std::vector<Sample<Key>>& samples() const { return samples_; }
     std::vector<Sample<Key>> take_samples() { return std::move(samples_); }
+    // Hands the samples taken so far to `f`, one by one, and forgets them (keeping the
+    // buffer): a streaming consumer calls this after every transition.
+    template <typename F>
+    void drain(F&& f) {
+        for (const Sample<Key>& s : samples_) f(s);
+        samples_.clear();
+    }
 
 private:
     // Samples the ticks strictly before `time` (a transition at a tick's time takes effect at it).

@@ -3,6 +3,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -248,6 +251,66 @@ BOOST_AUTO_TEST_CASE(spans_text_names_block_reasons) {
                "thread 7: 2-3: blocked in throwTo\n"
                "thread 7: 3-4: blocked reading an MVar\n"
                "thread 7: 4-5: unknown status 99\n");
+}
+
+// A streaming sink sees exactly what the collector keeps, in time order per capability and
+// per thread, and finish() then gives only the capabilities' lives.
+BOOST_AUTO_TEST_CASE(a_sink_receives_every_span_and_sample_as_they_become_final) {
+    struct Recording final : ThreadingSink {
+        ThreadingResultCollector all;
+        std::vector<std::string> calls;
+        std::map<ev::CapNo, std::uint64_t> cap_time;
+        std::map<ev::ThreadId, std::uint64_t> thread_time;
+        void capability_started(ev::CapNo cap, std::uint64_t time) override {
+            all.capability_started(cap, time);
+            calls.push_back("start " + std::to_string(cap));
+        }
+        void capability_span(ev::CapNo cap, const CapabilitySpan& s) override {
+            BOOST_TEST(s.start >= cap_time[cap]);
+            cap_time[cap] = s.start;
+            all.capability_span(cap, s);
+        }
+        void capability_sample(ev::CapNo cap, const Sample<CapabilityActivity>& s) override {
+            all.capability_sample(cap, s);
+        }
+        void thread_span(ev::ThreadId t, const ThreadStateSpan& s) override {
+            BOOST_TEST(s.start >= thread_time[t]);
+            thread_time[t] = s.start;
+            all.thread_span(t, s);
+        }
+        void thread_sample(ev::ThreadId t, const Sample<ThreadActivity>& s) override { all.thread_sample(t, s); }
+    };
+    std::vector<ev::Event> events = {
+        event(100, 0, ev::RunThread{1}),        event(105, 1, ev::RunThread{2}),
+        event(140, 1, ev::StopThread{2, kMVar, 0}), event(150, 0, ev::StopThread{1, kYield, 0}),
+        event(160, 0, ev::StartGC{}),           event(170, 1, ev::StartGC{}),
+        event(190, 0, ev::EndGC{}),             event(195, 1, ev::EndGC{}),
+        event(200, 1, ev::RunThread{1}),        event(230, 1, ev::StopThread{1, kFinished, 0}),
+    };
+    Diagnostics d1, d2;
+    ThreadingAnalysis kept(d1, ThreadingOptions{10});
+    Recording sink;
+    ThreadingAnalysis streamed(d2, ThreadingOptions{10}, &sink);
+    for (const ev::Event& e : events) {
+        kept.handle(e);
+        streamed.handle(e);
+    }
+    ThreadingResult expected = kept.finish();
+    ThreadingResult lives = streamed.finish();
+    BOOST_TEST((sink.calls == std::vector<std::string>{"start 0", "start 1"}));
+    ThreadingResult got = sink.all.take(lives.end_time);
+    BOOST_TEST(spans_text(got) == spans_text(expected));
+    BOOST_REQUIRE(got.capabilities.size() == expected.capabilities.size());
+    for (std::size_t i = 0; i < got.capabilities.size(); ++i) {
+        BOOST_TEST((got.capabilities[i].samples == expected.capabilities[i].samples));
+        BOOST_TEST(lives.capabilities[i].start == expected.capabilities[i].start);
+        BOOST_TEST(lives.capabilities[i].spans.empty());
+    }
+    BOOST_REQUIRE(got.threads.size() == expected.threads.size());
+    for (std::size_t i = 0; i < got.threads.size(); ++i)
+        BOOST_TEST((got.threads[i].samples == expected.threads[i].samples));
+    BOOST_TEST(lives.threads.empty());
+    BOOST_TEST(!expected.capabilities.front().samples.empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
