@@ -178,9 +178,13 @@ const Event& EventRewriter::apply(const Event& event) {
     if (!options_.shift_to_zero && !options_.redact_args && !options_.redact_paths) return event;
     texts_.clear();
     event_ = event;
-    event_.time = event.time >= shift_ ? event.time - shift_ : 0;
-    if (auto* block = std::get_if<BlockMarker>(&event_.payload))
-        block->end_time = block->end_time >= shift_ ? block->end_time - shift_ : 0;
+    // Every field that is a time on the event clock moves with the events: the event's
+    // own, a block's end and a biographical census's time. WALL_CLOCK_TIME and Eden's
+    // CREATE_MACHINE carry wall-clock times and stay; the rest are no times or durations.
+    auto shifted = [this](std::uint64_t t) { return t >= shift_ ? t - shift_ : 0; };
+    event_.time = shifted(event.time);
+    if (auto* block = std::get_if<BlockMarker>(&event_.payload)) block->end_time = shifted(block->end_time);
+    if (auto* bio = std::get_if<HeapBioProfSampleBegin>(&event_.payload)) bio->time = shifted(bio->time);
     if (options_.redact_args || options_.redact_paths) redact(event_.payload);
     return event_;
 }

@@ -1,5 +1,7 @@
 // What the conversion sees of each event, before any analysis or contributor does:
-// times shifted so that a run starts at 0 (several runs in one profile), program
+// times shifted so that a run starts at 0 (several runs in one profile: the event's time
+// and every payload field on the same clock, BLOCK_MARKER's end and
+// HEAP_BIO_PROF_SAMPLE_BEGIN's census time), program
 // arguments replaced (--redact-args) and absolute paths reduced to file names
 // (--redact-paths) in every text field of every event type. Redacting here, at the
 // one place all events pass, covers every string that reaches the profile from the

@@ -2,10 +2,14 @@
 // JSON; a two-run profile validates, has a process per run, each starting at 0.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
+#include <string>
+#include <vector>
 #include <unistd.h>
 
 #include "convert/converter.hpp"
@@ -258,4 +262,107 @@ BOOST_AUTO_TEST_CASE(the_cli_compares_runs) {
     auto wrong = el2fx::testing::run_binary({(dir.path / "a.eventlog").string(), (dir.path / "b.eventlog").string(),
                                              "--names", "only-one"});
     BOOST_TEST(wrong.status == 2);
+}
+
+// ---- Times of a run in a several-run profile ----------------------------------------
+
+namespace {
+
+template <typename T>
+eventlog::Event event_at(std::uint64_t time, T payload) {
+    eventlog::Event e;
+    e.time = time;
+    e.tag = T::tag;
+    e.payload = std::move(payload);
+    return e;
+}
+
+// A heap profile by biography (-hb): its censuses are written when the program ends, each
+// with the time it belongs at in its payload. The run's first event is at 1 ms.
+std::string biographical_eventlog(const fs::path& dir) {
+    using namespace eventlog;
+    EventlogBuilder b;
+    b.declare_block_marker()
+        .declare<HeapProfBegin>()
+        .declare<HeapBioProfSampleBegin>()
+        .declare<HeapProfSampleString>()
+        .declare<HeapProfSampleEnd>();
+    b.begin_block(1'000'000, kGlobalCap);
+    b.event(1'000'000, HeapProfBegin{0, 1'000'000, 6, {}, {}, {}, {}, {}, {}, {}});
+    b.event(9'000'000, HeapBioProfSampleBegin{1, 3'000'000});  // belongs at 3 ms
+    b.event(9'000'001, HeapProfSampleString{0, 4096, CString{"LAG"}});
+    b.event(9'000'002, HeapProfSampleEnd{1});
+    b.event(9'000'003, HeapBioProfSampleBegin{2, 5'500'000});  // belongs at 5.5 ms
+    b.event(9'000'004, HeapProfSampleString{0, 8192, CString{"VOID"}});
+    b.event(9'000'005, HeapProfSampleEnd{2});
+    b.end_block();
+    fs::path log = dir / "bio.eventlog";
+    std::ofstream(log, std::ios::binary) << b.finish();
+    return log.string();
+}
+
+// The start times (ms) of the markers called `name` on the tracks of process `process`.
+std::vector<double> marker_times(const rapidjson::Document& d, const std::string& process, const std::string& name) {
+    std::vector<double> times;
+    const auto& strings = d["shared"]["stringArray"];
+    for (const auto& t : d["threads"].GetArray()) {
+        if (t["processName"].GetString() != process) continue;
+        const auto& m = t["markers"];
+        for (rapidjson::SizeType i = 0; i < m["name"].Size(); ++i)
+            if (strings[m["name"][i].GetUint()].GetString() == name) times.push_back(m["startTime"][i].GetDouble());
+    }
+    std::sort(times.begin(), times.end());
+    return times;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_shift_moves_every_time_on_the_event_clock_and_no_wall_clock) {
+    using namespace eventlog;
+    convert::EventRewriter rewriter({.shift_to_zero = true});
+    Event first = rewriter.apply(event_at(1'000'000, BlockMarker{100, 9'000'000, 0}));
+    BOOST_TEST(rewriter.shift() == 1'000'000u);
+    BOOST_TEST(first.time == 0u);
+    BOOST_TEST(first.as<BlockMarker>()->end_time == 8'000'000u);
+    // A biographical census: the event is written at the end, its own time places it.
+    Event bio = rewriter.apply(event_at(9'500'000, HeapBioProfSampleBegin{4, 3'500'000}));
+    BOOST_TEST(bio.time == 8'500'000u);
+    BOOST_REQUIRE(bio.as<HeapBioProfSampleBegin>());
+    BOOST_TEST(bio.as<HeapBioProfSampleBegin>()->time == 2'500'000u);
+    BOOST_TEST(bio.as<HeapBioProfSampleBegin>()->era == 4u);
+    // Before the first event (cannot be placed earlier than the run's start): 0.
+    Event early = rewriter.apply(event_at(9'600'000, HeapBioProfSampleBegin{5, 10}));
+    BOOST_TEST(early.as<HeapBioProfSampleBegin>()->time == 0u);
+    // Wall-clock times are not on the event clock: they stay.
+    Event wall = rewriter.apply(event_at(1'200'000, WallClockTime{0, 1'700'000'000, 5}));
+    BOOST_TEST(wall.time == 200'000u);
+    BOOST_TEST(wall.as<WallClockTime>()->sec == 1'700'000'000u);
+    BOOST_TEST(wall.as<WallClockTime>()->nsec == 5u);
+    Event machine = rewriter.apply(event_at(1'300'000, CreateMachine{2, 143'714'457'434'916'300}));
+    BOOST_TEST(machine.as<CreateMachine>()->realtime == 143'714'457'434'916'300u);
+
+    // One run alone is not shifted: the event itself comes back.
+    convert::EventRewriter identity({});
+    Event in = event_at(9'500'000, HeapBioProfSampleBegin{4, 3'500'000});
+    BOOST_TEST(&identity.apply(in) == &in);
+}
+
+BOOST_AUTO_TEST_CASE(a_later_runs_biographical_censuses_are_at_their_time_from_its_start) {
+    TempDir dir;
+    std::string bio = biographical_eventlog(dir.path);
+    const std::string census = "Heap census (biographical)";
+    convert::ConversionReport single;
+    auto alone = parse(fxprof::profile_to_json(convert::build_profile(bio, {}, single)));
+    BOOST_TEST(single.run.first_time == 1'000'000u);
+    // Alone: times since the runtime started.
+    BOOST_TEST((marker_times(alone, alone["threads"][0]["processName"].GetString(), census) == std::vector<double>{3.0, 5.5}));
+
+    // With another run before it: since its own first event, like every other time of the run.
+    std::string a = env_dir("EL2FX_FIXTURES") + "/userevents.eventlog";
+    std::vector<convert::ConversionReport> reports;
+    std::string json = fxprof::profile_to_json(convert::build_profile({{a, "first"}, {bio, "bio"}}, {}, reports));
+    BOOST_TEST(fxprof::validate_profile(json).empty());
+    auto both = parse(json);
+    BOOST_TEST((marker_times(both, "bio", census) == std::vector<double>{2.0, 4.5}));
+    BOOST_TEST(marker_times(both, "first", census).empty());
 }
