@@ -37,6 +37,17 @@ int run_compare(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
                          report.runs[i].run.capabilities, report.runs[i].mapping.thread_tracks);
         std::fprintf(out, "Open it in https://profiler.firefox.com (\"Load a profile from file\").\n");
     }
+    // --stats: the table of each run, in the order of the eventlogs (standard error when the
+    // profile goes to standard output).
+    if (command.stats) {
+        std::FILE* dest = output == "-" ? err : out;
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            std::fprintf(dest, "%sRun %zu of %zu: ", i ? "\n" : "", i + 1, inputs.size());
+            if (!inputs[i].name.empty()) std::fprintf(dest, "%s, ", inputs[i].name.c_str());
+            std::fprintf(dest, "%s\n", inputs[i].path.c_str());
+            std::fputs(convert::coverage_report(report.runs[i].run.events_by_tag, command.options).c_str(), dest);
+        }
+    }
     return lost && command.strict ? kDataLoss : kOk;
 }
 

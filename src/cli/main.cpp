@@ -140,7 +140,7 @@ int convert_main(int argc, char** argv) {
         ("marker-resolution", "spans shorter than this are merged into one counted marker per group "
                               "(default: the interval, coarser for logs over 100 s; 0: a marker for every span)",
          cxxopts::value<std::string>())
-        ("stats", "also list the event types in FILE: their counts and where the profile shows each")
+        ("stats", "also list the event types in FILE: their counts and where the profile shows each (a list per FILE)")
         ("redact-args", "write the program's arguments as [redacted] (argv[0] keeps its file name)")
         ("redact-paths", "reduce absolute paths in any text to their file names")
         ("names", "several eventlogs: name their processes (comma-separated, one per FILE)",

@@ -366,3 +366,47 @@ BOOST_AUTO_TEST_CASE(a_later_runs_biographical_censuses_are_at_their_time_from_i
     BOOST_TEST((marker_times(both, "bio", census) == std::vector<double>{2.0, 4.5}));
     BOOST_TEST(marker_times(both, "first", census).empty());
 }
+
+// ---- --stats with several runs -----------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(stats_list_every_runs_event_types_in_order) {
+    TempDir dir;
+    std::string a = env_dir("EL2FX_FIXTURES") + "/userevents.eventlog";
+    std::string b = env_dir("EL2FX_FIXTURES") + "/sparks.eventlog";
+    const std::string table_head = "Event types in the eventlog and where the profile shows them:";
+    auto table_of = [&](const std::string& log) {
+        auto r = el2fx::testing::run_binary({log, "--stats", "-q", "-o", (dir.path / "one.json.gz").string()});
+        BOOST_REQUIRE(r.status == 0);
+        BOOST_REQUIRE(r.out.find(table_head) == 0u);
+        return r.out;
+    };
+    std::string table_a = table_of(a), table_b = table_of(b);
+
+    auto r = el2fx::testing::run_binary(
+        {a, b, "--names", "before,after", "--stats", "-o", (dir.path / "both.json.gz").string()});
+    BOOST_REQUIRE(r.status == 0);
+    BOOST_TEST(r.out.find("2 runs side by side") != std::string::npos, r.out);
+    std::string run1 = "Run 1 of 2: before, " + a + "\n", run2 = "\nRun 2 of 2: after, " + b + "\n";
+    std::size_t at1 = r.out.find(run1), at2 = r.out.find(run2);
+    BOOST_REQUIRE(at1 != std::string::npos);
+    BOOST_REQUIRE(at2 != std::string::npos);
+    BOOST_REQUIRE(at1 < at2);
+    // Each run's table is the one its eventlog alone gets.
+    BOOST_TEST(r.out.substr(at1 + run1.size(), at2 - at1 - run1.size()) == table_a);
+    BOOST_TEST(r.out.substr(at2 + run2.size()) == table_b);
+    BOOST_TEST(table_a.find("USER_MSG") != std::string::npos);
+    BOOST_TEST(table_b.find("SPARK_CREATE") != std::string::npos);
+
+    // Unnamed runs; the profile on standard output: the tables go to standard error.
+    auto piped = el2fx::testing::run_binary({a, b, "--stats", "-o", "-"});
+    BOOST_REQUIRE(piped.status == 0);
+    BOOST_TEST(piped.err.find("Run 1 of 2: " + a + "\n" + table_a) != std::string::npos, piped.err);
+    BOOST_TEST(piped.err.find("\nRun 2 of 2: " + b + "\n" + table_b) != std::string::npos);
+    BOOST_TEST(piped.out.find(table_head) == std::string::npos);
+    BOOST_TEST(fxprof::validate_profile(fxprof::gunzip(piped.out)).empty());
+
+    // Without --stats: no table.
+    auto quiet = el2fx::testing::run_binary({a, b, "-o", (dir.path / "both.json.gz").string()});
+    BOOST_TEST(quiet.out.find(table_head) == std::string::npos);
+    BOOST_TEST(quiet.err.find(table_head) == std::string::npos);
+}
