@@ -410,3 +410,64 @@ BOOST_AUTO_TEST_CASE(stats_list_every_runs_event_types_in_order) {
     BOOST_TEST(quiet.out.find(table_head) == std::string::npos);
     BOOST_TEST(quiet.err.find(table_head) == std::string::npos);
 }
+
+// ---- Nothing private in the written file ---------------------------------------------
+
+BOOST_AUTO_TEST_CASE(the_written_file_holds_no_environment_without_include_env) {
+    TempDir dir;
+    std::string log = private_eventlog(dir.path);
+    fs::path out = dir.path / "out.json.gz";
+    const std::vector<std::vector<std::string>> option_sets = {
+        {}, {"--redact-args"}, {"--redact-paths"}, {"--redact-args", "--redact-paths"}, {"--stats"}};
+    for (const auto& options : option_sets) {
+        for (bool two_runs : {false, true}) {
+            std::vector<std::string> args = {log};
+            if (two_runs) args.push_back(log);
+            args.insert(args.end(), options.begin(), options.end());
+            args.insert(args.end(), {"-o", out.string()});
+            auto r = el2fx::testing::run_binary(args);
+            BOOST_REQUIRE(r.status == 0);
+            std::string json = fxprof::gunzip(slurp(out));
+            std::string what = (two_runs ? "two runs," : "one run,") + [&] {
+                std::string s;
+                for (const auto& o : options) s += " " + o;
+                return s;
+            }();
+            for (const char* env : {"hunter2", "API_TOKEN", "HOME=", "Environment"})
+                BOOST_TEST(json.find(env) == std::string::npos, what << ": " << env);
+            BOOST_TEST(r.out.find("hunter2") == std::string::npos, what);
+            BOOST_TEST(fxprof::validate_profile(json).empty(), what);
+        }
+    }
+    // The control: asked for, the environment is there.
+    auto r = el2fx::testing::run_binary({log, "--include-env", "-o", out.string()});
+    BOOST_REQUIRE(r.status == 0);
+    std::string json = fxprof::gunzip(slurp(out));
+    BOOST_TEST(json.find("API_TOKEN") != std::string::npos);
+    BOOST_TEST(json.find("hunter2") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(several_runs_are_redacted_too) {
+    TempDir dir;
+    std::string log = private_eventlog(dir.path);
+    fs::path out = dir.path / "both.json.gz";
+    auto r = el2fx::testing::run_binary({log, log, "--names", "mine,yours", "--redact-args", "--redact-paths", "-o",
+                                         out.string()});
+    BOOST_REQUIRE(r.status == 0);
+    std::string json = fxprof::gunzip(slurp(out));
+    BOOST_TEST(fxprof::validate_profile(json).empty());
+    for (const char* secret : {"s3cret", "--token", "/home", "alice/", "Users", "input.csv\\u0000", "hunter2",
+                               "API_TOKEN"})
+        BOOST_TEST(json.find(secret) == std::string::npos, secret);
+    BOOST_TEST(json.find(dir.path.string()) == std::string::npos);  // not even the eventlog's own path
+    auto d = parse(json);
+    BOOST_TEST(d["meta"]["arguments"].GetString() == std::string("mine: prog [redacted]; yours: prog [redacted]"));
+    // Each run's "GHC run" section says the arguments redacted.
+    int redacted_sections = 0;
+    for (const auto& section : d["meta"]["extra"].GetArray())
+        for (const auto& entry : section["entries"].GetArray())
+            if (entry["label"].GetString() == std::string("Arguments"))
+                redacted_sections += entry["value"].GetString() == std::string("prog [redacted]");
+    BOOST_TEST(redacted_sections == 2);
+    BOOST_TEST(json.find("1 reader of input.csv") != std::string::npos);  // thread tracks: paths reduced
+}
