@@ -471,3 +471,135 @@ BOOST_AUTO_TEST_CASE(several_runs_are_redacted_too) {
     BOOST_TEST(redacted_sections == 2);
     BOOST_TEST(json.find("1 reader of input.csv") != std::string::npos);  // thread tracks: paths reduced
 }
+
+// ---- Functions stay the same from run to run -------------------------------------------
+
+namespace {
+
+// Every function as the compare view matches it: name, resource, file, line, column.
+std::set<std::string> functions(const rapidjson::Document& d) {
+    const auto& s = d["shared"];
+    const auto& strings = s["stringArray"];
+    const auto& f = s["funcTable"];
+    auto str = [&](const rapidjson::Value& v) { return v.IsNull() ? std::string("-") : std::string(strings[v.GetUint()].GetString()); };
+    auto num = [](const rapidjson::Value& v) { return v.IsNull() ? std::string("-") : std::to_string(v.GetInt64()); };
+    std::set<std::string> out;
+    for (rapidjson::SizeType i = 0; i < f["length"].GetUint(); ++i) {
+        std::string resource = "-", file = "-";
+        if (f["resource"][i].IsInt() && f["resource"][i].GetInt() >= 0)
+            resource = str(s["resourceTable"]["name"][f["resource"][i].GetUint()]);
+        if (!f["source"][i].IsNull()) file = str(s["sources"]["filename"][f["source"][i].GetUint()]);
+        out.insert(str(f["name"][i]) + " | " + resource + " | " + file + ":" + num(f["lineNumber"][i]) + ":" +
+                   num(f["columnNumber"][i]));
+    }
+    return out;
+}
+
+// A run of one time-profiled program (+RTS -p -l). Two runs of the same binary differ in
+// their pid, when they start, and the order in which the runtime defines the cost
+// centres; `shift` moves every time.
+std::string profiled_run(const fs::path& path, std::uint64_t shift, std::uint32_t pid, bool reverse_definitions) {
+    using namespace eventlog;
+    EventlogBuilder b;
+    b.declare_block_marker()
+        .declare<OsProcessPid>()
+        .declare<CreateThread>()
+        .declare<RunThread>()
+        .declare<StopThread>()
+        .declare<ThreadLabel>()
+        .declare<HeapProfCostCentre>()
+        .declare<ProfBegin>()
+        .declare<ProfSampleCostCentre>();
+    b.begin_block(shift + 1000, 0)
+        .event(shift + 1000, CreateThread{1})
+        .event(shift + 1100, ThreadLabel{1, Text{"worker"}})
+        .event(shift + 10'000, RunThread{1})
+        .event(shift + 70'000, StopThread{1, 5, 0})
+        .end_block();
+    b.begin_block(shift + 500, kGlobalCap);
+    b.event(shift + 500, OsProcessPid{0, pid});
+    const HeapProfCostCentre centres[] = {
+        {1, {"main"}, {"Main"}, {"src/Main.hs:(1,1)-(9,9)"}, 0},
+        {2, {"work"}, {"Main"}, {"src/Main.hs:3:5-20"}, 0},
+        {3, {"step"}, {"Data.Lib"}, {"src/Data/Lib.hs:7:1-9"}, 0},
+        {4, {"CAF"}, {"Data.Lib"}, {"<entire-module>"}, 1},
+    };
+    for (std::size_t i = 0; i < std::size(centres); ++i)
+        b.event(shift + 600 + i, centres[reverse_definitions ? std::size(centres) - 1 - i : i]);
+    b.event(shift + 700, ProfBegin{5000});
+    auto stack = [](std::initializer_list<std::uint32_t> innermost_first) {
+        std::string s;
+        for (std::uint32_t id : innermost_first) field_io::put_int(s, id);
+        return s;
+    };
+    static const std::string work = stack({2, 1}), step = stack({3, 2, 1}), caf = stack({4});
+    const std::pair<std::uint64_t, const std::string*> ticks[] = {
+        {15'000, &work}, {20'000, &step}, {25'000, &step}, {30'000, &caf}, {35'000, &work}, {40'000, &step}};
+    for (const auto& [t, s] : ticks) b.event(shift + t, ProfSampleCostCentre{0, t / 5000, CostCentreStack{*s}});
+    b.end_block();
+    std::ofstream(path, std::ios::binary) << b.finish();
+    return path.string();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_same_program_converted_twice_has_the_same_functions) {
+    TempDir dir;
+    std::string log = env_dir("EL2FX_FIXTURES") + "/profiled.eventlog";  // cost centres with modules and files
+    fs::path one = dir.path / "one.json.gz", two = dir.path / "two.json.gz";
+    BOOST_REQUIRE(el2fx::testing::run_binary({log, "-o", one.string()}).status == 0);
+    BOOST_REQUIRE(el2fx::testing::run_binary({log, "-o", two.string()}).status == 0);
+    auto a = parse(fxprof::gunzip(slurp(one))), b = parse(fxprof::gunzip(slurp(two)));
+    std::set<std::string> fa = functions(a);
+    BOOST_TEST(fa == functions(b));
+    BOOST_TEST(std::count_if(fa.begin(), fa.end(), [](const std::string& f) {
+                   return f.starts_with("stageNumeric.go | Main | profiled.hs:56:");
+               }) == 1,
+               "cost-centre functions have their module and file");
+    std::string pid = a["threads"][0]["pid"].GetString();
+    for (const std::string& f : fa) {
+        // Never named by something that changes from run to run: a pid, an address.
+        BOOST_TEST(f.find(pid) == std::string::npos, f);
+        BOOST_TEST(f.find("0x") == std::string::npos, f);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(two_runs_of_one_program_have_the_same_functions) {
+    TempDir dir;
+    // Different pids, start times and order of the cost centres' definitions.
+    std::string first = profiled_run(dir.path / "first.eventlog", 0, 1111, false);
+    std::string second = profiled_run(dir.path / "second.eventlog", 7'777'777, 2222, true);
+    convert::ConversionReport ra, rb;
+    auto a = parse(fxprof::profile_to_json(convert::build_profile(first, {}, ra)));
+    auto b = parse(fxprof::profile_to_json(convert::build_profile(second, {}, rb)));
+    std::set<std::string> fa = functions(a);
+    BOOST_TEST(fa == functions(b));
+    for (const char* expected : {"work | Main | src/Main.hs:3:5", "step | Data.Lib | src/Data/Lib.hs:7:1",
+                                 "CAF:Data.Lib | Data.Lib | -:-:-", "1 worker | - | -:-:-", "Mutator | - | -:-:-"})
+        BOOST_TEST(fa.count(expected) == 1u, expected << " in " << [&] {
+            std::string s;
+            for (const auto& f : fa) s += "\n  " + f;
+            return s;
+        }());
+    // One profile of both runs: each function once, shared by the two processes, so a
+    // selection of both tracks merges their call trees.
+    std::vector<convert::ConversionReport> reports;
+    auto both = parse(fxprof::profile_to_json(convert::build_profile({{first, "a"}, {second, "b"}}, {}, reports)));
+    BOOST_TEST(functions(both) == fa);
+    BOOST_TEST(both["shared"]["funcTable"]["length"].GetUint() == a["shared"]["funcTable"]["length"].GetUint());
+}
+
+// Real runs of one program (alloc.hs, two runs with different RTS options): the functions
+// both have are alike in every respect.
+BOOST_AUTO_TEST_CASE(real_runs_of_one_program_share_their_functions) {
+    convert::ConversionReport ra, rb;
+    auto a = parse(fxprof::profile_to_json(convert::build_profile(env_dir("EL2FX_FIXTURES") + "/alloc.eventlog", {}, ra)));
+    auto b = parse(fxprof::profile_to_json(convert::build_profile(env_dir("EL2FX_FIXTURES") + "/nonmoving.eventlog", {}, rb)));
+    BOOST_TEST(*ra.run.pid != *rb.run.pid);
+    std::set<std::string> fa = functions(a), fb = functions(b);
+    for (const char* name : {"Mutator | - | -:-:-", "GC | - | -:-:-", "Idle | - | -:-:-", "6 allocator-1 | - | -:-:-",
+                             "7 allocator-2 | - | -:-:-", "Running | - | -:-:-"}) {
+        BOOST_TEST(fa.count(name) == 1u, name);
+        BOOST_TEST(fb.count(name) == 1u, name);
+    }
+}
