@@ -45,4 +45,34 @@ private:
     std::unordered_map<eventlog::ThreadId, std::size_t> thread_index_;  // index in threads_
 };
 
+// Hands everything to two sinks, first `a` then `b`.
+class ThreadingTee final : public ThreadingSink {
+public:
+    ThreadingTee(ThreadingSink& a, ThreadingSink& b) : a_(a), b_(b) {}
+    void capability_started(eventlog::CapNo cap, std::uint64_t time) override {
+        a_.capability_started(cap, time);
+        b_.capability_started(cap, time);
+    }
+    void capability_span(eventlog::CapNo cap, const CapabilitySpan& span) override {
+        a_.capability_span(cap, span);
+        b_.capability_span(cap, span);
+    }
+    void capability_sample(eventlog::CapNo cap, const Sample<CapabilityActivity>& sample) override {
+        a_.capability_sample(cap, sample);
+        b_.capability_sample(cap, sample);
+    }
+    void thread_span(eventlog::ThreadId thread, const ThreadStateSpan& span) override {
+        a_.thread_span(thread, span);
+        b_.thread_span(thread, span);
+    }
+    void thread_sample(eventlog::ThreadId thread, const Sample<ThreadActivity>& sample) override {
+        a_.thread_sample(thread, sample);
+        b_.thread_sample(thread, sample);
+    }
+
+private:
+    ThreadingSink& a_;
+    ThreadingSink& b_;
+};
+
 }  // namespace el2fx::analysis

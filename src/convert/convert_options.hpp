@@ -2,11 +2,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 
-#include "profiling/time_profile.hpp"
 
 namespace el2fx::convert {
 
@@ -24,10 +22,6 @@ struct ConvertOptions {
     // nullopt: chosen from the log's duration; 0: every span keeps its own marker.
     std::optional<std::uint64_t> marker_resolution_ns;
     std::size_t heap_bands = 12;     // heap-profile bands shown as counters; the rest make one "other"
-    // Not a user option but a hook: where time-profile ticks stand in for the threading mapper's
-    // virtual samples. The cost-centre contributor fills it while the events are read (it sees
-    // them before map_threading makes the samples); copies of the options share it.
-    std::shared_ptr<profiling::TickCoverage> tick_coverage = std::make_shared<profiling::TickCoverage>();
 };
 
 }  // namespace el2fx::convert

@@ -7,6 +7,8 @@
 #include "analysis/threading_analysis.hpp"
 #include "convert/contributors.hpp"
 #include "convert/event_rewriter.hpp"
+#include "convert/profile_mapper.hpp"
+#include "convert/run_census.hpp"
 #include "convert/thread_catalog.hpp"
 #include "eventlog/byte_source.hpp"
 #include "eventlog/time_ordered_reader.hpp"
@@ -44,49 +46,73 @@ struct RunPlacement {
     std::size_t count = 1;
 };
 
-// One eventlog into `profile`: its own process and tracks.
+// One eventlog into `profile`: its own process and tracks, in two passes over the events.
+// The first (a census) learns what the layout needs: the threads and how long each ran, the
+// capabilities, the run's facts, where time-profile ticks are. The second streams: analyses
+// hand spans and samples to the threading mapper, which adds them to their tracks at once.
 void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOptions& given,
              const RunPlacement& placement, ConversionReport& report) {
     ConvertOptions options = given;
     if (options.redact_paths) options.input_name = std::string(file_name(options.input_name));
+    const RewriteOptions rewriting{.shift_to_zero = placement.count > 1,
+                                           .redact_args = options.redact_args,
+                                           .redact_paths = options.redact_paths};
     eventlog::InputFile file(input);
+
+    RunCensus census;
+    {
+        Diagnostics first_pass;  // the second pass reports the eventlog's problems
+        eventlog::TimeOrderedReader reader(file, first_pass);
+        EventRewriter rewriter(rewriting);
+        RunCensusCollector collector(options.include_env);
+        while (const eventlog::Event* next = reader.next()) collector.handle(rewriter.apply(*next));
+        census = collector.finish();
+    }
+    report.run = census.run;
+
     eventlog::TimeOrderedReader reader(file, report.diagnostics);
     report.stream_end = reader.stream_end();
-
-    analysis::ThreadingOptions threading_options;
-    threading_options.sampling_interval_ns = options.sampling_interval_ns;
-    analysis::ThreadingAnalysis threading(report.diagnostics, threading_options);
-    RunInfoCollector run(options.include_env);
-    ThreadCatalog threads;
-    std::vector<DiagnosticMoment> moments;
-    DiagnosticWatcher watcher(report.diagnostics);
-
-    std::vector<std::unique_ptr<ProfileContributor>> contributors = make_contributors(options, report.diagnostics);
-    EventRewriter rewriter({.shift_to_zero = placement.count > 1,
-                            .redact_args = options.redact_args,
-                            .redact_paths = options.redact_paths});
-    while (const eventlog::Event* next = reader.next()) {
-        const eventlog::Event* event = &rewriter.apply(*next);
-        run.handle(*event);
-        threads.handle(*event);
-        threading.handle(*event);
-        for (auto& contributor : contributors) contributor->handle(*event);
-        watcher.after(*event, moments);
-    }
-    analysis::ThreadingResult result = threading.finish();
-    report.run = run.info();
-
-    ProfileContext context(profile, options, report.run, threads, result);
+    analysis::ThreadingResult kept_result;  // only with time-profile ticks (below)
+    ProfileContext context(profile, options, report.run, census.threads, kept_result);
     context.process_name = placement.process_name;
     context.run_index = placement.index;
     context.run_count = placement.count;
+    context.tick_coverage = &census.tick_coverage;
     context.categories = declare_categories(profile);
-    const std::uint64_t first = report.run.first_time, last = std::max(result.end_time, report.run.last_time);
+    const std::uint64_t first = census.run.first_time, last = census.run.last_time;
     context.span_detail = options.marker_resolution_ns
                               ? span_detail_for(*options.marker_resolution_ns)
                               : default_span_detail(last > first ? last - first : 0, options.sampling_interval_ns);
-    report.mapping = map_threading(context, moments, report.diagnostics);
-    std::uint64_t end = std::max(result.end_time, report.run.last_time);
+    ThreadingMapper mapper(context, census, report.diagnostics);
+    mapper.begin();
+
+    // Time-profile ticks take over the CPU time of the virtual samples they replace (the
+    // cost-centre contributor), which needs every span and sample: a profiled log keeps them.
+    analysis::ThreadingResultCollector collector;
+    analysis::ThreadingTee tee(mapper, collector);
+    const bool keep_threading = census.ticks > 0;
+    analysis::ThreadingOptions threading_options;
+    threading_options.sampling_interval_ns = options.sampling_interval_ns;
+    analysis::ThreadingAnalysis threading(report.diagnostics, threading_options,
+                                          keep_threading ? static_cast<analysis::ThreadingSink*>(&tee) : &mapper);
+    ThreadCatalog moments;  // the census has the facts; this one marks the moments as they come
+    moments.set_moment_sink([&mapper](const ThreadMoment& m) { mapper.moment(m); });
+    std::vector<DiagnosticMoment> diagnostic_moments;
+    DiagnosticWatcher watcher(report.diagnostics);
+
+    std::vector<std::unique_ptr<ProfileContributor>> contributors = make_contributors(options, report.diagnostics);
+    EventRewriter rewriter(rewriting);
+    while (const eventlog::Event* next = reader.next()) {
+        const eventlog::Event* event = &rewriter.apply(*next);
+        threading.handle(*event);
+        moments.handle(*event);
+        for (auto& contributor : contributors) contributor->handle(*event);
+        watcher.after(*event, diagnostic_moments);
+    }
+    analysis::ThreadingResult lives = threading.finish();
+    if (keep_threading) kept_result = collector.take(lives.end_time);
+    report.mapping = mapper.finish(diagnostic_moments);
+    std::uint64_t end = std::max(lives.end_time, report.run.last_time);
     for (auto& contributor : contributors) contributor->contribute(context, end);
 }
 

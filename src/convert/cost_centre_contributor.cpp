@@ -288,10 +288,7 @@ private:
 
 }  // namespace
 
-CostCentreContributor::CostCentreContributor(const ConvertOptions& options)
-    : coverage_(options.tick_coverage ? options.tick_coverage : std::make_shared<profiling::TickCoverage>()) {
-    coverage_->clear();
-}
+CostCentreContributor::CostCentreContributor(const ConvertOptions& /*options*/) {}
 
 void CostCentreContributor::handle(const eventlog::Event& event) {
     switch (event.tag) {
@@ -301,15 +298,9 @@ void CostCentreContributor::handle(const eventlog::Event& event) {
         case eventlog::ProfBegin::tag:
             time_profile_.handle(event);
             break;
-        case eventlog::ProfSampleCostCentre::tag: {
-            std::size_t before = time_profile_.ticks().size();
+        case eventlog::ProfSampleCostCentre::tag:
             time_profile_.handle(event);
-            if (time_profile_.ticks().size() > before) {
-                const profiling::Tick& tick = time_profile_.ticks().back();
-                coverage_->add_tick(tick.cap, tick.time, time_profile_.tick_interval());
-            }
             break;
-        }
         default:
             break;
     }
@@ -317,7 +308,8 @@ void CostCentreContributor::handle(const eventlog::Event& event) {
 
 void CostCentreContributor::contribute(ProfileContext& context, std::uint64_t /*end*/) {
     if (time_profile_.empty()) return;
-    TickMapper(context, cost_centres_, time_profile_, *coverage_).run();
+    static const profiling::TickCoverage kNone;
+    TickMapper(context, cost_centres_, time_profile_, context.tick_coverage ? *context.tick_coverage : kNone).run();
 }
 
 std::span<const std::uint16_t> CostCentreContributor::shown_tags() const { return kShownTags; }

@@ -7,13 +7,11 @@
 //    scheduler events name no thread.
 //  - The running thread's track gets the same stack (under its name on the shared
 //    "other threads" track).
-//  - Ticks replace the virtual timer's samples where they cover (profiling::TickCoverage, shared
-//    with the threading mapper through ConvertOptions::tick_coverage): all of a capability's,
+//  - Ticks replace the virtual timer's samples where they cover (profiling::TickCoverage, from
+//    the first pass, shared with the threading mapper through the context): all of a capability's,
 //    a thread's on-CPU ones. The CPU time the replaced samples carried goes to the ticks
 //    (profiling::distribute_replaced_cpu), so CPU deltas still add up to the Run/Stop time.
 #pragma once
-
-#include <memory>
 
 #include "convert/profile_contributor.hpp"
 #include "profiling/cost_centre_table.hpp"
@@ -23,7 +21,6 @@ namespace el2fx::convert {
 
 class CostCentreContributor : public ProfileContributor {
 public:
-    // Clears options.tick_coverage: a conversion starts with no ticks.
     explicit CostCentreContributor(const ConvertOptions& options);
 
     std::string_view name() const override { return "cost-centre time profile"; }
@@ -35,7 +32,6 @@ public:
     const profiling::TimeProfile& time_profile() const { return time_profile_; }
 
 private:
-    std::shared_ptr<profiling::TickCoverage> coverage_;
     profiling::CostCentreTable cost_centres_;
     profiling::TimeProfile time_profile_;
 };

@@ -16,6 +16,7 @@
 #include "convert/span_detail.hpp"
 #include "convert/thread_catalog.hpp"
 #include "fxprof/profile.hpp"
+#include "profiling/time_profile.hpp"
 
 namespace el2fx::convert {
 
@@ -41,7 +42,11 @@ public:
     const ConvertOptions& options;
     const RunInfo& run;
     const ThreadCatalog& threads;
+    // Every span and sample, kept only for a log with time-profile ticks (the cost-centre
+    // contributor needs them); otherwise empty: the threading mapper streamed them.
     const analysis::ThreadingResult& threading;
+    // Where time-profile ticks stand in for virtual samples (from the first pass).
+    const profiling::TickCoverage* tick_coverage = nullptr;
     Categories categories;
     // How much span detail markers keep (span_detail.hpp), the same for every contributor.
     SpanDetail span_detail{};
@@ -69,7 +74,8 @@ public:
     std::optional<fxprof::ThreadHandle> thread_track(eventlog::ThreadId thread) const;
     bool thread_is_folded(eventlog::ThreadId thread) const;
     // The Haskell thread running on a capability at a time (from the capability's
-    // mutator spans); none when it was idle or collecting garbage.
+    // mutator spans, so only where `threading` is kept); none when it was idle or
+    // collecting garbage. Streaming contributors note it as events come (RunningThreads).
     std::optional<eventlog::ThreadId> running_thread(eventlog::CapNo cap, std::uint64_t time) const;
     // "12 worker" for a labelled thread, "thread 12" otherwise.
     std::string thread_name(eventlog::ThreadId thread) const;

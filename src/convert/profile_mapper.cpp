@@ -26,11 +26,78 @@ constexpr std::size_t kInitiallyVisible = 15;
 Timestamp at(std::uint64_t ns) { return Timestamp::from_nanos(static_cast<std::int64_t>(ns)); }
 
 class Mapper {
-public:
-    Mapper(ProfileContext& context, const std::vector<DiagnosticMoment>& moments, const Diagnostics& diagnostics)
-        : ctx_(context), options_(context.options), p_(context.profile), moments_(moments), diagnostics_(diagnostics) {}
+private:
+    // ---- per-track state and marker sinks (defined first: later members use them) ----
 
-    MappingSummary run() {
+    struct Idle {};
+    struct CapabilityTrack {
+        ThreadHandle handle;
+        SpanDetailFilter<ThreadId> mutators;
+        SpanDetailFilter<Idle> idles;
+    };
+    struct OwnThread {
+        ThreadHandle handle;
+        SpanDetailFilter<CapNo> running;
+        SpanDetailFilter<ThreadActivity> blocked;
+    };
+    struct MomentStream {
+        ThreadHandle track;
+        ThreadMoment::Kind kind;
+        SpanDetailFilter<ThreadMoment> filter;
+    };
+    struct FoldedSample {
+        std::uint64_t time;
+        ThreadId thread;
+        analysis::Sample<ThreadActivity> sample;
+    };
+    // Folded threads' samples reach one track out of time order: they are sorted in chunks
+    // of this many, each added as one time-ordered run (the profile merges the runs).
+    static constexpr std::size_t kFoldedChunk = 1 << 18;
+
+    CapabilityTrack* capability(CapNo cap) {
+        auto it = caps_.find(cap);
+        return it == caps_.end() ? nullptr : &it->second;
+    }
+
+    auto mutator_sink(ThreadHandle t) {
+        return MarkerSink{p_, merged_schema_, t, names_.mutator, running_, [this, t](std::uint64_t start, std::uint64_t end, ThreadId id) {
+                              StringHandle name = p_.handle_for_string(ctx_.thread_name(id));
+                              p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.mutator, running_,
+                                            mutator_schema_, {FieldValue(name), FieldValue(id)});
+                          }};
+    }
+    auto idle_sink(ThreadHandle t) {
+        return MarkerSink{p_, merged_schema_, t, names_.idle, idle_, [this, t](std::uint64_t start, std::uint64_t end, Idle) {
+                              p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.idle, idle_,
+                                            idle_schema_, {});
+                          }};
+    }
+    auto running_sink(ThreadHandle t) {
+        return MarkerSink{p_, merged_schema_, t, names_.running, running_, [this, t](std::uint64_t start, std::uint64_t end, CapNo cap) {
+                              p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.running, running_,
+                                            running_schema_, {FieldValue(cap)});
+                          }};
+    }
+    auto blocked_sink(ThreadHandle t) {
+        return MarkerSink{p_, merged_schema_, t, names_.blocked, blocked_,
+                          [this, t](std::uint64_t start, std::uint64_t end, const ThreadActivity& a) {
+                              StringHandle reason = p_.handle_for_string(reason_text(a));
+                              p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.blocked, blocked_,
+                                            blocked_schema_,
+                                            {FieldValue(reason), FieldValue(a.reason.status), FieldValue(a.reason.blocker)});
+                          }};
+    }
+    auto moment_sink(const MomentStream& s) {
+        return MarkerSink{p_, merged_schema_, s.track, moment_name(s.kind), other_,
+                          [this, t = s.track](std::uint64_t, std::uint64_t, const ThreadMoment& m) { add_moment(t, m); }};
+    }
+
+public:
+public:
+    Mapper(ProfileContext& context, const RunCensus& census, const Diagnostics& diagnostics)
+        : ctx_(context), options_(context.options), p_(context.profile), census_(census), diagnostics_(diagnostics) {}
+
+    void begin() {
         const Categories& c = ctx_.categories;
         other_ = c.other, idle_ = c.idle, running_ = c.running, gc_ = c.gc, blocked_ = c.blocked, warning_ = c.warning;
         declare_schemas();
@@ -47,9 +114,104 @@ public:
         add_capability_tracks();
         choose_thread_tracks();
         add_thread_tracks();
-        add_diagnostic_markers();
+    }
+
+    MappingSummary finish(const std::vector<DiagnosticMoment>& diagnostic_moments) {
+        for (auto& [cap, track] : caps_) {
+            auto mutators = mutator_sink(track.handle);
+            track.mutators.finish(mutators);
+            auto idles = idle_sink(track.handle);
+            track.idles.finish(idles);
+        }
+        for (auto& [id, track] : own_) {
+            auto running = running_sink(track.handle);
+            track.running.finish(running);
+            auto blocked = blocked_sink(track.handle);
+            track.blocked.finish(blocked);
+        }
+        for (auto& [key, stream] : moment_streams_) {
+            auto sink = moment_sink(stream);
+            stream.filter.finish(sink);
+        }
+        flush_folded();
+        add_problems();
+        add_diagnostic_markers(diagnostic_moments);
         choose_visible_tracks();
         return summary_;
+    }
+
+    // ---- what the threading analysis streams (analysis::ThreadingSink) -----------------
+
+    void capability_span(CapNo cap, const analysis::CapabilitySpan& span) {
+        CapabilityTrack* track = capability(cap);
+        if (!track) return;
+        switch (span.activity.state) {
+            case CapabilityState::idle: {
+                auto sink = idle_sink(track->handle);
+                track->idles.offer(span.start, span.end, Idle{}, sink);
+                break;
+            }
+            case CapabilityState::mutator: {
+                auto sink = mutator_sink(track->handle);
+                track->mutators.offer(span.start, span.end, span.activity.thread, sink);
+                break;
+            }
+            case CapabilityState::gc:  // the GC contributor marks the collections ("GC pause")
+                break;
+        }
+    }
+
+    void capability_sample(CapNo cap, const analysis::Sample<CapabilityActivity>& s) {
+        CapabilityTrack* track = capability(cap);
+        if (!track || ticks_.replaces_capability_sample(cap, s.time)) return;  // a time-profile tick stands in
+        p_.add_sample(track->handle, at(s.time), capability_stack(s.key),
+                      CpuDelta::from_nanos(static_cast<std::int64_t>(s.cpu_delta_ns)), static_cast<std::int64_t>(s.weight));
+    }
+
+    void thread_span(ThreadId id, const analysis::ThreadStateSpan& span) {
+        auto it = own_.find(id);
+        if (it == own_.end()) return;  // folded threads: samples only
+        OwnThread& track = it->second;
+        if (span.activity.state == ThreadState::running) {
+            auto sink = running_sink(track.handle);
+            track.running.offer(span.start, span.end, span.activity.cap, sink);
+        } else {
+            auto sink = blocked_sink(track.handle);
+            track.blocked.offer(span.start, span.end, span.activity, sink);
+        }
+    }
+
+    void thread_sample(ThreadId id, const analysis::Sample<ThreadActivity>& s) {
+        if (ticks_.replaces_thread_sample(is_on_cpu(s.key), s.key.cap, s.time)) return;  // a tick stands in
+        auto it = own_.find(id);
+        if (it != own_.end()) {
+            p_.add_sample(it->second.handle, at(s.time), thread_stack(s.key, std::nullopt),
+                          CpuDelta::from_nanos(static_cast<std::int64_t>(s.cpu_delta_ns)),
+                          static_cast<std::int64_t>(s.weight));
+            return;
+        }
+        if (!folded_) return;
+        folded_buffer_.push_back({s.time, id, s});
+        if (folded_buffer_.size() >= kFoldedChunk) flush_folded();
+    }
+
+    // Created, migrated, woken, labelled, finished (ThreadCatalog), as they happen.
+    void moment(const ThreadMoment& m) {
+        using Kind = ThreadMoment::Kind;
+        auto it = thread_tracks_.find(m.thread);
+        if (it == thread_tracks_.end() || it->second.folded) return;  // folded threads: samples only
+        ThreadHandle t = it->second.handle;
+        if (m.kind != Kind::woken && m.kind != Kind::migrated) {
+            add_moment(t, m);  // at most a few per thread: each keeps its marker
+            return;
+        }
+        // Wake-ups and migrations are merged where they crowd (a thread woken thousands of times).
+        auto key = std::make_pair(t.index(), static_cast<int>(m.kind));
+        auto s = moment_streams_.find(key);
+        if (s == moment_streams_.end())
+            s = moment_streams_.emplace(key, MomentStream{t, m.kind, SpanDetailFilter<ThreadMoment>(ctx_.span_detail)}).first;
+        auto sink = moment_sink(s->second);
+        s->second.filter.offer(m.time, m.time, m, sink);
     }
 
 private:
@@ -60,7 +222,7 @@ private:
 
     // The end of the log; an eventlog without events still spans one interval.
     std::uint64_t end_time() const {
-        return std::max({ctx_.threading.end_time, ctx_.run.last_time, ctx_.run.first_time + options_.sampling_interval_ns});
+        return std::max(ctx_.run.last_time, ctx_.run.first_time + options_.sampling_interval_ns);
     }
 
     std::string product_name() const {
@@ -218,6 +380,10 @@ private:
                 p_.add_extra_entry(e, kv.substr(0, eq), ExtraValue::text(eq == std::string::npos ? "" : kv.substr(eq + 1)));
             }
         }
+    }
+
+    // What went wrong while reading: known only after the last event.
+    void add_problems() {
         ExtraSectionHandle d = p_.add_extra_section(ctx_.section_label("Eventlog problems"));
         bool any = false;
         for (std::size_t i = 0; i < kDiagnosticCount; ++i) {
@@ -283,66 +449,22 @@ private:
 
     // ---- tracks ---------------------------------------------------------------------------
 
+    // One per capability the census saw, from its first event to the end of the log.
     void add_capability_tracks() {
-        for (const analysis::CapabilityTimeline& c : ctx_.threading.capabilities) {
-            ThreadHandle t = p_.add_thread(process_, "Capability " + std::to_string(c.cap),
-                                           kCapabilityTidBase + c.cap, at(c.start));
-            p_.set_thread_end_time(t, at(c.end));
+        for (const auto& [cap, start] : census_.capability_starts) {
+            ThreadHandle t = p_.add_thread(process_, "Capability " + std::to_string(cap), kCapabilityTidBase + cap, at(start));
+            p_.set_thread_end_time(t, at(end_time()));
             p_.set_thread_show_markers_in_timeline(t, true);
-            cap_tracks_.insert_or_assign(c.cap, t);
-            ctx_.capability_tracks.insert_or_assign(c.cap, t);
+            caps_.emplace(cap, CapabilityTrack{t, SpanDetailFilter<ThreadId>(ctx_.span_detail),
+                                               SpanDetailFilter<Idle>(ctx_.span_detail)});
+            ctx_.capability_tracks.insert_or_assign(cap, t);
             capability_order_.push_back(t);
-            p_.reserve_samples(t, c.samples.size());
-            for (const auto& s : c.samples) {
-                if (ticks_.replaces_capability_sample(c.cap, s.time)) continue;  // a time-profile tick stands in
-                p_.add_sample(t, at(s.time), capability_stack(s.key),
-                              CpuDelta::from_nanos(static_cast<std::int64_t>(s.cpu_delta_ns)),
-                              static_cast<std::int64_t>(s.weight));
-            }
-            add_capability_markers(t, c);
         }
     }
 
-    // Mutator and idle spans; the GC contributor marks the collections ("GC pause").
-    void add_capability_markers(ThreadHandle t, const analysis::CapabilityTimeline& c) {
-        struct Idle {};
-        SpanDetailFilter<ThreadId> mutators(ctx_.span_detail);
-        SpanDetailFilter<Idle> idles(ctx_.span_detail);
-        MarkerSink mutator_sink{p_, merged_schema_, t, names_.mutator, running_,
-                                [&](std::uint64_t start, std::uint64_t end, ThreadId id) {
-                                    StringHandle name = p_.handle_for_string(ctx_.thread_name(id));
-                                    p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.mutator,
-                                                  running_, mutator_schema_, {FieldValue(name), FieldValue(id)});
-                                }};
-        MarkerSink idle_sink{p_, merged_schema_, t, names_.idle, idle_,
-                             [&](std::uint64_t start, std::uint64_t end, Idle) {
-                                 p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.idle, idle_,
-                                               idle_schema_, {});
-                             }};
-        for (const auto& span : c.spans) {
-            switch (span.activity.state) {
-                case CapabilityState::idle:
-                    idles.offer(span.start, span.end, Idle{}, idle_sink);
-                    break;
-                case CapabilityState::mutator:
-                    mutators.offer(span.start, span.end, span.activity.thread, mutator_sink);
-                    break;
-                case CapabilityState::gc:
-                    break;
-            }
-        }
-        mutators.finish(mutator_sink);
-        idles.finish(idle_sink);
-    }
-
-    // Labelled threads first, then the busiest, up to the limit; the rest are folded.
+    // Labelled threads first, then the busiest (time running, from the census), up to the
+    // limit; the rest are folded.
     void choose_thread_tracks() {
-        for (const auto& t : ctx_.threading.threads) {
-            std::uint64_t busy = 0;
-            for (const auto& s : t.spans)
-                if (s.activity.state == ThreadState::running) busy += s.end - s.start;
-            busy_[t.thread] = busy;
-        }
         struct Rank {
             bool labelled;
             std::uint64_t busy;
@@ -351,8 +473,8 @@ private:
         std::vector<Rank> ranked;
         ranked.reserve(ctx_.threads.threads().size());
         for (const ThreadFacts& f : ctx_.threads.threads()) {
-            auto it = busy_.find(f.id);
-            ranked.push_back({!f.labels.empty(), it == busy_.end() ? 0 : it->second, f.id});
+            auto it = census_.running_ns.find(f.id);
+            ranked.push_back({!f.labels.empty(), it == census_.running_ns.end() ? 0 : it->second, f.id});
         }
         std::stable_sort(ranked.begin(), ranked.end(), [](const Rank& a, const Rank& b) {
             if (a.labelled != b.labelled) return a.labelled;
@@ -363,133 +485,46 @@ private:
     }
 
     void add_thread_tracks() {
-        // Timelines by thread id, for lookup.
-        std::unordered_map<ThreadId, const analysis::ThreadTimeline*> timelines;
-        for (const auto& t : ctx_.threading.threads) timelines[t.thread] = &t;
-
-        std::optional<ThreadHandle> folded;
-        std::vector<std::pair<std::uint64_t, std::pair<const ThreadFacts*, const analysis::ThreadTimeline*>>> folded_samples_src;
         for (const ThreadFacts& f : ctx_.threads.threads()) {  // creation order
-            const analysis::ThreadTimeline* timeline = timelines.count(f.id) ? timelines[f.id] : nullptr;
             if (own_track_[f.id]) {
-                ThreadHandle t = p_.add_thread(process_, ctx_.thread_name(f.id), f.id,
-                                               at(f.created.value_or(f.first_seen)));
+                ThreadHandle t = p_.add_thread(process_, ctx_.thread_name(f.id), f.id, at(f.created.value_or(f.first_seen)));
                 if (f.finished) p_.set_thread_end_time(t, at(*f.finished));
                 p_.set_thread_show_markers_in_timeline(t, true);
                 thread_tracks_.insert_or_assign(f.id, ThreadTrack{t, false});
+                ctx_.thread_tracks[f.id] = {t, false};
+                own_.emplace(f.id, OwnThread{t, SpanDetailFilter<CapNo>(ctx_.span_detail),
+                                             SpanDetailFilter<ThreadActivity>(ctx_.span_detail)});
                 // Its name as a string whether or not a kept marker or a sample uses it, so two
                 // runs of one program intern the same strings (the compare view matches by name).
                 p_.handle_for_string(ctx_.thread_name(f.id));
-                ctx_.thread_tracks[f.id] = {t, false};
                 ++summary_.thread_tracks;
-                if (timeline) add_thread_content(t, *timeline, std::nullopt, true);
             } else {
-                if (!folded) {
-                    folded = p_.add_thread(process_, "other threads", kCapabilityTidBase - 1,
-                                           at(ctx_.run.first_time));
-                    p_.set_thread_show_markers_in_timeline(*folded, false);
+                if (!folded_) {
+                    folded_ = p_.add_thread(process_, "other threads", kCapabilityTidBase - 1, at(ctx_.run.first_time));
+                    p_.set_thread_show_markers_in_timeline(*folded_, false);
                 }
-                thread_tracks_.insert_or_assign(f.id, ThreadTrack{*folded, true});
-                ctx_.thread_tracks[f.id] = {*folded, true};
+                thread_tracks_.insert_or_assign(f.id, ThreadTrack{*folded_, true});
+                ctx_.thread_tracks[f.id] = {*folded_, true};
                 ++summary_.folded_threads;
             }
         }
-        if (folded) {
-            // One track for many threads: samples must still come in time order.
-            struct Item {
-                std::uint64_t time;
-                ThreadId thread;
-                const analysis::Sample<ThreadActivity>* sample;
-            };
-            std::vector<Item> items;
-            for (const auto& t : ctx_.threading.threads)
-                if (!own_track_[t.thread])
-                    for (const auto& s : t.samples)
-                        if (!ticks_.replaces_thread_sample(is_on_cpu(s.key), s.key.cap, s.time))
-                            items.push_back({s.time, t.thread, &s});
-            std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.time < b.time; });
-            std::unordered_map<ThreadId, StackHandle> roots;
-            for (const Item& i : items) {
-                auto it = roots.find(i.thread);
-                if (it == roots.end())
-                    it = roots.emplace(i.thread, p_.handle_for_stack(std::nullopt, frame(ctx_.thread_name(i.thread), other_))).first;
-                // CPU deltas of different threads must not be added up as one thread's:
-                // the shared track gets weights and stacks, not activity.
-                p_.add_sample(*folded, at(i.time), thread_stack(i.sample->key, it->second), std::nullopt,
-                              static_cast<std::int64_t>(i.sample->weight));
-            }
-        }
-        add_moments();
     }
 
-    void add_thread_content(ThreadHandle t, const analysis::ThreadTimeline& timeline,
-                            std::optional<StackHandle> prefix, bool with_cpu) {
-        p_.reserve_samples(t, timeline.samples.size());
-        for (const auto& s : timeline.samples) {
-            if (ticks_.replaces_thread_sample(is_on_cpu(s.key), s.key.cap, s.time)) continue;  // a tick stands in
-            std::optional<CpuDelta> cpu;
-            if (with_cpu) cpu = CpuDelta::from_nanos(static_cast<std::int64_t>(s.cpu_delta_ns));
-            p_.add_sample(t, at(s.time), thread_stack(s.key, prefix), cpu, static_cast<std::int64_t>(s.weight));
+    // One track for many threads: samples go in as time-ordered runs.
+    void flush_folded() {
+        if (folded_buffer_.empty()) return;
+        std::stable_sort(folded_buffer_.begin(), folded_buffer_.end(),
+                         [](const FoldedSample& a, const FoldedSample& b) { return a.time < b.time; });
+        for (const FoldedSample& i : folded_buffer_) {
+            auto it = folded_roots_.find(i.thread);
+            if (it == folded_roots_.end())
+                it = folded_roots_.emplace(i.thread, p_.handle_for_stack(std::nullopt, frame(ctx_.thread_name(i.thread), other_))).first;
+            // CPU deltas of different threads must not be added up as one thread's:
+            // the shared track gets weights and stacks, not activity.
+            p_.add_sample(*folded_, at(i.time), thread_stack(i.sample.key, it->second), std::nullopt,
+                          static_cast<std::int64_t>(i.sample.weight));
         }
-        SpanDetailFilter<CapNo> running(ctx_.span_detail);
-        SpanDetailFilter<ThreadActivity> blocked(ctx_.span_detail);
-        MarkerSink running_sink{p_, merged_schema_, t, names_.running, running_,
-                                [&](std::uint64_t start, std::uint64_t end, CapNo cap) {
-                                    p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.running,
-                                                  running_, running_schema_, {FieldValue(cap)});
-                                }};
-        MarkerSink blocked_sink{p_, merged_schema_, t, names_.blocked, blocked_,
-                                [&](std::uint64_t start, std::uint64_t end, const ThreadActivity& a) {
-                                    StringHandle reason = p_.handle_for_string(reason_text(a));
-                                    p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.blocked,
-                                                  blocked_, blocked_schema_,
-                                                  {FieldValue(reason), FieldValue(a.reason.status),
-                                                   FieldValue(a.reason.blocker)});
-                                }};
-        for (const auto& span : timeline.spans) {
-            if (span.activity.state == ThreadState::running)
-                running.offer(span.start, span.end, span.activity.cap, running_sink);
-            else
-                blocked.offer(span.start, span.end, span.activity, blocked_sink);
-        }
-        running.finish(running_sink);
-        blocked.finish(blocked_sink);
-    }
-
-    // Wake-ups and migrations are merged where they crowd (a thread woken thousands of times).
-    void add_moments() {
-        using Kind = ThreadMoment::Kind;
-        struct Stream {
-            ThreadHandle track;
-            Kind kind;
-            SpanDetailFilter<const ThreadMoment*> filter;
-        };
-        std::map<std::pair<std::uint32_t, int>, Stream> streams;
-        auto sink_for = [&](const Stream& s) {
-            return MarkerSink{p_, merged_schema_, s.track, moment_name(s.kind), other_,
-                              [this, &s](std::uint64_t, std::uint64_t, const ThreadMoment* m) {
-                                  add_moment(s.track, *m);
-                              }};
-        };
-        for (const ThreadMoment& m : ctx_.threads.moments()) {
-            auto it = thread_tracks_.find(m.thread);
-            if (it == thread_tracks_.end() || it->second.folded) continue;  // folded threads: samples only
-            ThreadHandle t = it->second.handle;
-            if (m.kind != ThreadMoment::Kind::woken && m.kind != ThreadMoment::Kind::migrated) {
-                add_moment(t, m);  // at most a few per thread: each keeps its marker
-                continue;
-            }
-            auto key = std::make_pair(t.index(), static_cast<int>(m.kind));
-            auto s = streams.find(key);
-            if (s == streams.end())
-                s = streams.emplace(key, Stream{t, m.kind, SpanDetailFilter<const ThreadMoment*>(ctx_.span_detail)}).first;
-            auto sink = sink_for(s->second);
-            s->second.filter.offer(m.time, m.time, &m, sink);
-        }
-        for (auto& [key, s] : streams) {
-            auto sink = sink_for(s);
-            s.filter.finish(sink);
-        }
+        folded_buffer_.clear();
     }
 
     StringHandle moment_name(ThreadMoment::Kind kind) const {
@@ -516,11 +551,11 @@ private:
                               {FieldValue(m.cap), FieldValue(m.other_cap)});
                 break;
             case Kind::woken:
-                p_.add_marker(t, timing, names_.woken, other_, woken_schema_,
-                              {FieldValue(m.cap), FieldValue(m.other_cap)});
+                p_.add_marker(t, timing, names_.woken, other_, woken_schema_, {FieldValue(m.cap), FieldValue(m.other_cap)});
                 break;
             case Kind::labelled: {
                 const ThreadFacts* f = ctx_.threads.find(m.thread);
+                if (!f || m.label_index >= f->labels.size()) break;
                 StringHandle label = p_.handle_for_string(f->labels[m.label_index].label);
                 p_.add_marker(t, timing, names_.labelled, other_, labelled_schema_, {FieldValue(label)});
                 break;
@@ -531,12 +566,12 @@ private:
         }
     }
 
-    void add_diagnostic_markers() {
-        for (const DiagnosticMoment& m : moments_) {
+    void add_diagnostic_markers(const std::vector<DiagnosticMoment>& moments) {
+        for (const DiagnosticMoment& m : moments) {
             std::optional<ThreadHandle> track;
             if (m.cap) {
-                auto it = cap_tracks_.find(*m.cap);
-                if (it != cap_tracks_.end()) track = it->second;
+                auto it = caps_.find(*m.cap);
+                if (it != caps_.end()) track = it->second.handle;
             }
             if (!track && !capability_order_.empty()) track = capability_order_.front();
             if (!track) continue;
@@ -559,7 +594,10 @@ private:
         }
         std::vector<std::pair<std::uint64_t, ThreadHandle>> busy;
         for (const auto& [id, track] : thread_tracks_)
-            if (!track.folded) busy.push_back({busy_[id], track.handle});
+            if (!track.folded) {
+                auto it = census_.running_ns.find(id);
+                busy.push_back({it == census_.running_ns.end() ? 0 : it->second, track.handle});
+            }
         std::sort(busy.begin(), busy.end(), [](const auto& a, const auto& b) {
             return a.first != b.first ? a.first > b.first : a.second.index() < b.second.index();
         });
@@ -575,7 +613,7 @@ private:
     ProfileContext& ctx_;
     const ConvertOptions& options_;
     Profile& p_;
-    const std::vector<DiagnosticMoment>& moments_;
+    const RunCensus& census_;
     const Diagnostics& diagnostics_;
     MappingSummary summary_;
     ProcessHandle process_{0};
@@ -601,14 +639,17 @@ private:
     Names names_;
     std::optional<StackHandle> idle_stack_, gc_stack_;
     std::unordered_map<ThreadId, StackHandle> mutator_stacks_;
-    std::map<CapNo, ThreadHandle> cap_tracks_;
+    std::map<CapNo, CapabilityTrack> caps_;
     std::vector<ThreadHandle> capability_order_;
-    std::unordered_map<ThreadId, std::uint64_t> busy_;
     std::unordered_map<ThreadId, bool> own_track_;
     std::map<ThreadId, ThreadTrack> thread_tracks_;  // own or shared track of each thread
-    // Where the cost-centre contributor's time-profile ticks replace virtual samples.
-    const profiling::TickCoverage no_ticks_;
-    const profiling::TickCoverage& ticks_ = options_.tick_coverage ? *options_.tick_coverage : no_ticks_;
+    std::map<ThreadId, OwnThread> own_;
+    std::optional<ThreadHandle> folded_;
+    std::vector<FoldedSample> folded_buffer_;
+    std::unordered_map<ThreadId, StackHandle> folded_roots_;
+    std::map<std::pair<std::uint32_t, int>, MomentStream> moment_streams_;
+    // Where time-profile ticks replace virtual samples (known from the census, before any sample).
+    const profiling::TickCoverage& ticks_ = census_.tick_coverage;
 };
 
 }  // namespace
@@ -626,9 +667,27 @@ Categories declare_categories(Profile& profile) {
     return c;
 }
 
-MappingSummary map_threading(ProfileContext& context, const std::vector<DiagnosticMoment>& diagnostic_moments,
-                             const Diagnostics& diagnostics) {
-    return Mapper(context, diagnostic_moments, diagnostics).run();
+struct ThreadingMapper::Impl : Mapper {
+    using Mapper::Mapper;
+};
+
+ThreadingMapper::ThreadingMapper(ProfileContext& context, const RunCensus& census, const Diagnostics& diagnostics)
+    : impl_(std::make_unique<Impl>(context, census, diagnostics)) {}
+ThreadingMapper::~ThreadingMapper() = default;
+
+void ThreadingMapper::begin() { impl_->begin(); }
+MappingSummary ThreadingMapper::finish(const std::vector<DiagnosticMoment>& diagnostic_moments) {
+    return impl_->finish(diagnostic_moments);
 }
+void ThreadingMapper::capability_started(CapNo, std::uint64_t) {}  // its track exists from begin()
+void ThreadingMapper::capability_span(CapNo cap, const analysis::CapabilitySpan& span) { impl_->capability_span(cap, span); }
+void ThreadingMapper::capability_sample(CapNo cap, const analysis::Sample<CapabilityActivity>& sample) {
+    impl_->capability_sample(cap, sample);
+}
+void ThreadingMapper::thread_span(ThreadId thread, const analysis::ThreadStateSpan& span) { impl_->thread_span(thread, span); }
+void ThreadingMapper::thread_sample(ThreadId thread, const analysis::Sample<ThreadActivity>& sample) {
+    impl_->thread_sample(thread, sample);
+}
+void ThreadingMapper::moment(const ThreadMoment& m) { impl_->moment(m); }
 
 }  // namespace el2fx::convert

@@ -4,10 +4,13 @@
 // track); samples with CPU deltas and off-CPU groups; spans and moments as markers.
 #pragma once
 
+#include <memory>
 #include <vector>
 
+#include "analysis/threading_sink.hpp"
 #include "convert/diagnostic_moment.hpp"
 #include "convert/profile_context.hpp"
+#include "convert/run_census.hpp"
 #include "util/diagnostics.hpp"
 
 namespace el2fx::convert {
@@ -21,9 +24,29 @@ struct MappingSummary {
 // Declares the shared categories (Categories) in the profile.
 Categories declare_categories(fxprof::Profile& profile);
 
-// Sets the meta, makes the process and every track (recorded in the context), and
-// adds the threading samples and markers and the diagnostic markers.
-MappingSummary map_threading(ProfileContext& context, const std::vector<DiagnosticMoment>& diagnostic_moments,
-                             const Diagnostics& diagnostics);
+// Streams the threading analysis into the profile: begin() lays out the process and every
+// track from the census (first pass); the analysis then hands over spans and samples as they
+// become final and the thread catalog its moments (second pass); finish() flushes what is
+// pending and adds the diagnostic markers. Span markers follow the context's span detail.
+class ThreadingMapper final : public analysis::ThreadingSink {
+public:
+    // `context` and `census` must outlive the mapper.
+    ThreadingMapper(ProfileContext& context, const RunCensus& census, const Diagnostics& diagnostics);
+    ~ThreadingMapper() override;
+
+    void begin();
+    MappingSummary finish(const std::vector<DiagnosticMoment>& diagnostic_moments);
+
+    void capability_started(eventlog::CapNo cap, std::uint64_t time) override;
+    void capability_span(eventlog::CapNo cap, const analysis::CapabilitySpan& span) override;
+    void capability_sample(eventlog::CapNo cap, const analysis::Sample<analysis::CapabilityActivity>& sample) override;
+    void thread_span(eventlog::ThreadId thread, const analysis::ThreadStateSpan& span) override;
+    void thread_sample(eventlog::ThreadId thread, const analysis::Sample<analysis::ThreadActivity>& sample) override;
+    void moment(const ThreadMoment& m);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace el2fx::convert

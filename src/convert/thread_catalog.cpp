@@ -35,7 +35,7 @@ void ThreadCatalog::handle(const eventlog::Event& event) {
                 ThreadFacts& t = facts(p->thread, event.time);
                 t.created = event.time;
                 t.created_on = event.cap;
-                moments_.push_back({event.time, p->thread, Kind::created, cap, 0, 0});
+                moment({event.time, p->thread, Kind::created, cap, 0, 0});
             }
             break;
         case RunThread::tag:
@@ -46,20 +46,20 @@ void ThreadCatalog::handle(const eventlog::Event& event) {
                 ThreadFacts& t = facts(p->thread, event.time);
                 if (p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished) && !t.finished) {
                     t.finished = event.time;
-                    moments_.push_back({event.time, p->thread, Kind::finished, cap, 0, 0});
+                    moment({event.time, p->thread, Kind::finished, cap, 0, 0});
                 }
             }
             break;
         case MigrateThread::tag:
             if (auto* p = event.as<MigrateThread>()) {
                 facts(p->thread, event.time);
-                moments_.push_back({event.time, p->thread, Kind::migrated, cap, p->new_cap, 0});
+                moment({event.time, p->thread, Kind::migrated, cap, p->new_cap, 0});
             }
             break;
         case WakeupThread::tag:
             if (auto* p = event.as<WakeupThread>()) {
                 facts(p->thread, event.time);
-                moments_.push_back({event.time, p->thread, Kind::woken, cap, p->other_cap, 0});
+                moment({event.time, p->thread, Kind::woken, cap, p->other_cap, 0});
             }
             break;
         case ThreadLabel::tag:
@@ -68,7 +68,7 @@ void ThreadCatalog::handle(const eventlog::Event& event) {
                 std::string label;
                 utf8::append_sanitized(label, p->label.bytes);
                 t.labels.push_back({event.time, std::move(label)});
-                moments_.push_back({event.time, p->thread, Kind::labelled, cap, 0,
+                moment({event.time, p->thread, Kind::labelled, cap, 0,
                                     static_cast<std::uint32_t>(t.labels.size() - 1)});
             }
             break;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -43,6 +44,10 @@ struct ThreadMoment {
 class ThreadCatalog {
 public:
     void handle(const eventlog::Event& event);
+    // Moments are kept for moments() unless told otherwise, or handed to a sink as they
+    // happen (a streaming conversion marks them at once).
+    void keep_moments(bool keep) { keep_moments_ = keep; }
+    void set_moment_sink(std::function<void(const ThreadMoment&)> sink) { moment_sink_ = std::move(sink); }
 
     // Threads in order of first appearance (creation order for a complete log).
     const std::vector<ThreadFacts>& threads() const { return threads_; }
@@ -51,10 +56,16 @@ public:
 
 private:
     ThreadFacts& facts(eventlog::ThreadId id, std::uint64_t time);
+    void moment(const ThreadMoment& m) {
+        if (moment_sink_) moment_sink_(m);
+        else if (keep_moments_) moments_.push_back(m);
+    }
 
     std::vector<ThreadFacts> threads_;
     std::unordered_map<eventlog::ThreadId, std::size_t> index_;
     std::vector<ThreadMoment> moments_;
+    bool keep_moments_ = true;
+    std::function<void(const ThreadMoment&)> moment_sink_;
 };
 
 }  // namespace el2fx::convert

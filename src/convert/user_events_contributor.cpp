@@ -46,10 +46,8 @@ class UserMarkers {
 public:
     explicit UserMarkers(ProfileContext& ctx) : ctx_(ctx), p_(ctx.profile) {}
 
-    Place place(std::optional<CapNo> cap, std::uint64_t time) {
+    Place place(std::optional<CapNo> cap, std::optional<ThreadId> thread, std::uint64_t time) {
         Place out{ctx_.process_track, "", -1};
-        std::optional<ThreadId> thread;
-        if (cap) thread = ctx_.running_thread(*cap, time);
         if (thread) {
             out.thread = *thread;
             out.who = thread_name_at(ctx_, *thread, time);
@@ -201,6 +199,7 @@ void UserEventsContributor::keep(std::uint64_t time, std::optional<CapNo> cap, K
     Record r;
     r.time = time;
     r.cap = cap;
+    if (cap) r.running = running_.on(*cap);
     r.kind = kind;
     r.offset = arena_.size();
     if (kind == Kind::binary) {
@@ -214,6 +213,7 @@ void UserEventsContributor::keep(std::uint64_t time, std::optional<CapNo> cap, K
 
 void UserEventsContributor::handle(const eventlog::Event& event) {
     using namespace eventlog;
+    running_.handle(event);
     switch (event.tag) {
         case UserMessage::tag:
             if (const auto* p = event.as<UserMessage>()) {
@@ -259,13 +259,11 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
         if (r.kind == Kind::span_edge) {
             ++edges;
             events::SpanOwner owner = r.cap ? kCapabilityOwner | *r.cap : kNoCapabilityOwner;
-            if (r.cap) {
-                if (auto thread = ctx.running_thread(*r.cap, r.time)) owner = *thread;
-            }
+            if (r.running) owner = *r.running;
             pairer.edge(owner, r.time, events::SpanMessage{r.edge, r.convention, t});
             continue;
         }
-        Place where = m.place(r.cap, r.time);
+        Place where = m.place(r.cap, r.running, r.time);
         StringHandle who = p.handle_for_string(where.who);
         MarkerTiming at = MarkerTiming::instant(ProfileContext::at(r.time));
         switch (r.kind) {

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/running_threads.hpp"
 #include "convert/profile_contributor.hpp"
 #include "events/user_spans.hpp"
 #include "util/diagnostics.hpp"
@@ -41,6 +42,7 @@ private:
     struct Record {
         std::uint64_t time = 0;
         std::optional<eventlog::CapNo> cap;
+        std::optional<eventlog::ThreadId> running;  // the thread running on `cap` then
         Kind kind = Kind::message;
         events::SpanEdge edge = events::SpanEdge::open;
         events::SpanConvention convention = events::SpanConvention::start_stop;
@@ -51,6 +53,7 @@ private:
 
     bool user_messages_;
     Diagnostics& diagnostics_;
+    analysis::RunningThreads running_;
     std::string arena_;
     std::vector<Record> records_;
     std::uint64_t messages_ = 0, markers_ = 0, binary_ = 0;

@@ -66,6 +66,10 @@ std::size_t InputFile::read_at(std::uint64_t offset, std::uint8_t* buffer, std::
     return done;
 }
 
+void InputFile::rewind() {
+    if (!seekable_ || ::lseek(fd_, 0, SEEK_SET) != 0) io_error(name_, "cannot read the input a second time");
+}
+
 void InputFile::spool_to_temporary_file() {
     if (seekable_) return;
     const char* dir = std::getenv("TMPDIR");

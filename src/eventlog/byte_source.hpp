@@ -26,6 +26,9 @@ public:
     // Copies the rest of a non-seekable input into an unlinked temporary file and
     // reads from that instead, so that it can be read out of order (pipes, FIFOs).
     void spool_to_temporary_file();
+    // Back to the first byte for another sequential pass; only for seekable inputs
+    // (spool_to_temporary_file makes any input seekable). Throws el2fx::Error.
+    void rewind();
 
 private:
     std::string name_;

@@ -185,6 +185,7 @@ private:
 TimeOrderedReader::TimeOrderedReader(InputFile& input, Diagnostics& diagnostics)
     : input_(input), diagnostics_(diagnostics) {
     input_.spool_to_temporary_file();
+    input_.rewind();  // a second reader of the same input starts over
     RangeIndexer indexer(diagnostics_);
     stream_end_ = decode_stream(input_, indexer, diagnostics_);
     header_ = std::move(indexer.header_);

@@ -1,0 +1,58 @@
+#include "convert/run_census.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "eventlog/event_types.hpp"
+
+namespace el2fx::convert {
+
+RunCensusCollector::RunCensusCollector(bool include_env) : run_(include_env) { census_.threads.keep_moments(false); }
+
+void RunCensusCollector::handle(const eventlog::Event& event) {
+    using namespace eventlog;
+    now_ = std::max(now_, event.time);
+    run_.handle(event);
+    census_.threads.handle(event);
+    if (event.cap) census_.capability_starts.try_emplace(*event.cap, now_);
+    switch (event.tag) {
+        case RunThread::tag:
+            if (const auto* p = event.as<RunThread>(); p && event.cap) {
+                if (*event.cap >= running_.size()) running_.resize(std::size_t{*event.cap} + 1);
+                running_[*event.cap] = Running{p->thread, now_};
+            }
+            break;
+        case StopThread::tag:
+            if (const auto* p = event.as<StopThread>(); p && event.cap && *event.cap < running_.size()) {
+                std::optional<Running>& r = running_[*event.cap];
+                if (r && r->thread == p->thread) {  // another thread's stop is noise here
+                    census_.running_ns[r->thread] += now_ - r->since;
+                    r.reset();
+                }
+            }
+            break;
+        case ProfBegin::tag:
+            if (const auto* p = event.as<ProfBegin>(); p && p->tick_interval > 0) tick_interval_ = p->tick_interval;
+            break;
+        case ProfSampleCostCentre::tag:
+            // As the cost-centre contributor reads ticks (profiling/time_profile.cpp).
+            if (const auto* p = event.as<ProfSampleCostCentre>(); p && p->cap < std::numeric_limits<std::uint16_t>::max()) {
+                ++census_.ticks;
+                census_.tick_coverage.add_tick(static_cast<std::uint16_t>(p->cap), event.time,
+                                               tick_interval_.value_or(profiling::TimeProfile::kDefaultTickIntervalNs));
+            }
+            break;
+        default:
+            break;
+    }
+}
+
+RunCensus RunCensusCollector::finish() {
+    for (std::optional<Running>& r : running_)  // still running at the end of the log
+        if (r) census_.running_ns[r->thread] += now_ - r->since;
+    running_.clear();
+    census_.run = run_.info();
+    return std::move(census_);
+}
+
+}  // namespace el2fx::convert

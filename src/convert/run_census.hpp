@@ -1,0 +1,52 @@
+// The first of a conversion's two passes over the eventlog: the facts the profile's layout
+// needs before any track can be filled — the run (program, pid, capabilities), every Haskell
+// thread (labels, creation order) with the time it ran, where the capabilities' lives start,
+// and where time-profile ticks stand in for virtual samples. Small: it grows with the
+// threads and capabilities, not with the events. The second pass then streams everything
+// else straight into those tracks (converter.cpp).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "convert/run_info.hpp"
+#include "convert/thread_catalog.hpp"
+#include "eventlog/event.hpp"
+#include "profiling/time_profile.hpp"
+
+namespace el2fx::convert {
+
+struct RunCensus {
+    RunInfo run;
+    ThreadCatalog threads;                                    // facts only, no moments
+    std::unordered_map<eventlog::ThreadId, std::uint64_t> running_ns;  // time each thread ran
+    std::map<eventlog::CapNo, std::uint64_t> capability_starts;        // a capability's first event
+    profiling::TickCoverage tick_coverage;
+    std::uint64_t ticks = 0;  // time-profile ticks (PROF_SAMPLE_COST_CENTRE)
+};
+
+class RunCensusCollector {
+public:
+    explicit RunCensusCollector(bool include_env);
+
+    // Every event, in time order (as the second pass will see them).
+    void handle(const eventlog::Event& event);
+    RunCensus finish();
+
+private:
+    struct Running {
+        eventlog::ThreadId thread = 0;
+        std::uint64_t since = 0;
+    };
+
+    RunInfoCollector run_;
+    RunCensus census_;
+    std::vector<std::optional<Running>> running_;  // by capability
+    std::optional<std::uint64_t> tick_interval_;
+    std::uint64_t now_ = 0;
+};
+
+}  // namespace el2fx::convert

@@ -1,0 +1,77 @@
+// The first pass (run_census.hpp): how long each thread ran, where capabilities start, which
+// threads it knows (without moments), and where time-profile ticks cover a capability.
+#include <boost/test/unit_test.hpp>
+
+#include "convert/run_census.hpp"
+#include "eventlog/event_types.hpp"
+
+using namespace el2fx;
+using namespace el2fx::convert;
+namespace ev = el2fx::eventlog;
+
+namespace {
+
+template <typename Payload>
+ev::Event event(std::uint64_t time, std::optional<ev::CapNo> cap, Payload payload) {
+    ev::Event e;
+    e.time = time;
+    e.cap = cap;
+    e.tag = Payload::tag;
+    e.payload = payload;
+    return e;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(run_census)
+
+BOOST_AUTO_TEST_CASE(running_time_per_thread_from_run_and_stop_on_each_capability) {
+    RunCensusCollector c(false);
+    c.handle(event(100, 0, ev::CreateThread{1}));
+    c.handle(event(110, 0, ev::RunThread{1}));
+    c.handle(event(115, 1, ev::CreateThread{2}));
+    c.handle(event(120, 1, ev::RunThread{2}));
+    c.handle(event(150, 0, ev::StopThread{1, 3, 0}));   // 1 ran 40
+    c.handle(event(160, 1, ev::StopThread{2, 5, 0}));   // 2 ran 40
+    c.handle(event(170, 1, ev::RunThread{1}));          // 1 migrated to cap 1
+    c.handle(event(200, 1, ev::StopThread{1, 3, 0}));   // +30
+    c.handle(event(210, 0, ev::RunThread{3}));          // still running at the end
+    c.handle(event(250, 0, ev::StartGC{}));
+    RunCensus census = c.finish();
+    BOOST_TEST(census.running_ns.at(1) == 70u);
+    BOOST_TEST(census.running_ns.at(2) == 40u);
+    BOOST_TEST(census.running_ns.at(3) == 40u);  // to the last event
+    BOOST_TEST(census.capability_starts.at(0) == 100u);
+    BOOST_TEST(census.capability_starts.at(1) == 115u);
+    BOOST_TEST(census.threads.threads().size() == 3u);
+    BOOST_TEST(census.threads.moments().empty());  // facts only
+    BOOST_TEST(census.run.events == 10u);
+    BOOST_TEST(census.ticks == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_stop_of_another_thread_does_not_end_the_running_one) {
+    RunCensusCollector c(false);
+    c.handle(event(10, 0, ev::RunThread{1}));
+    c.handle(event(20, 0, ev::StopThread{2, 3, 0}));  // odd: not the running thread
+    c.handle(event(30, 0, ev::StopThread{1, 3, 0}));
+    RunCensus census = c.finish();
+    BOOST_TEST(census.running_ns.at(1) == 20u);
+    BOOST_TEST(census.running_ns.count(2) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(ticks_cover_their_capability_from_one_interval_before_the_first) {
+    RunCensusCollector c(false);
+    c.handle(event(0, std::nullopt, ev::ProfBegin{1000}));
+    ev::ProfSampleCostCentre tick{};
+    tick.cap = 1;
+    c.handle(event(5000, std::nullopt, tick));
+    c.handle(event(6000, std::nullopt, tick));
+    RunCensus census = c.finish();
+    BOOST_TEST(census.ticks == 2u);
+    BOOST_TEST(census.tick_coverage.covers(1, 4500));
+    BOOST_TEST(census.tick_coverage.covers(1, 6000));
+    BOOST_TEST(!census.tick_coverage.covers(1, 3000));
+    BOOST_TEST(!census.tick_coverage.covers(0, 5000));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
