@@ -77,6 +77,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     context.process_name = placement.process_name;
     context.run_index = placement.index;
     context.run_count = placement.count;
+    context.census = &census;
     context.tick_coverage = &census.tick_coverage;
     context.categories = declare_categories(profile);
     const std::uint64_t first = census.run.first_time, last = census.run.last_time;
@@ -101,6 +102,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     DiagnosticWatcher watcher(report.diagnostics);
 
     std::vector<std::unique_ptr<ProfileContributor>> contributors = make_contributors(options, report.diagnostics);
+    for (auto& contributor : contributors) contributor->begin(context);
     EventRewriter rewriter(rewriting);
     while (const eventlog::Event* next = reader.next()) {
         const eventlog::Event* event = &rewriter.apply(*next);

@@ -4,10 +4,12 @@
 #include <array>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "convert/merged_markers.hpp"
+#include "convert/run_census.hpp"
 #include "gc/rts_summary_text.hpp"
 #include "util/error.hpp"
 
@@ -178,22 +180,73 @@ std::string accuracy_suffix(Accuracy a) {
     }
 }
 
-class Writer {
-public:
-    Writer(ProfileContext& ctx, gc::GcAnalysisResult& r, std::uint64_t end)
-        : ctx_(ctx), p_(ctx.profile), r_(r), end_(end), collections_(collection_schema()), pauses_(pause_schema()) {}
+}  // namespace
 
-    void run() {
-        generations_ = ctx_.run.generations.value_or(r_.summary.generations.value_or(0));
-        intern();
-        declare();
-        add_collections();
-        add_heap_counters();
-        add_nonmoving();
-        add_summary();
-    }
+// Streams collections and heap samples into markers and counters as GcAnalysis hands them
+// over; non-moving records and the summary come at the end.
+class GcHeapWriter {
+public:
+    explicit GcHeapWriter(ProfileContext& ctx)
+        : ctx_(ctx), p_(ctx.profile), collections_(collection_schema()), pauses_(pause_schema()),
+          collection_filter_(ctx.span_detail), sync_filter_(ctx.span_detail) {}
 
 private:
+    using CollectionPtr = std::shared_ptr<const GcCollection>;
+    struct Pause {
+        CollectionPtr collection;
+        std::size_t part;  // index in collection->caps
+    };
+
+    auto collection_marker_sink() {
+        return MarkerSink{p_, merged_, ctx_.process_track, n_.gc, ctx_.categories.gc,
+                          [this](std::uint64_t, std::uint64_t, const CollectionPtr& c) { add_collection(*c); }};
+    }
+    auto sync_marker_sink() {
+        return MarkerSink{p_, merged_, ctx_.process_track, n_.sync, ctx_.categories.gc,
+                          [this](std::uint64_t start, std::uint64_t stop, const CollectionPtr& c) {
+                              p_.add_marker(ctx_.process_track, MarkerTiming::interval(at(start), at(stop)), n_.sync,
+                                            ctx_.categories.gc, sync_schema_,
+                                            {FieldValue(c->number), FieldValue(c->request->cap),
+                                             FieldValue(c->request->parallel ? s_.parallel : s_.sequential)});
+                          }};
+    }
+    auto pause_marker_sink(ThreadHandle track) {
+        return MarkerSink{p_, merged_, track, n_.pause, ctx_.categories.gc,
+                          [this, track](std::uint64_t, std::uint64_t, const Pause& p) {
+                              add_participation(track, *p.collection, p.collection->caps[p.part]);
+                          }};
+    }
+
+public:
+
+    void begin() {
+        generations_ = ctx_.run.generations.value_or(0);
+        intern();
+        declare();
+        merged_ = merged_spans_schema(p_);
+        std::size_t caps_allocating = ctx_.census ? ctx_.census->allocating_capabilities.size() : 0;
+        per_cap_allocation_ = caps_allocating > 1 && caps_allocating <= kMaxCapabilityAllocationTracks;
+    }
+
+    // Collections still open at the end of the log close there.
+    void set_end(std::uint64_t end) { end_ = end; }
+
+    void finish(const gc::GcAnalysisResult& r) {
+        auto collection_sink = collection_marker_sink();
+        collection_filter_.finish(collection_sink);
+        auto sync_sink = sync_marker_sink();
+        sync_filter_.finish(sync_sink);
+        for (auto& [cap, filter] : pause_filters_) {
+            auto sink = pause_marker_sink(*ctx_.capability_track(cap));
+            filter.finish(sink);
+        }
+        if (pending_allocation_) add_heap_sample(*pending_allocation_, false);
+        pending_allocation_.reset();
+        add_nonmoving(r);
+        add_summary(r.summary);
+    }
+
+    // The rest is this file's own business (the class lives in this file only).
     void intern() {
         n_.gc = p_.handle_for_string("GC");
         n_.sync = p_.handle_for_string("GC sync");
@@ -299,53 +352,29 @@ private:
     // One "GC" marker per collection (with its statistics), its "GC sync" wait, and on each
     // capability's track its "GC pause" (with the phases when long enough to see them);
     // short ones are merged (span_detail.hpp).
-    void add_collections() {
-        ThreadHandle proc = ctx_.process_track;
-        CategoryHandle gc = ctx_.categories.gc;
-        MarkerSchemaHandle merged = merged_spans_schema(p_);
-        Values v;
-        SpanDetailFilter<const GcCollection*> collections(ctx_.span_detail), syncs(ctx_.span_detail);
-        MarkerSink collection_sink{p_, merged, proc, n_.gc, gc,
-                                   [&](std::uint64_t, std::uint64_t, const GcCollection* c) { add_collection(*c, v); }};
-        MarkerSink sync_sink{p_, merged, proc, n_.sync, gc, [&](std::uint64_t start, std::uint64_t stop, const GcCollection* c) {
-                                 p_.add_marker(proc, MarkerTiming::interval(at(start), at(stop)), n_.sync, gc, sync_schema_,
-                                               {FieldValue(c->number), FieldValue(c->request->cap),
-                                                FieldValue(c->request->parallel ? s_.parallel : s_.sequential)});
-                             }};
-        struct Pause {
-            const GcCollection* collection;
-            const GcParticipation* part;
-        };
-        std::map<eventlog::CapNo, SpanDetailFilter<Pause>> pauses;
-        auto pause_sink = [&](ThreadHandle track) {
-            return MarkerSink{p_, merged, track, n_.pause, gc, [this, &v, track](std::uint64_t, std::uint64_t, const Pause& p) {
-                                  add_participation(track, *p.collection, *p.part, v);
-                              }};
-        };
-        for (const GcCollection& c : r_.collections) {
-            std::uint64_t start = c.first_start();
-            std::uint64_t stop = std::max(c.last_end().value_or(std::max(end_, start)), start);
-            collections.offer(start, stop, &c, collection_sink);
-            const GcParticipation* initiator = c.initiator();
-            if (c.request && initiator && initiator->start >= c.request->time)
-                syncs.offer(c.request->time, initiator->start, &c, sync_sink);
-            for (const GcParticipation& part : c.caps) {
-                std::optional<ThreadHandle> track = ctx_.capability_track(part.cap);
-                if (!track) continue;
-                auto it = pauses.try_emplace(part.cap, ctx_.span_detail).first;
-                auto sink = pause_sink(*track);
-                it->second.offer(part.start, std::max(part.end.value_or(end_), part.start), Pause{&c, &part}, sink);
-            }
+    void on_collection(GcCollection&& collection) {
+        auto c = std::make_shared<const GcCollection>(std::move(collection));
+        std::uint64_t start = c->first_start();
+        std::uint64_t stop = std::max(c->last_end().value_or(std::max(end_, start)), start);
+        auto collection_sink = collection_marker_sink();
+        collection_filter_.offer(start, stop, c, collection_sink);
+        const GcParticipation* initiator = c->initiator();
+        if (c->request && initiator && initiator->start >= c->request->time) {
+            auto sync_sink = sync_marker_sink();
+            sync_filter_.offer(c->request->time, initiator->start, c, sync_sink);
         }
-        collections.finish(collection_sink);
-        syncs.finish(sync_sink);
-        for (auto& [cap, filter] : pauses) {
-            auto sink = pause_sink(*ctx_.capability_track(cap));
-            filter.finish(sink);
+        for (std::size_t i = 0; i < c->caps.size(); ++i) {
+            const GcParticipation& part = c->caps[i];
+            std::optional<ThreadHandle> track = ctx_.capability_track(part.cap);
+            if (!track) continue;
+            auto it = pause_filters_.try_emplace(part.cap, ctx_.span_detail).first;
+            auto sink = pause_marker_sink(*track);
+            it->second.offer(part.start, std::max(part.end.value_or(end_), part.start), Pause{c, i}, sink);
         }
     }
 
-    void add_collection(const GcCollection& c, Values& v) {
+    void add_collection(const GcCollection& c) {
+        Values& v = values_;
         std::uint64_t start = c.first_start();
         std::uint64_t stop = std::max(c.last_end().value_or(std::max(end_, start)), start);
         StringHandle summary = p_.handle_for_string(collection_summary(c, generations_));
@@ -383,7 +412,8 @@ private:
                       collections_.get(p_, v.mask()), v.values());
     }
 
-    void add_participation(ThreadHandle track, const GcCollection& c, const GcParticipation& part, Values& v) {
+    void add_participation(ThreadHandle track, const GcCollection& c, const GcParticipation& part) {
+        Values& v = values_;
         CategoryHandle gc = ctx_.categories.gc;
         bool initiating = c.initiating_cap == part.cap;
         std::string text = "gen " + (c.stats ? std::to_string(c.stats->gen) : std::string("?")) +
@@ -416,92 +446,85 @@ private:
         return *slot;
     }
 
-    void add_heap_counters() {
-        std::optional<CounterHandle> size, live, blocks, returned, total;
-        std::map<gc::CapNo, CounterHandle> per_cap;
-        std::map<gc::CapNo, std::uint64_t> previous_cap;
-        std::uint64_t previous_total = 0;
-        std::size_t caps_allocating = 0;
-        {
-            std::vector<bool> seen;
-            for (const gc::HeapSample& s : r_.heap) {
-                if (s.quantity != gc::HeapQuantity::allocated || !s.cap) continue;
-                if (*s.cap >= seen.size()) seen.resize(*s.cap + 1u, false);
-                if (!seen[*s.cap]) {
-                    seen[*s.cap] = true;
-                    ++caps_allocating;
-                }
-            }
+    // Heap samples in time order. The runtime posts every capability's HEAP_ALLOCATED at
+    // once: the total gets one sample per burst, at its last event (a sample per capability
+    // would draw spikes of rate between them), so an allocation sample waits for the next.
+    void on_heap_sample(const gc::HeapSample& s) {
+        if (pending_allocation_) {
+            bool burst_continues = s.quantity == gc::HeapQuantity::allocated &&
+                                   s.time - pending_allocation_->time <= kAllocationBurstNs;
+            add_heap_sample(*pending_allocation_, burst_continues);
+            pending_allocation_.reset();
         }
-        const bool own_tracks = caps_allocating > 1 && caps_allocating <= kMaxCapabilityAllocationTracks;
-        for (std::size_t i = 0; i < r_.heap.size(); ++i) {
-            const gc::HeapSample& s = r_.heap[i];
-            Timestamp t = at(s.time);
-            switch (s.quantity) {
-                case gc::HeapQuantity::heap_size:
-                    p_.add_counter_value(counter(size, "Heap size", "Memory the heap holds from the OS (HEAP_SIZE, "
-                                                                    "posted after each collection).",
-                                                 CounterDisplay::memory("Heap size", GraphColor::orange)),
-                                         t, static_cast<double>(s.value));
-                    break;
-                case gc::HeapQuantity::heap_live:
-                    p_.add_counter_value(counter(live, "Live heap", "Live data in the heap after each major "
-                                                                    "collection (HEAP_LIVE).",
-                                                 CounterDisplay::memory("Live heap", GraphColor::purple)),
-                                         t, static_cast<double>(s.value));
-                    break;
-                case gc::HeapQuantity::blocks_size:
-                    p_.add_counter_value(counter(blocks, "Blocks size", "Memory in allocated blocks (BLOCKS_SIZE).",
-                                                 CounterDisplay::memory("Blocks size", GraphColor::teal)),
-                                         t, static_cast<double>(s.value));
-                    break;
-                case gc::HeapQuantity::mem_returned:
-                    p_.add_counter_sample(counter(returned, "Memory returned to the OS",
-                                                  "Memory the runtime gave back to the OS, in total (MEM_RETURN).",
-                                                  CounterDisplay::memory("Memory returned to the OS", GraphColor::green)),
-                                          t, static_cast<double>(s.value));
-                    p_.add_marker(ctx_.process_track, MarkerTiming::instant(t), n_.returned, ctx_.categories.memory,
-                                  returned_schema_,
-                                  {FieldValue(s.mem.current), FieldValue(s.mem.needed), FieldValue(s.mem.returned)});
-                    break;
-                case gc::HeapQuantity::allocated: {
-                    // The runtime posts every capability's counter at once: one total per burst, at
-                    // its last event (a sample per capability would draw spikes of rate between them).
-                    bool burst_continues = i + 1 < r_.heap.size() &&
-                                           r_.heap[i + 1].quantity == gc::HeapQuantity::allocated &&
-                                           r_.heap[i + 1].time - s.time <= kAllocationBurstNs;
-                    CounterHandle all = counter(total, "Allocation",
-                                                "Bytes allocated by all capabilities (HEAP_ALLOCATED): the rate "
-                                                "between samples.",
-                                                CounterDisplay::byte_rate("Allocation", GraphColor::blue));
-                    if (!burst_continues) {
-                        std::uint64_t inc = s.total_allocated >= previous_total ? s.total_allocated - previous_total : 0;
-                        previous_total = s.total_allocated;
-                        p_.add_counter_sample(all, t, static_cast<double>(inc));
-                    }
-                    if (own_tracks && s.cap) {
-                        auto it = per_cap.find(*s.cap);
-                        if (it == per_cap.end()) {
-                            std::string label = "Allocation, cap " + std::to_string(*s.cap);
-                            CounterDisplay d = CounterDisplay::byte_rate(label, GraphColor::grey);
-                            d.sort_weight += 1 + *s.cap;
-                            it = per_cap.emplace(*s.cap, p_.add_counter(ctx_.process, label, "Memory",
-                                                                        "Bytes allocated by capability " +
-                                                                            std::to_string(*s.cap) + " (HEAP_ALLOCATED).",
-                                                                        std::move(d)))
-                                     .first;
-                        }
-                        std::uint64_t& prev = previous_cap[*s.cap];
-                        p_.add_counter_sample(it->second, t, static_cast<double>(s.value >= prev ? s.value - prev : 0));
-                        prev = s.value;
-                    }
-                    break;
+        if (s.quantity == gc::HeapQuantity::allocated)
+            pending_allocation_ = s;
+        else
+            add_heap_sample(s, false);
+    }
+
+    void add_heap_sample(const gc::HeapSample& s, bool burst_continues) {
+        Timestamp t = at(s.time);
+        switch (s.quantity) {
+            case gc::HeapQuantity::heap_size:
+                p_.add_counter_value(counter(size_, "Heap size", "Memory the heap holds from the OS (HEAP_SIZE, "
+                                                                "posted after each collection).",
+                                             CounterDisplay::memory("Heap size", GraphColor::orange)),
+                                     t, static_cast<double>(s.value));
+                break;
+            case gc::HeapQuantity::heap_live:
+                p_.add_counter_value(counter(live_, "Live heap", "Live data in the heap after each major "
+                                                                "collection (HEAP_LIVE).",
+                                             CounterDisplay::memory("Live heap", GraphColor::purple)),
+                                     t, static_cast<double>(s.value));
+                break;
+            case gc::HeapQuantity::blocks_size:
+                p_.add_counter_value(counter(blocks_, "Blocks size", "Memory in allocated blocks (BLOCKS_SIZE).",
+                                             CounterDisplay::memory("Blocks size", GraphColor::teal)),
+                                     t, static_cast<double>(s.value));
+                break;
+            case gc::HeapQuantity::mem_returned:
+                p_.add_counter_sample(counter(returned_, "Memory returned to the OS",
+                                              "Memory the runtime gave back to the OS, in total (MEM_RETURN).",
+                                              CounterDisplay::memory("Memory returned to the OS", GraphColor::green)),
+                                      t, static_cast<double>(s.value));
+                p_.add_marker(ctx_.process_track, MarkerTiming::instant(t), n_.returned, ctx_.categories.memory,
+                              returned_schema_,
+                              {FieldValue(s.mem.current), FieldValue(s.mem.needed), FieldValue(s.mem.returned)});
+                break;
+            case gc::HeapQuantity::allocated: {
+                // The runtime posts every capability's counter at once: one total per burst, at
+                // its last event (a sample per capability would draw spikes of rate between them).
+                CounterHandle all = counter(total_, "Allocation",
+                                            "Bytes allocated by all capabilities (HEAP_ALLOCATED): the rate "
+                                            "between samples.",
+                                            CounterDisplay::byte_rate("Allocation", GraphColor::blue));
+                if (!burst_continues) {
+                    std::uint64_t inc = s.total_allocated >= previous_total_ ? s.total_allocated - previous_total_ : 0;
+                    previous_total_ = s.total_allocated;
+                    p_.add_counter_sample(all, t, static_cast<double>(inc));
                 }
+                if (per_cap_allocation_ && s.cap) {
+                    auto it = per_cap_.find(*s.cap);
+                    if (it == per_cap_.end()) {
+                        std::string label = "Allocation, cap " + std::to_string(*s.cap);
+                        CounterDisplay d = CounterDisplay::byte_rate(label, GraphColor::grey);
+                        d.sort_weight += 1 + *s.cap;
+                        it = per_cap_.emplace(*s.cap, p_.add_counter(ctx_.process, label, "Memory",
+                                                                    "Bytes allocated by capability " +
+                                                                        std::to_string(*s.cap) + " (HEAP_ALLOCATED).",
+                                                                    std::move(d)))
+                                 .first;
+                    }
+                    std::uint64_t& prev = previous_cap_[*s.cap];
+                    p_.add_counter_sample(it->second, t, static_cast<double>(s.value >= prev ? s.value - prev : 0));
+                    prev = s.value;
+                }
+                break;
             }
         }
     }
 
-    void add_nonmoving() {
+    void add_nonmoving(const gc::GcAnalysisResult& r_) {
         ThreadHandle proc = ctx_.process_track;
         CategoryHandle gc = ctx_.categories.gc;
         for (const gc::ConcurrentPhaseSpan& ph : r_.concurrent_phases) {
@@ -564,8 +587,7 @@ private:
         }
     }
 
-    void add_summary() {
-        const gc::RtsSummary& m = r_.summary;
+    void add_summary(const gc::RtsSummary& m) {
         ExtraSectionHandle s = p_.add_extra_section("GC and heap: +RTS -s, from the events");
         bytes_entry(s, "Bytes allocated in the heap", m.bytes_allocated);
         bytes_entry(s, "Bytes copied during GC", m.bytes_copied);
@@ -658,10 +680,19 @@ private:
 
     ProfileContext& ctx_;
     Profile& p_;
-    gc::GcAnalysisResult& r_;
-    std::uint64_t end_;
+    std::uint64_t end_ = 0;
     std::uint16_t generations_ = 0;
     VariantSchema collections_, pauses_;
+    Values values_;
+    MarkerSchemaHandle merged_{0};
+    SpanDetailFilter<CollectionPtr> collection_filter_, sync_filter_;
+    std::map<gc::CapNo, SpanDetailFilter<Pause>> pause_filters_;
+    bool per_cap_allocation_ = false;  // a counter per capability besides the total
+    std::optional<gc::HeapSample> pending_allocation_;
+    std::optional<CounterHandle> size_, live_, blocks_, returned_, total_;
+    std::map<gc::CapNo, CounterHandle> per_cap_;
+    std::map<gc::CapNo, std::uint64_t> previous_cap_;
+    std::uint64_t previous_total_ = 0;
     MarkerSchemaHandle sync_schema_{0}, phase_schema_{0}, conc_schema_{0}, mark_schema_{0}, census_schema_{0},
         pruned_schema_{0}, flush_schema_{0}, returned_schema_{0};
     struct Names {
@@ -674,18 +705,33 @@ private:
     } s_;
 };
 
-}  // namespace
-
 GcHeapContributor::GcHeapContributor(const ConvertOptions& /*options*/, const Diagnostics& diagnostics)
-    : diagnostics_(diagnostics), analysis_(true) {}
+    : diagnostics_(diagnostics), analysis_(true, this) {}
+
+GcHeapContributor::~GcHeapContributor() = default;
+
+void GcHeapContributor::begin(ProfileContext& context) {
+    writer_ = std::make_unique<GcHeapWriter>(context);
+    writer_->begin();
+}
+
+void GcHeapContributor::collection(gc::GcCollection&& collection) {
+    if (writer_) writer_->on_collection(std::move(collection));
+}
+
+void GcHeapContributor::heap_sample(const gc::HeapSample& sample) {
+    if (writer_) writer_->on_heap_sample(sample);
+}
 
 std::span<const std::uint16_t> GcHeapContributor::shown_tags() const { return kShown; }
 
 void GcHeapContributor::contribute(ProfileContext& context, std::uint64_t end) {
     gc::SummaryEnd summary_end;
     summary_end.truncated = diagnostics_.count(Diagnostic::truncated_input) > 0;
-    gc::GcAnalysisResult result = analysis_.finish(summary_end);
-    Writer(context, result, end).run();
+    if (!writer_) begin(context);
+    writer_->set_end(end);
+    gc::GcAnalysisResult result = analysis_.finish(summary_end);  // hands over the unfinished collections
+    writer_->finish(result);
 }
 
 }  // namespace el2fx::convert

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "convert/profile_contributor.hpp"
 #include "gc/gc_analysis.hpp"
@@ -26,18 +27,28 @@
 
 namespace el2fx::convert {
 
-class GcHeapContributor : public ProfileContributor {
+class GcHeapWriter;
+
+// Streams: collections and heap samples become markers and counters as the analysis
+// completes them (from begin() on); the non-moving records and the summary at the end.
+class GcHeapContributor : public ProfileContributor, private gc::GcRecordSink {
 public:
     GcHeapContributor(const ConvertOptions& options, const Diagnostics& diagnostics);
+    ~GcHeapContributor() override;
 
     std::string_view name() const override { return "GC and heap"; }
+    void begin(ProfileContext& context) override;
     void handle(const eventlog::Event& event) override { analysis_.handle(event); }
     void contribute(ProfileContext& context, std::uint64_t end) override;
     std::span<const std::uint16_t> shown_tags() const override;
 
 private:
+    void collection(gc::GcCollection&& collection) override;
+    void heap_sample(const gc::HeapSample& sample) override;
+
     const Diagnostics& diagnostics_;
     gc::GcAnalysis analysis_;
+    std::unique_ptr<GcHeapWriter> writer_;
 };
 
 }  // namespace el2fx::convert

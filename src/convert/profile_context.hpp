@@ -45,7 +45,9 @@ public:
     // Every span and sample, kept only for a log with time-profile ticks (the cost-centre
     // contributor needs them); otherwise empty: the threading mapper streamed them.
     const analysis::ThreadingResult& threading;
-    // Where time-profile ticks stand in for virtual samples (from the first pass).
+    // What the first pass learnt (run_census.hpp); its tick coverage says where time-profile
+    // ticks stand in for virtual samples.
+    const struct RunCensus* census = nullptr;
     const profiling::TickCoverage* tick_coverage = nullptr;
     Categories categories;
     // How much span detail markers keep (span_detail.hpp), the same for every contributor.

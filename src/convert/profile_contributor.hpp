@@ -22,10 +22,12 @@ class ProfileContributor {
 public:
     virtual ~ProfileContributor() = default;
     virtual std::string_view name() const = 0;
+    // Before the first event of the second pass: the tracks exist, so a contributor may add
+    // to the profile as events come instead of keeping them for contribute().
+    virtual void begin(ProfileContext& /*context*/) {}
     // Every event, in time order.
     virtual void handle(const eventlog::Event& event) = 0;
-    // After the last event (end: the log's last timestamp). Tracks exist from here on:
-    // the threading contributor, which makes them, runs first.
+    // After the last event (end: the log's last timestamp).
     virtual void contribute(ProfileContext& context, std::uint64_t end) = 0;
     // The event tags this contributor shows in the profile.
     virtual std::span<const std::uint16_t> shown_tags() const = 0;

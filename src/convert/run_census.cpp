@@ -31,6 +31,10 @@ void RunCensusCollector::handle(const eventlog::Event& event) {
                 }
             }
             break;
+        case HeapAllocated::tag:
+            // As heap_counters.cpp attributes them.
+            if (event.as<HeapAllocated>()) census_.allocating_capabilities.insert(event.cap.value_or(0));
+            break;
         case ProfBegin::tag:
             if (const auto* p = event.as<ProfBegin>(); p && p->tick_interval > 0) tick_interval_ = p->tick_interval;
             break;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -26,6 +27,7 @@ struct RunCensus {
     std::map<eventlog::CapNo, std::uint64_t> capability_starts;        // a capability's first event
     profiling::TickCoverage tick_coverage;
     std::uint64_t ticks = 0;  // time-profile ticks (PROF_SAMPLE_COST_CENTRE)
+    std::set<eventlog::CapNo> allocating_capabilities;  // with HEAP_ALLOCATED events
 };
 
 class RunCensusCollector {

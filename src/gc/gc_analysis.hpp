@@ -23,11 +23,22 @@ struct GcAnalysisResult {
     RtsSummary summary;
 };
 
+// Where a streaming consumer gets collections and heap samples as soon as they are final,
+// instead of finding them all in GcAnalysisResult at the end.
+class GcRecordSink {
+public:
+    virtual ~GcRecordSink() = default;
+    virtual void collection(GcCollection&& collection) = 0;  // in the order they complete
+    virtual void heap_sample(const HeapSample& sample) = 0;    // in time order
+};
+
 class GcAnalysis {
 public:
     // keep_records: keep every collection, heap sample and non-moving record for the
     // profile; without it only the summary is computed (memory independent of the log).
-    explicit GcAnalysis(bool keep_records = true) : keep_(keep_records) {}
+    // With a sink, collections and heap samples go to it and are not kept (the sink must
+    // outlive the analysis); non-moving records are kept as keep_records says.
+    explicit GcAnalysis(bool keep_records = true, GcRecordSink* sink = nullptr) : keep_(keep_records), sink_(sink) {}
     void handle(const eventlog::Event& event);
     GcAnalysisResult finish(const SummaryEnd& end);
 
@@ -35,6 +46,7 @@ private:
     void take_done();
 
     bool keep_;
+    GcRecordSink* sink_;
     GcCollectionTracker tracker_;
     HeapCounters heap_;
     NonmovingTracker nonmoving_;
