@@ -52,7 +52,7 @@ private:
     };
     // Folded threads' samples reach one track out of time order: they are sorted in chunks
     // of this many, each added as one time-ordered run (the profile merges the runs).
-    static constexpr std::size_t kFoldedChunk = 1 << 18;
+    static constexpr std::size_t kFoldedChunk = 1 << 16;
 
     CapabilityTrack* capability(CapNo cap) {
         auto it = caps_.find(cap);
