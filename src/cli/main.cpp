@@ -2,6 +2,7 @@
 // The CLI is the only place that prints and chooses exit codes.
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,28 @@ constexpr const char* kUsage =
     "FILE may be - for standard input, or a FIFO.\n"
     "Run `eventlog2fxprof dump --help` for the options of a command.\n";
 
+// The subcommands' common parsing: `positional` takes the bare arguments; --help prints the
+// help (exit 0) and a missing positional argument is a usage error naming `what`. nullopt
+// with `status` set when the command should stop there.
+std::optional<cxxopts::ParseResult> parse_command(cxxopts::Options& options, int argc, char** argv,
+                                                  const char* positional, const char* positional_help,
+                                                  const char* what, int& status) {
+    options.parse_positional({positional});
+    options.positional_help(positional_help);
+    auto args = options.parse(argc, argv);
+    if (args.count("help")) {
+        std::fputs(options.help().c_str(), stdout);
+        status = kOk;
+        return std::nullopt;
+    }
+    if (!args.count(positional)) {
+        std::fprintf(stderr, "%s: missing %s\n", options.program().c_str(), what);
+        status = kUsageError;
+        return std::nullopt;
+    }
+    return args;
+}
+
 int dump_main(int argc, char** argv) {
     cxxopts::Options options("eventlog2fxprof dump",
                              "Print an eventlog's events in time order, as `ghc-events show` does.");
@@ -43,17 +66,10 @@ int dump_main(int argc, char** argv) {
         ("strict", "exit with status 3 if any data was lost (truncated input, skipped events)")
         ("h,help", "show this help")
         ("input", "eventlog file, or - for standard input", cxxopts::value<std::string>());
-    options.parse_positional({"input"});
-    options.positional_help("FILE");
-    auto args = options.parse(argc, argv);
-    if (args.count("help")) {
-        std::fputs(options.help().c_str(), stdout);
-        return kOk;
-    }
-    if (!args.count("input")) {
-        std::fputs("eventlog2fxprof dump: missing FILE\n", stderr);
-        return kUsageError;
-    }
+    int status = kOk;
+    auto parsed = parse_command(options, argc, argv, "input", "FILE", "FILE", status);
+    if (!parsed) return status;
+    const cxxopts::ParseResult& args = *parsed;
     DumpOptions dump;
     dump.input = args["input"].as<std::string>();
     dump.stats = args.count("stats") > 0;
@@ -77,17 +93,10 @@ int serve_main(int argc, char** argv) {
         ("h,help", "show this help")
         ("files", "profile files (.json.gz or .json)", cxxopts::value<std::vector<std::string>>());
     add_serve_options(options);
-    options.parse_positional({"files"});
-    options.positional_help("PROFILE.json.gz...");
-    auto args = options.parse(argc, argv);
-    if (args.count("help")) {
-        std::fputs(options.help().c_str(), stdout);
-        return kOk;
-    }
-    if (!args.count("files")) {
-        std::fputs("eventlog2fxprof serve: missing PROFILE.json.gz\n", stderr);
-        return kUsageError;
-    }
+    int status = kOk;
+    auto parsed = parse_command(options, argc, argv, "files", "PROFILE.json.gz...", "PROFILE.json.gz", status);
+    if (!parsed) return status;
+    const cxxopts::ParseResult& args = *parsed;
     ServeCommand command;
     command.files = args["files"].as<std::vector<std::string>>();
     read_serve_options(args, command);
@@ -103,17 +112,10 @@ int summary_main(int argc, char** argv) {
         ("strict", "exit with status 3 if any data was lost (truncated input, skipped events)")
         ("h,help", "show this help")
         ("input", "eventlog file, or - for standard input", cxxopts::value<std::string>());
-    options.parse_positional({"input"});
-    options.positional_help("FILE");
-    auto args = options.parse(argc, argv);
-    if (args.count("help")) {
-        std::fputs(options.help().c_str(), stdout);
-        return kOk;
-    }
-    if (!args.count("input")) {
-        std::fputs("eventlog2fxprof summary: missing FILE\n", stderr);
-        return kUsageError;
-    }
+    int status = kOk;
+    auto parsed = parse_command(options, argc, argv, "input", "FILE", "FILE", status);
+    if (!parsed) return status;
+    const cxxopts::ParseResult& args = *parsed;
     SummaryCommand command;
     command.input = args["input"].as<std::string>();
     command.json = args.count("json") > 0;
