@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <unistd.h>
 
+#include "make_event.hpp"
 #include "analysis/spans_text.hpp"
 #include "analysis/threading_analysis.hpp"
 #include "eventlog_builder.hpp"
@@ -28,12 +29,7 @@ constexpr std::uint16_t kBlackHole = 8;
 
 template <typename Payload>
 ev::Event event(std::uint64_t time, std::optional<ev::CapNo> cap, Payload payload) {
-    ev::Event e;
-    e.time = time;
-    e.cap = cap;
-    e.tag = Payload::tag;
-    e.payload = payload;
-    return e;
+    return el2fx::testing::make_event(time, cap, payload);
 }
 
 std::string spans_text(const ThreadingResult& result) {

@@ -2,6 +2,7 @@
 // threads it knows (without moments), and where time-profile ticks cover a capability.
 #include <boost/test/unit_test.hpp>
 
+#include "make_event.hpp"
 #include "convert/run_census.hpp"
 #include "eventlog/event_types.hpp"
 
@@ -13,12 +14,7 @@ namespace {
 
 template <typename Payload>
 ev::Event event(std::uint64_t time, std::optional<ev::CapNo> cap, Payload payload) {
-    ev::Event e;
-    e.time = time;
-    e.cap = cap;
-    e.tag = Payload::tag;
-    e.payload = payload;
-    return e;
+    return el2fx::testing::make_event(time, cap, payload);
 }
 
 }  // namespace

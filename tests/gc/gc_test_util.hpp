@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "make_event.hpp"
 #include "eventlog/event.hpp"
 #include "gc/gc_collection_tracker.hpp"
 #include "gc/rts_summary.hpp"
@@ -29,12 +30,7 @@ namespace ev = el2fx::eventlog;
 
 template <typename Payload>
 ev::Event event(std::uint64_t time, std::optional<ev::CapNo> cap, Payload payload) {
-    ev::Event e;
-    e.time = time;
-    e.cap = cap;
-    e.tag = Payload::tag;
-    e.payload = payload;
-    return e;
+    return el2fx::testing::make_event(time, cap, payload);
 }
 
 inline ev::GCStatsGHC stats(std::uint16_t gen, std::uint64_t copied, std::uint32_t threads = 1,
