@@ -1,6 +1,31 @@
 #include "fxprof/counter.hpp"
 
+#include <algorithm>
+
 namespace el2fx::fxprof {
+
+void CounterSamples::add(std::int64_t time, double count, std::optional<std::uint32_t> number,
+                         std::int64_t resolution) {
+    if (number) has_number_ = true;
+    const std::uint32_t n = number.value_or(0);
+    if (resolution <= 0) {
+        rows_.append(CounterSampleRow{time, count, n});
+        return;
+    }
+    if (pending_ && time >= pending_first_ &&
+        static_cast<std::uint64_t>(time) - static_cast<std::uint64_t>(pending_first_) <
+            static_cast<std::uint64_t>(resolution)) {
+        pending_row_.count += count;
+        pending_row_.number = static_cast<std::uint32_t>(
+            std::min<std::uint64_t>(std::uint64_t{pending_row_.number} + n, UINT32_MAX));
+        pending_row_.time = std::max(pending_row_.time, time);
+        return;
+    }
+    if (pending_) rows_.append(pending_row_);
+    pending_ = true;
+    pending_row_ = CounterSampleRow{time, count, n};
+    pending_first_ = time;
+}
 
 CounterDisplay CounterDisplay::memory(std::string label, GraphColor color) {
     CounterDisplay d;

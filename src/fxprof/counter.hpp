@@ -11,6 +11,7 @@
 
 #include "fxprof/format_v70.hpp"
 #include "fxprof/handles.hpp"
+#include "fxprof/run_table.hpp"
 #include "fxprof/units.hpp"
 
 namespace el2fx::fxprof {
@@ -52,12 +53,68 @@ struct CounterDisplay {
     static CounterDisplay byte_rate(std::string label, GraphColor color = GraphColor::blue);
 };
 
-struct CounterSamples {
-    std::vector<std::int64_t> times{};  // ns
-    std::vector<double> counts{};
-    std::vector<std::uint32_t> numbers{};  // written only if has_number
-    bool has_number = false;
-    bool sorted = true;
+struct CounterSampleRow {
+    std::int64_t time = 0;  // ns
+    double count = 0;
+    std::uint32_t number = 0;  // 0 where none was given
+};
+
+// time: zigzag delta from the run's previous row; count: 8 bytes; number: varint.
+struct CounterSampleCodec {
+    using Row = CounterSampleRow;
+    struct State {
+        std::int64_t time = 0;
+    };
+    static constexpr std::size_t kMaxRecord = 2 * spill::kMaxVarint + 8;
+    static std::uint8_t* encode(std::uint8_t* p, const Row& r, State& s) {
+        spill::put_svarint(p, static_cast<std::int64_t>(static_cast<std::uint64_t>(r.time) -
+                                                        static_cast<std::uint64_t>(s.time)));
+        s.time = r.time;
+        spill::put_double(p, r.count);
+        spill::put_uvarint(p, r.number);
+        return p;
+    }
+    static void decode(const std::uint8_t*& p, Row& r, State& s) {
+        s.time = static_cast<std::int64_t>(static_cast<std::uint64_t>(s.time) +
+                                           static_cast<std::uint64_t>(spill::get_svarint(p)));
+        r.time = s.time;
+        r.count = spill::get_double(p);
+        r.number = static_cast<std::uint32_t>(spill::get_uvarint(p));
+    }
+    static std::int64_t time(const Row& r) { return r.time; }
+};
+
+// A counter's samples, kept in the profile's SpillStore; read in a stable sort by time.
+class CounterSamples {
+public:
+    void attach(SpillStore* store) { rows_.attach(store); }
+
+    // resolution > 0: a sample at most `resolution` - 1 ns after the first sample merged into
+    // the pending one (and not before it) is merged too: counts and numbers summed, the time
+    // the latest. The pending sample is written after all others added before it.
+    void add(std::int64_t time, double count, std::optional<std::uint32_t> number,
+             std::int64_t resolution);
+
+    std::size_t size() const { return static_cast<std::size_t>(rows_.size()) + (pending_ ? 1 : 0); }
+    bool has_number() const { return has_number_; }
+    bool sorted() const { return rows_.run_count() <= 1; }
+
+    // f(const CounterSampleRow&) for every sample in time order (stable).
+    template <class F>
+    void for_each(F&& f) const {
+        rows_.for_each(f, pending_ ? &pending_row_ : nullptr);
+    }
+    // The first sample in time order; false if there is none.
+    bool front(CounterSampleRow& out) const {
+        return rows_.front(out, pending_ ? &pending_row_ : nullptr);
+    }
+
+private:
+    RunTable<CounterSampleCodec> rows_;
+    bool has_number_ = false;
+    bool pending_ = false;  // only with a resolution
+    CounterSampleRow pending_row_{};
+    std::int64_t pending_first_ = 0;  // time of the first sample merged into pending_row_
 };
 
 struct Counter {

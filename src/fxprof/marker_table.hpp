@@ -1,14 +1,17 @@
-// A thread's markers (threads[].markers), as columns. Field values of all markers live in one
-// flat column in marker order; a marker's values are as many as its schema has fields.
+// A thread's markers (threads[].markers), in table order, kept as compact records in the
+// profile's SpillStore (bounded memory). A marker's field values (as many as its schema has
+// fields) are stored with it.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "fxprof/format_v70.hpp"
 #include "fxprof/handles.hpp"
 #include "fxprof/marker_schema.hpp"
+#include "fxprof/spill_store.hpp"
 #include "fxprof/units.hpp"
 
 namespace el2fx::fxprof {
@@ -36,32 +39,55 @@ private:
     Timestamp start_, end_;
 };
 
+struct MarkerRow {
+    std::uint32_t name = 0;
+    std::uint16_t category = 0;
+    MarkerPhase phase = MarkerPhase::instant;
+    std::int64_t start = 0;  // ns; meaningful per phase
+    std::int64_t end = 0;
+    std::uint32_t schema = UINT32_MAX;   // MarkerTable::kNoSchema: data is null
+    std::span<const FieldValue> values;  // valid during the callback only
+};
+
 class MarkerTable {
 public:
     static constexpr std::uint32_t kNoSchema = UINT32_MAX;
 
+    void attach(SpillStore* store) { store_ = store; }
+
     // Values must already be checked against the schema (Profile::add_marker does).
     MarkerHandle add(MarkerTiming timing, StringHandle name, CategoryHandle category,
                      std::uint32_t schema, const FieldValue* values, std::size_t value_count);
-    void reserve(std::size_t markers, std::size_t values);
 
-    std::size_t size() const { return names_.size(); }
-    const std::vector<std::uint32_t>& names() const { return names_; }
-    const std::vector<std::uint16_t>& categories() const { return categories_; }
-    const std::vector<MarkerPhase>& phases() const { return phases_; }
-    const std::vector<std::int64_t>& starts() const { return starts_; }
-    const std::vector<std::int64_t>& ends() const { return ends_; }
-    const std::vector<std::uint32_t>& schemas() const { return schemas_; }
-    const std::vector<FieldValue>& values() const { return values_; }
+    std::size_t size() const { return size_; }
+
+    // f(const MarkerRow&) for every marker, in table order.
+    template <class F>
+    void for_each(F&& f) const {
+        if (size_ == 0) return;
+        SpillReader reader(*store_, stream_);
+        std::span<const std::uint8_t> bytes;
+        std::vector<FieldValue> values;
+        std::int64_t previous_start = 0;
+        MarkerRow row;
+        while (reader.next(bytes)) {
+            const std::uint8_t* p = bytes.data();
+            const std::uint8_t* end = p + bytes.size();
+            while (p < end) {
+                decode(p, row, previous_start, values);
+                f(row);
+            }
+        }
+    }
 
 private:
-    std::vector<std::uint32_t> names_;
-    std::vector<std::uint16_t> categories_;
-    std::vector<MarkerPhase> phases_;
-    std::vector<std::int64_t> starts_;  // ns; meaningful per phase
-    std::vector<std::int64_t> ends_;
-    std::vector<std::uint32_t> schemas_;  // kNoSchema: data is null
-    std::vector<FieldValue> values_;
+    static void decode(const std::uint8_t*& p, MarkerRow& row, std::int64_t& previous_start,
+                       std::vector<FieldValue>& values);
+
+    SpillStore* store_ = nullptr;
+    SpillStream stream_;
+    std::size_t size_ = 0;
+    std::int64_t previous_start_ = 0;  // the start delta's base
 };
 
 }  // namespace el2fx::fxprof

@@ -14,7 +14,9 @@ void check_finite(double v, const char* what) {
 }
 }  // namespace
 
-Profile::Profile(std::string_view product) { meta_.product = product; }
+Profile::Profile(std::string_view product) : store_(std::make_unique<SpillStore>()) {
+    meta_.product = product;
+}
 
 // ---- meta -----------------------------------------------------------------------------------
 
@@ -89,6 +91,8 @@ ThreadHandle Profile::add_thread(ProcessHandle p, std::string_view name, std::in
     t.tid = tid;
     t.is_main = is_main_thread;
     t.register_time = start;
+    t.samples.attach(store_.get());
+    t.markers.attach(store_.get());
     threads_.push_back(std::move(t));
     const ThreadHandle h(static_cast<std::uint32_t>(threads_.size() - 1));
     proc.threads.push_back(h);
@@ -112,13 +116,9 @@ void Profile::set_thread_weight_type(ThreadHandle t, WeightType type) {
     thread(t).weight_type = type;
 }
 
-void Profile::reserve_samples(ThreadHandle t, std::size_t samples) {
-    thread(t).samples.reserve(samples);
-}
+void Profile::reserve_samples(ThreadHandle t, std::size_t) { thread(t); }
 
-void Profile::reserve_markers(ThreadHandle t, std::size_t markers, std::size_t field_values) {
-    thread(t).markers.reserve(markers, field_values);
-}
+void Profile::reserve_markers(ThreadHandle t, std::size_t, std::size_t) { thread(t); }
 
 // ---- interned tables -------------------------------------------------------------------------
 
@@ -247,6 +247,7 @@ CounterHandle Profile::add_counter(ProcessHandle p, std::string_view name,
     c.category = category;
     c.description = description;
     c.display = std::move(display);
+    c.samples.attach(store_.get());
     counters_.push_back(std::move(c));
     return CounterHandle(static_cast<std::uint32_t>(counters_.size() - 1));
 }
@@ -255,15 +256,7 @@ void Profile::add_counter_sample(CounterHandle h, Timestamp time, double count,
                                  std::optional<std::uint32_t> number) {
     Counter& c = counter(h);
     check_finite(count, "counter sample");
-    CounterSamples& s = c.samples;
-    if (!s.times.empty() && time.nanos() < s.times.back()) s.sorted = false;
-    if (number && !s.has_number) {
-        s.numbers.assign(s.times.size(), 0);
-        s.has_number = true;
-    }
-    s.times.push_back(time.nanos());
-    s.counts.push_back(count);
-    if (s.has_number) s.numbers.push_back(number.value_or(0));
+    c.samples.add(time.nanos(), count, number, counter_resolution_.nanos());
     c.running_total += count;
     bounds_.add(time.nanos());
 }
@@ -272,6 +265,11 @@ void Profile::add_counter_value(CounterHandle h, Timestamp time, double level,
                                 std::optional<std::uint32_t> number) {
     check_finite(level, "counter value");
     add_counter_sample(h, time, level - counter(h).running_total, number);
+}
+
+void Profile::set_counter_resolution(Duration r) {
+    if (r.nanos() < 0) throw misuse("the counter resolution must not be negative");
+    counter_resolution_ = r;
 }
 
 // ---- helpers ---------------------------------------------------------------------------------

@@ -4,11 +4,16 @@
 // the wall-clock time given to set_start_time. Misuse (a handle from elsewhere, a field value
 // that does not match its schema, a non-finite number) throws el2fx::Error.
 //
+// Samples, markers and counter samples are kept as compact records in a SpillStore: in memory
+// up to a budget (set_table_memory_budget), then in an unlinked temporary file in $TMPDIR (or
+// /tmp). So adding rows may throw el2fx::Error when that file cannot be created or written.
+//
 // This library knows nothing about eventlogs.
 #pragma once
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -26,6 +31,7 @@
 #include "fxprof/process_thread.hpp"
 #include "fxprof/resource_table.hpp"
 #include "fxprof/sample_table.hpp"
+#include "fxprof/spill_store.hpp"
 #include "fxprof/stack_table.hpp"
 #include "fxprof/string_table.hpp"
 #include "fxprof/units.hpp"
@@ -47,6 +53,14 @@ struct TimeBounds {
 class Profile {
 public:
     explicit Profile(std::string_view product);
+    Profile(Profile&&) = default;
+    Profile& operator=(Profile&&) = default;
+
+    // ---- resources ----------------------------------------------------------------------
+    // Memory for the sample, marker and counter tables of all threads together, beyond which
+    // their oldest chunks go to the temporary file (default SpillStore::kDefaultBudget).
+    void set_table_memory_budget(std::size_t bytes) { store_->set_budget(bytes); }
+    const SpillStats& table_stats() const { return store_->stats(); }
 
     // ---- meta ---------------------------------------------------------------------------
     void set_product(std::string_view product);
@@ -80,6 +94,7 @@ public:
     void set_thread_end_time(ThreadHandle thread, Timestamp end);
     void set_thread_show_markers_in_timeline(ThreadHandle thread, bool show);
     void set_thread_weight_type(ThreadHandle thread, WeightType type);
+    // No-ops, kept for callers: the tables grow in chunks.
     void reserve_samples(ThreadHandle thread, std::size_t samples);
     void reserve_markers(ThreadHandle thread, std::size_t markers, std::size_t field_values);
 
@@ -136,6 +151,14 @@ public:
     // increment from the previous level (0 before the first). Call in time order.
     void add_counter_value(CounterHandle counter, Timestamp time, double level,
                            std::optional<std::uint32_t> number = std::nullopt);
+    // Fewer counter samples: with r > 0, a sample less than r after the first sample merged
+    // into a counter's pending sample (and not earlier than it) joins that sample: counts and
+    // numbers are summed (numbers saturate), its time becomes the latest merged time. A sample
+    // r or more after it (or earlier) starts a new pending sample. Totals are unchanged, so a
+    // line-accumulated graph shows the exact level at every written sample. Default 0: every
+    // sample is kept. Applies to samples added after the call; set it before adding any.
+    void set_counter_resolution(Duration r);
+    Duration counter_resolution() const { return counter_resolution_; }
 
     // ---- read access (the writer, tests) ------------------------------------------------
     const MetaInfo& meta() const { return meta_; }
@@ -161,6 +184,7 @@ private:
     void check(StringHandle h) const;
     void check(CategoryHandle h) const;
 
+    std::unique_ptr<SpillStore> store_;  // on the heap: tables keep its address across moves
     MetaInfo meta_;
     CategoryList categories_;
     StringTable strings_;
@@ -174,6 +198,7 @@ private:
     std::vector<Thread> threads_;
     std::vector<Counter> counters_;
     TimeBounds bounds_;
+    Duration counter_resolution_{};
 };
 
 }  // namespace el2fx::fxprof

@@ -380,49 +380,50 @@ private:
         j_.end_object();
     }
 
+    // `key: [f(row), ...]` over a table's rows (in time order for samples).
+    template <class Table, class F>
+    void rows_column(std::string_view k, const Table& table, F&& f) {
+        j_.key(k);
+        j_.begin_array();
+        table.for_each(f);
+        j_.end_array();
+    }
+
     void write_samples(const Thread& t) {
         const SampleTable& s = t.samples;
         const std::size_t n = s.size();
-        const std::vector<std::uint32_t> order = s.time_order();  // empty when sorted
-        auto at = [&](std::size_t i) -> std::size_t { return order.empty() ? i : order[i]; };
 
         j_.key(key::samples);
         j_.begin_object();
-        column(key::stack, n, [&](std::size_t i) {
-            const std::int32_t stack = s.stacks()[at(i)];
-            if (stack == SampleTable::kNoStack)
+        rows_column(key::stack, s, [&](const SampleRow& r) {
+            if (r.stack == SampleTable::kNoStack)
                 j_.null();
             else
-                j_.int64(stack);
+                j_.int64(r.stack);
         });
         std::int64_t previous = 0;
-        column(key::timeDeltas, n, [&](std::size_t i) {
-            const std::int64_t time = s.times()[at(i)];
-            j_.ms_from_ns(time - previous);
-            previous = time;
+        rows_column(key::timeDeltas, s, [&](const SampleRow& r) {
+            j_.ms_from_ns(r.time - previous);
+            previous = r.time;
         });
-        j_.key(key::weight);
         if (t.weight_type == WeightType::samples && s.all_weights_one()) {
+            j_.key(key::weight);
             j_.null();
         } else {
-            j_.begin_array();
-            for (std::size_t i = 0; i < n; ++i) {
-                const std::int64_t w = s.weights()[at(i)];
+            rows_column(key::weight, s, [&](const SampleRow& r) {
                 if (t.weight_type == WeightType::tracing_ms)
-                    j_.ms_from_ns(w);
+                    j_.ms_from_ns(r.weight);
                 else
-                    j_.int64(w);
-            }
-            j_.end_array();
+                    j_.int64(r.weight);
+            });
         }
         string_field(key::weightType, v70::spelling(t.weight_type));
         if (s.has_cpu_delta()) {
-            column(key::threadCPUDelta, n, [&](std::size_t i) {
-                const std::int64_t cpu = s.cpu_deltas()[at(i)];
-                if (cpu == SampleTable::kNoCpuDelta)
+            rows_column(key::threadCPUDelta, s, [&](const SampleRow& r) {
+                if (r.cpu_delta == SampleTable::kNoCpuDelta)
                     j_.null();
                 else
-                    j_.int64(cpu);
+                    j_.int64(r.cpu_delta);
             });
         }
         length(n);
@@ -454,44 +455,42 @@ private:
 
     void write_markers(const Thread& t) {
         const MarkerTable& m = t.markers;
-        const std::size_t n = m.size();
         const auto& schemas = p_.marker_schemas();
         j_.key(key::markers);
         j_.begin_object();
-        std::size_t value_index = 0;
-        column(key::data, n, [&](std::size_t i) {
-            const std::uint32_t schema = m.schemas()[i];
-            if (schema == MarkerTable::kNoSchema) {
+        rows_column(key::data, m, [&](const MarkerRow& r) {
+            if (r.schema == MarkerTable::kNoSchema) {
                 j_.null();
                 return;
             }
-            const MarkerSchema& s = schemas[schema];
+            const MarkerSchema& s = schemas[r.schema];
+            if (r.values.size() != s.fields.size())
+                throw Error("JSON writer: a marker's values do not match its schema");
             j_.begin_object();
             string_field(key::type, s.name);
-            for (const MarkerField& f : s.fields) {
-                j_.user_key(f.key);
-                write_field_value(f, m.values()[value_index++]);
+            for (std::size_t i = 0; i < s.fields.size(); ++i) {
+                j_.user_key(s.fields[i].key);
+                write_field_value(s.fields[i], r.values[i]);
             }
             j_.end_object();
         });
-        column(key::name, n, [&](std::size_t i) { j_.uint64(m.names()[i]); });
-        column(key::startTime, n, [&](std::size_t i) {
-            if (m.phases()[i] == MarkerPhase::interval_end)
+        rows_column(key::name, m, [&](const MarkerRow& r) { j_.uint64(r.name); });
+        rows_column(key::startTime, m, [&](const MarkerRow& r) {
+            if (r.phase == MarkerPhase::interval_end)
                 j_.null();
             else
-                j_.ms_from_ns(m.starts()[i]);
+                j_.ms_from_ns(r.start);
         });
-        column(key::endTime, n, [&](std::size_t i) {
-            const MarkerPhase ph = m.phases()[i];
-            if (ph == MarkerPhase::interval || ph == MarkerPhase::interval_end)
-                j_.ms_from_ns(m.ends()[i]);
+        rows_column(key::endTime, m, [&](const MarkerRow& r) {
+            if (r.phase == MarkerPhase::interval || r.phase == MarkerPhase::interval_end)
+                j_.ms_from_ns(r.end);
             else
                 j_.null();
         });
-        column(key::phase, n,
-               [&](std::size_t i) { j_.uint64(static_cast<unsigned>(m.phases()[i])); });
-        column(key::category, n, [&](std::size_t i) { j_.uint64(m.categories()[i]); });
-        length(n);
+        rows_column(key::phase, m,
+                    [&](const MarkerRow& r) { j_.uint64(static_cast<unsigned>(r.phase)); });
+        rows_column(key::category, m, [&](const MarkerRow& r) { j_.uint64(r.category); });
+        length(m.size());
         j_.end_object();
     }
 
@@ -506,9 +505,9 @@ private:
     void write_counter(const Counter& c) {
         const std::uint32_t main_thread = main_thread_index(c);
         const CounterSamples& s = c.samples;
-        const std::size_t n = s.times.size();
-        const std::vector<std::uint32_t> order = stable_time_order(s.times, s.sorted);
-        auto at = [&](std::size_t i) -> std::size_t { return order.empty() ? i : order[i]; };
+        const std::size_t n = s.size();
+        CounterSampleRow first;
+        const bool any = s.front(first);
 
         j_.begin_object();
         string_field(key::name, c.name);
@@ -522,7 +521,7 @@ private:
         // first values are unreliable). Unless ours are zero already, a zero sample one
         // interval earlier goes first, so the first real sample keeps its value (and a rate
         // graph sees the same interval the profiler assumes for a first sample).
-        const bool lead = n > 0 && (s.counts[at(0)] != 0 || (s.has_number && s.numbers[at(0)] != 0));
+        const bool lead = any && (first.count != 0 || (s.has_number() && first.number != 0));
         const std::size_t written = n + (lead ? 1 : 0);
         j_.key(key::samples);
         j_.begin_object();
@@ -530,25 +529,24 @@ private:
         j_.key(key::timeDeltas);
         j_.begin_array();
         if (lead) {
-            previous = s.times[at(0)] - p_.meta().interval.nanos();
+            previous = first.time - p_.meta().interval.nanos();
             j_.ms_from_ns(previous);
         }
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::int64_t time = s.times[at(i)];
-            j_.ms_from_ns(time - previous);
-            previous = time;
-        }
+        s.for_each([&](const CounterSampleRow& r) {
+            j_.ms_from_ns(r.time - previous);
+            previous = r.time;
+        });
         j_.end_array();
         j_.key(key::count);
         j_.begin_array();
         if (lead) j_.int64(0);
-        for (std::size_t i = 0; i < n; ++i) j_.number(s.counts[at(i)]);
+        s.for_each([&](const CounterSampleRow& r) { j_.number(r.count); });
         j_.end_array();
-        if (s.has_number) {
+        if (s.has_number()) {
             j_.key(key::number);
             j_.begin_array();
             if (lead) j_.int64(0);
-            for (std::size_t i = 0; i < n; ++i) j_.uint64(s.numbers[at(i)]);
+            s.for_each([&](const CounterSampleRow& r) { j_.uint64(r.number); });
             j_.end_array();
         }
         length(written);

@@ -1,62 +1,84 @@
-// A thread's samples (threads[].samples), as columns. Samples may be added out of time order;
-// the writer then emits them through a stable sort by time.
+// A thread's samples (threads[].samples), kept as compact records in the profile's SpillStore
+// (bounded memory). Samples may be added out of time order; readers (the writer) see them in a
+// stable sort by time (run_table.hpp).
 #pragma once
 
 #include <cstdint>
 #include <optional>
-#include <vector>
 
 #include "fxprof/handles.hpp"
+#include "fxprof/run_table.hpp"
 #include "fxprof/units.hpp"
 
 namespace el2fx::fxprof {
+
+struct SampleRow {
+    std::int64_t time = 0;        // ns
+    std::int32_t stack = -1;      // SampleTable::kNoStack: null
+    std::int64_t cpu_delta = -1;  // ns; SampleTable::kNoCpuDelta: null
+    std::int64_t weight = 1;
+};
+
+// time: zigzag delta from the run's previous row; stack + 1 and cpu_delta + 1 (0: null);
+// weight zigzag. Typically 6 to 10 bytes.
+struct SampleCodec {
+    using Row = SampleRow;
+    struct State {
+        std::int64_t time = 0;
+    };
+    static constexpr std::size_t kMaxRecord = 4 * spill::kMaxVarint;
+    static std::uint8_t* encode(std::uint8_t* p, const Row& r, State& s) {
+        spill::put_svarint(p, static_cast<std::int64_t>(static_cast<std::uint64_t>(r.time) -
+                                                        static_cast<std::uint64_t>(s.time)));
+        s.time = r.time;
+        spill::put_uvarint(p, static_cast<std::uint32_t>(r.stack) + std::uint64_t{1});
+        spill::put_uvarint(p, static_cast<std::uint64_t>(r.cpu_delta) + 1);
+        spill::put_svarint(p, r.weight);
+        return p;
+    }
+    static void decode(const std::uint8_t*& p, Row& r, State& s) {
+        s.time = static_cast<std::int64_t>(static_cast<std::uint64_t>(s.time) +
+                                           static_cast<std::uint64_t>(spill::get_svarint(p)));
+        r.time = s.time;
+        r.stack = static_cast<std::int32_t>(static_cast<std::uint32_t>(spill::get_uvarint(p) - 1));
+        r.cpu_delta = static_cast<std::int64_t>(spill::get_uvarint(p) - 1);
+        r.weight = spill::get_svarint(p);
+    }
+    static std::int64_t time(const Row& r) { return r.time; }
+};
 
 class SampleTable {
 public:
     static constexpr std::int32_t kNoStack = -1;
     static constexpr std::int64_t kNoCpuDelta = -1;
 
+    void attach(SpillStore* store) { rows_.attach(store); }
+
     void add(Timestamp time, std::optional<StackHandle> stack, std::optional<CpuDelta> cpu,
              std::int64_t weight) {
-        const std::int64_t t = time.nanos();
-        if (!times_.empty() && t < times_.back()) sorted_ = false;
-        times_.push_back(t);
-        stacks_.push_back(stack ? static_cast<std::int32_t>(stack->index()) : kNoStack);
-        cpu_deltas_.push_back(cpu ? cpu->nanos() : kNoCpuDelta);
-        weights_.push_back(weight);
+        rows_.append(SampleRow{time.nanos(),
+                               stack ? static_cast<std::int32_t>(stack->index()) : kNoStack,
+                               cpu ? cpu->nanos() : kNoCpuDelta, weight});
         if (cpu) has_cpu_delta_ = true;
         if (weight != 1) all_weights_one_ = false;
     }
-    void reserve(std::size_t n) {
-        times_.reserve(n);
-        stacks_.reserve(n);
-        cpu_deltas_.reserve(n);
-        weights_.reserve(n);
-    }
 
-    std::size_t size() const { return times_.size(); }
-    bool sorted() const { return sorted_; }
+    std::size_t size() const { return static_cast<std::size_t>(rows_.size()); }
+    bool sorted() const { return rows_.run_count() <= 1; }
+    std::size_t run_count() const { return rows_.run_count(); }
     bool has_cpu_delta() const { return has_cpu_delta_; }
     bool all_weights_one() const { return all_weights_one_; }
-    const std::vector<std::int64_t>& times() const { return times_; }
-    const std::vector<std::int32_t>& stacks() const { return stacks_; }
-    const std::vector<std::int64_t>& cpu_deltas() const { return cpu_deltas_; }
-    const std::vector<std::int64_t>& weights() const { return weights_; }
 
-    // Sample indexes in time order (stable); empty when already sorted.
-    std::vector<std::uint32_t> time_order() const;
+    // f(const SampleRow&) for every sample in time order (stable).
+    template <class F>
+    void for_each(F&& f) const {
+        rows_.for_each(f);
+    }
 
 private:
-    std::vector<std::int64_t> times_;       // ns
-    std::vector<std::int32_t> stacks_;      // kNoStack: null
-    std::vector<std::int64_t> cpu_deltas_;  // ns; kNoCpuDelta: null
-    std::vector<std::int64_t> weights_;
-    bool sorted_ = true;
+    RunTable<SampleCodec> rows_;
     bool has_cpu_delta_ = false;
     bool all_weights_one_ = true;
 };
-
-// A stable permutation of [0, times.size()) ordering the times; empty if already ordered.
-std::vector<std::uint32_t> stable_time_order(const std::vector<std::int64_t>& times, bool sorted);
 
 }  // namespace el2fx::fxprof

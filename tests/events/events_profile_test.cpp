@@ -352,7 +352,7 @@ double counter_level(const fxprof::Profile& p, const std::string& name) {
     for (const fxprof::Counter& c : p.counters()) {
         if (c.name != name) continue;
         double sum = 0;
-        for (double v : c.samples.counts) sum += v;
+        c.samples.for_each([&](const fxprof::CounterSampleRow& r) { sum += r.count; });
         return sum;
     }
     return -1;

@@ -41,7 +41,7 @@ const fxprof::Thread& process_track(const fxprof::Profile& p) {
 
 std::map<std::string, std::size_t> marker_counts(const fxprof::Profile& p, const fxprof::Thread& t) {
     std::map<std::string, std::size_t> counts;
-    for (std::uint32_t name : t.markers.names()) ++counts[std::string(p.strings().get(fxprof::StringHandle(name)))];
+    t.markers.for_each([&](const fxprof::MarkerRow& m) { ++counts[std::string(p.strings().get(fxprof::StringHandle(m.name)))]; });
     return counts;
 }
 
@@ -99,9 +99,9 @@ BOOST_AUTO_TEST_CASE(alloc_fixture_has_gc_markers_counters_and_the_summary) {
     for (const char* name : {"Heap size", "Live heap", "Allocation", "Allocation, cap 0", "Allocation, cap 1"}) {
         const fxprof::Counter* c = counter_named(p, name);
         BOOST_TEST_REQUIRE(c, name);
-        BOOST_TEST(c->samples.times.size() > 10u, name);
+        BOOST_TEST(c->samples.size() > 10u, name);
     }
-    BOOST_TEST(counter_named(p, "Live heap")->samples.times.size() == 12u);  // the major collections
+    BOOST_TEST(counter_named(p, "Live heap")->samples.size() == 12u);  // the major collections
     BOOST_TEST(!counter_named(p, "Blocks size"));  // GHC 9.0 has no BLOCKS_SIZE
 
     const fxprof::ExtraEntry* allocated = extra_entry(p, kSummarySection, "Bytes allocated in the heap");
@@ -160,7 +160,7 @@ BOOST_AUTO_TEST_CASE(newer_heap_events_become_counters) {
     for (const char* name : {"Heap size", "Blocks size", "Memory returned to the OS", "Allocation"}) {
         const fxprof::Counter* c = counter_named(p, name);
         BOOST_TEST_REQUIRE(c, name);
-        BOOST_TEST(c->samples.times.size() == 3u, name);
+        BOOST_TEST(c->samples.size() == 3u, name);
     }
     auto process = marker_counts(p, process_track(p));
     BOOST_TEST(process["GC"] == 3u);

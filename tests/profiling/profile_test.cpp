@@ -106,15 +106,15 @@ bool is_capability(const fxprof::Thread& t) { return t.name.starts_with("Capabil
 // Weighted sample counts per root-to-leaf path on one track.
 std::map<std::string, std::int64_t> stacks_of(const fxprof::Profile& p, const fxprof::Thread& t) {
     std::map<std::string, std::int64_t> out;
-    const auto& s = t.samples;
-    for (std::size_t i = 0; i < s.size(); ++i) out[joined(stack_names(p, s.stacks()[i]))] += s.weights()[i];
+    t.samples.for_each([&](const fxprof::SampleRow& s) { out[joined(stack_names(p, s.stack))] += s.weight; });
     return out;
 }
 
 std::uint64_t cpu_sum(const fxprof::Thread& t) {
     std::uint64_t sum = 0;
-    for (std::int64_t c : t.samples.cpu_deltas())
-        if (c > 0) sum += static_cast<std::uint64_t>(c);
+    t.samples.for_each([&](const fxprof::SampleRow& s) {
+        if (s.cpu_delta > 0) sum += static_cast<std::uint64_t>(s.cpu_delta);
+    });
     return sum;
 }
 
@@ -122,7 +122,7 @@ std::uint64_t cpu_sum(const fxprof::Thread& t) {
 std::vector<double> levels(const fxprof::Counter& c) {
     std::vector<double> out;
     double level = 0;
-    for (double d : c.samples.counts) out.push_back(level += d);
+    c.samples.for_each([&](const fxprof::CounterSampleRow& r) { out.push_back(level += r.count); });
     return out;
 }
 
@@ -148,19 +148,13 @@ struct MarkerView {
 
 std::vector<MarkerView> markers_of(const fxprof::Profile& p, const fxprof::Thread& t, const std::string& schema_name) {
     std::vector<MarkerView> out;
-    const fxprof::MarkerTable& m = t.markers;
-    std::size_t offset = 0;
-    for (std::size_t i = 0; i < m.size(); ++i) {
-        std::uint32_t schema = m.schemas()[i];
-        std::size_t n = schema == fxprof::MarkerTable::kNoSchema ? 0 : p.marker_schemas()[schema].fields.size();
-        if (schema != fxprof::MarkerTable::kNoSchema && p.marker_schemas()[schema].name == schema_name) {
-            MarkerView v{str(p, fxprof::StringHandle(m.names()[i])), m.starts()[i], m.ends()[i], m.phases()[i], {}};
-            for (std::size_t f = 0; f < n; ++f)
-                v.fields.emplace(p.marker_schemas()[schema].fields[f].key, m.values()[offset + f]);
-            out.push_back(std::move(v));
-        }
-        offset += n;
-    }
+    t.markers.for_each([&](const fxprof::MarkerRow& m) {
+        if (m.schema == fxprof::MarkerTable::kNoSchema || p.marker_schemas()[m.schema].name != schema_name) return;
+        MarkerView v{str(p, fxprof::StringHandle(m.name)), m.start, m.end, m.phase, {}};
+        for (std::size_t f = 0; f < m.values.size(); ++f)
+            v.fields.emplace(p.marker_schemas()[m.schema].fields[f].key, m.values[f]);
+        out.push_back(std::move(v));
+    });
     return out;
 }
 
@@ -201,12 +195,11 @@ std::map<std::string, std::int64_t> self_samples(const fxprof::Profile& p, bool 
     std::map<std::string, std::int64_t> out;
     for (const fxprof::Thread& t : p.threads()) {
         if (!pick(t)) continue;
-        const auto& s = t.samples;
-        for (std::size_t i = 0; i < s.size(); ++i) {
-            if (s.stacks()[i] < 0 || s.weights()[i] <= 0) continue;
-            const fxprof::FuncInfo& f = func_of(p, fxprof::StackHandle(static_cast<std::uint32_t>(s.stacks()[i])));
-            if (is_program_cost_centre(p, f)) out[str(p, f.name) + " " + resource_name(p, f)] += s.weights()[i];
-        }
+        t.samples.for_each([&](const fxprof::SampleRow& s) {
+            if (s.stack < 0 || s.weight <= 0) return;
+            const fxprof::FuncInfo& f = func_of(p, fxprof::StackHandle(static_cast<std::uint32_t>(s.stack)));
+            if (is_program_cost_centre(p, f)) out[str(p, f.name) + " " + resource_name(p, f)] += s.weight;
+        });
     }
     return out;
 }
@@ -375,14 +368,13 @@ BOOST_AUTO_TEST_CASE(ticks_replace_the_virtual_on_cpu_samples_where_they_cover) 
     // The ticks run from about 4.9 ms to the end: inside, no thread has a virtual "Running"
     // sample and no capability a virtual mutator sample (a leaf naming the thread).
     for (const fxprof::Thread& t : p.threads()) {
-        const auto& s = t.samples;
-        for (std::size_t i = 0; i < s.size(); ++i) {
-            if (s.times()[i] < 6'000'000 || s.weights()[i] == 0) continue;
-            std::vector<std::string> names = stack_names(p, s.stacks()[i]);
+        t.samples.for_each([&](const fxprof::SampleRow& s) {
+            if (s.time < 6'000'000 || s.weight == 0) return;
+            std::vector<std::string> names = stack_names(p, s.stack);
             BOOST_REQUIRE(!names.empty());
-            BOOST_TEST(names.back() != "Running", t.name << " at " << s.times()[i]);
-            if (is_capability(t)) BOOST_TEST((names[0] != "Mutator" || names.size() > 2), t.name << " at " << s.times()[i]);
-        }
+            BOOST_TEST(names.back() != "Running", t.name << " at " << s.time);
+            if (is_capability(t)) BOOST_TEST((names[0] != "Mutator" || names.size() > 2), t.name << " at " << s.time);
+        });
     }
     // Before the first tick the virtual timer still samples.
     BOOST_TEST(stacks_of(p, must(track(p, "thread 6")))["Running"] >= 1);
@@ -575,14 +567,16 @@ BOOST_AUTO_TEST_CASE(hy_top_bands_and_other_add_up_to_each_census) {
     // Every counter has one sample per census, at the census's time; they add up to its total.
     std::vector<std::vector<double>> all;
     for (const fxprof::Counter* k : bands) {
-        BOOST_REQUIRE(k->samples.times.size() == censuses.size());
+        BOOST_REQUIRE(k->samples.size() == censuses.size());
         all.push_back(levels(*k));
     }
+    std::vector<std::int64_t> times;
+    bands.front()->samples.for_each([&](const fxprof::CounterSampleRow& r) { times.push_back(r.time); });
     for (std::size_t i = 0; i < censuses.size(); ++i) {
         double sum = 0;
         for (const auto& l : all) sum += l[i];
         BOOST_TEST(sum == static_cast<double>(censuses[i].fields.at("total").integer()), "census " << i);
-        BOOST_TEST(bands.front()->samples.times[i] == censuses[i].start);
+        BOOST_TEST(times[i] == censuses[i].start);
     }
     BOOST_TEST(extra(p, "Heap profile", "Breakdown") == "-hy, by type");
     // No -p: no time profile, and the virtual timer samples as usual.
