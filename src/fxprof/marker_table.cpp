@@ -57,7 +57,7 @@ MarkerHandle MarkerTable::add(MarkerTiming timing, StringHandle name, CategoryHa
 }
 
 void MarkerTable::decode(const std::uint8_t*& p, MarkerRow& row, std::int64_t& previous_start,
-                         std::vector<FieldValue>& values) {
+                         std::vector<FieldValue>* values) {
     row.name = static_cast<std::uint32_t>(spill::get_uvarint(p));
     row.category = static_cast<std::uint16_t>(spill::get_uvarint(p));
     row.phase = static_cast<MarkerPhase>(*p++);
@@ -65,29 +65,38 @@ void MarkerTable::decode(const std::uint8_t*& p, MarkerRow& row, std::int64_t& p
     previous_start = row.start;
     row.end = wrapping_add(row.start, spill::get_svarint(p));
     row.schema = static_cast<std::uint32_t>(spill::get_uvarint(p)) - 1;
-    values.clear();
-    if (row.schema != kNoSchema) {
-        const std::uint64_t n = spill::get_uvarint(p);
+    row.values = {};
+    if (row.schema == kNoSchema) return;
+    const std::uint64_t n = spill::get_uvarint(p);
+    if (!values) {  // skip them
         for (std::uint64_t i = 0; i < n; ++i) {
-            const auto type = static_cast<FieldValue::Type>(*p++);
-            switch (type) {
-                case FieldValue::Type::string:
-                    values.emplace_back(StringHandle(static_cast<std::uint32_t>(spill::get_uvarint(p))));
-                    break;
-                case FieldValue::Type::integer: values.emplace_back(spill::get_svarint(p)); break;
-                case FieldValue::Type::duration:
-                    values.emplace_back(Duration::from_nanos(spill::get_svarint(p)));
-                    break;
-                case FieldValue::Type::real: values.emplace_back(spill::get_double(p)); break;
-                case FieldValue::Type::timestamp:
-                    values.emplace_back(
-                        Timestamp::from_nanos(wrapping_add(row.start, spill::get_svarint(p))));
-                    break;
-                default: throw Error("profile marker table: corrupt record");
-            }
+            if (static_cast<FieldValue::Type>(*p++) == FieldValue::Type::real)
+                p += sizeof(double);
+            else
+                while (*p++ & 0x80) {}
+        }
+        return;
+    }
+    values->clear();
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const auto type = static_cast<FieldValue::Type>(*p++);
+        switch (type) {
+            case FieldValue::Type::string:
+                values->emplace_back(StringHandle(static_cast<std::uint32_t>(spill::get_uvarint(p))));
+                break;
+            case FieldValue::Type::integer: values->emplace_back(spill::get_svarint(p)); break;
+            case FieldValue::Type::duration:
+                values->emplace_back(Duration::from_nanos(spill::get_svarint(p)));
+                break;
+            case FieldValue::Type::real: values->emplace_back(spill::get_double(p)); break;
+            case FieldValue::Type::timestamp:
+                values->emplace_back(
+                    Timestamp::from_nanos(wrapping_add(row.start, spill::get_svarint(p))));
+                break;
+            default: throw Error("profile marker table: corrupt record");
         }
     }
-    row.values = std::span<const FieldValue>(values.data(), values.size());
+    row.values = std::span<const FieldValue>(values->data(), values->size());
 }
 
 }  // namespace el2fx::fxprof

@@ -388,6 +388,14 @@ private:
         table.for_each(f);
         j_.end_array();
     }
+    // The same for marker columns other than data.
+    template <class F>
+    void marker_column(std::string_view k, const MarkerTable& table, F&& f) {
+        j_.key(k);
+        j_.begin_array();
+        table.for_each(f, false);
+        j_.end_array();
+    }
 
     void write_samples(const Thread& t) {
         const SampleTable& s = t.samples;
@@ -474,22 +482,22 @@ private:
             }
             j_.end_object();
         });
-        rows_column(key::name, m, [&](const MarkerRow& r) { j_.uint64(r.name); });
-        rows_column(key::startTime, m, [&](const MarkerRow& r) {
+        marker_column(key::name, m, [&](const MarkerRow& r) { j_.uint64(r.name); });
+        marker_column(key::startTime, m, [&](const MarkerRow& r) {
             if (r.phase == MarkerPhase::interval_end)
                 j_.null();
             else
                 j_.ms_from_ns(r.start);
         });
-        rows_column(key::endTime, m, [&](const MarkerRow& r) {
+        marker_column(key::endTime, m, [&](const MarkerRow& r) {
             if (r.phase == MarkerPhase::interval || r.phase == MarkerPhase::interval_end)
                 j_.ms_from_ns(r.end);
             else
                 j_.null();
         });
-        rows_column(key::phase, m,
+        marker_column(key::phase, m,
                     [&](const MarkerRow& r) { j_.uint64(static_cast<unsigned>(r.phase)); });
-        rows_column(key::category, m, [&](const MarkerRow& r) { j_.uint64(r.category); });
+        marker_column(key::category, m, [&](const MarkerRow& r) { j_.uint64(r.category); });
         length(m.size());
         j_.end_object();
     }

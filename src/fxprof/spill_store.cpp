@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -102,7 +103,7 @@ void SpillStore::free(std::uint32_t id) {
         stats_.memory_bytes -= c.capacity;
         c.data.reset();
     }
-    if (c.file_offset >= 0 && c.capacity <= kMaxChunk) free_slots_.push_back(c.file_offset);
+    if (c.file_offset >= 0) free_slots_[c.slot_class].push_back(c.file_offset);
     c.file_offset = -1;
     c.sealed = false;
     c.size = 0;
@@ -121,13 +122,12 @@ void SpillStore::make_room(std::size_t incoming) {
 
 void SpillStore::spill(Chunk& c) {
     if (fd_ < 0) open_file();
-    std::int64_t offset;
-    const bool slot = c.capacity <= kMaxChunk;
-    if (slot && !free_slots_.empty()) {
-        offset = free_slots_.back();
-    } else {
-        offset = file_end_;
-    }
+    // Power-of-two slots, reused when chunks are freed (runs merged).
+    const auto slot_class = static_cast<std::uint8_t>(
+        std::bit_width(std::max<std::size_t>(c.size, kFirstChunk) - 1));
+    std::vector<std::int64_t>& free_slots = free_slots_[slot_class];
+    const bool reuse = !free_slots.empty();
+    const std::int64_t offset = reuse ? free_slots.back() : file_end_;
     const std::uint8_t* p = c.data.get();
     std::size_t left = c.size;
     std::int64_t at = offset;
@@ -142,14 +142,16 @@ void SpillStore::spill(Chunk& c) {
         left -= static_cast<std::size_t>(n);
         at += n;
     }
-    if (slot && !free_slots_.empty() && free_slots_.back() == offset)
-        free_slots_.pop_back();
+    if (reuse)
+        free_slots.pop_back();
     else
-        file_end_ += static_cast<std::int64_t>(slot ? kMaxChunk : c.capacity);
+        file_end_ += std::int64_t{1} << slot_class;
     c.file_offset = offset;
+    c.slot_class = slot_class;
     c.data.reset();
     stats_.memory_bytes -= c.capacity;
     ++stats_.spilled_chunks;
+    stats_.spilled_bytes += c.size;
     stats_.file_bytes = static_cast<std::uint64_t>(file_end_);
 }
 

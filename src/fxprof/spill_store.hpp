@@ -45,7 +45,8 @@ struct SpillStats {
     std::size_t memory_bytes = 0;      // chunk bytes held in memory now
     std::size_t peak_memory_bytes = 0;
     std::uint64_t spilled_chunks = 0;  // chunks written to the file, in all
-    std::uint64_t file_bytes = 0;      // the temporary file's size
+    std::uint64_t spilled_bytes = 0;   // their bytes
+    std::uint64_t file_bytes = 0;      // the temporary file's size (slots: powers of two)
 };
 
 class SpillStore {
@@ -77,6 +78,7 @@ private:
         std::uint32_t capacity = 0;
         std::uint32_t size = 0;  // bytes written, set when sealed
         std::int64_t file_offset = -1;
+        std::uint8_t slot_class = 0;  // the file slot is 2^slot_class bytes
         std::uint32_t generation = 0;  // tells stale spill-queue entries apart
         bool sealed = false;
     };
@@ -96,7 +98,8 @@ private:
     std::vector<Chunk> chunks_;
     std::vector<std::uint32_t> free_ids_;
     std::deque<Queued> sealed_in_memory_;  // spill candidates, oldest first
-    std::vector<std::int64_t> free_slots_;  // file offsets of kMaxChunk slots to reuse
+    // File offsets of free slots, by size class (2^i bytes), to reuse.
+    std::vector<std::vector<std::int64_t>> free_slots_ = std::vector<std::vector<std::int64_t>>(64);
     int fd_ = -1;
     std::string dir_;  // where the file is, for messages
     std::int64_t file_end_ = 0;
