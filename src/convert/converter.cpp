@@ -84,6 +84,8 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     context.span_detail = options.marker_resolution_ns
                               ? span_detail_for(*options.marker_resolution_ns)
                               : default_span_detail(last > first ? last - first : 0, options.sampling_interval_ns);
+    // Counters follow the same detail: samples closer than the resolution merge (exact totals).
+    profile.set_counter_resolution(fxprof::Duration::from_nanos(static_cast<std::int64_t>(context.span_detail.resolution)));
     ThreadingMapper mapper(context, census, report.diagnostics);
     mapper.begin();
 

@@ -100,6 +100,7 @@ void HeapProfileContributor::contribute(ProfileContext& context, std::uint64_t /
             profiling::band_description(bands[top[i]], info.breakdown, cost_centres_, info_tables_),
             band_display("Heap: " + label, kBandColors[i % kBandColors.size()],
                          kFirstBandSortWeight + static_cast<int>(i))));
+        p.set_counter_resolution(counters.back(), Duration{});  // every census counts: never merged
     }
     std::size_t nonzero = heap_.top_bands(bands.size()).size();
     std::optional<CounterHandle> other;
@@ -109,6 +110,7 @@ void HeapProfileContributor::contribute(ProfileContext& context, std::uint64_t /
                                   std::to_string(nonzero - top.size()) + " smaller bands, added up",
                               band_display("Heap: other (" + std::to_string(nonzero - top.size()) + " bands)",
                                            GraphColor::grey, kFirstBandSortWeight + static_cast<int>(top.size())));
+        p.set_counter_resolution(*other, Duration{});
     }
 
     // Census markers on the process track.

@@ -125,6 +125,7 @@ struct Counter {
     CounterDisplay display{};
     CounterSamples samples{};
     double running_total = 0;  // sum of counts, for add_counter_value
+    std::optional<Duration> resolution{};  // its own, instead of the profile's
 };
 
 }  // namespace el2fx::fxprof

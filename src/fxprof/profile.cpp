@@ -256,7 +256,7 @@ void Profile::add_counter_sample(CounterHandle h, Timestamp time, double count,
                                  std::optional<std::uint32_t> number) {
     Counter& c = counter(h);
     check_finite(count, "counter sample");
-    c.samples.add(time.nanos(), count, number, counter_resolution_.nanos());
+    c.samples.add(time.nanos(), count, number, c.resolution.value_or(counter_resolution_).nanos());
     c.running_total += count;
     bounds_.add(time.nanos());
 }
@@ -270,6 +270,11 @@ void Profile::add_counter_value(CounterHandle h, Timestamp time, double level,
 void Profile::set_counter_resolution(Duration r) {
     if (r.nanos() < 0) throw misuse("the counter resolution must not be negative");
     counter_resolution_ = r;
+}
+
+void Profile::set_counter_resolution(CounterHandle h, Duration r) {
+    if (r.nanos() < 0) throw misuse("the counter resolution must not be negative");
+    counter(h).resolution = r;
 }
 
 // ---- helpers ---------------------------------------------------------------------------------

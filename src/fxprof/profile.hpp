@@ -158,6 +158,8 @@ public:
     // line-accumulated graph shows the exact level at every written sample. Default 0: every
     // sample is kept. Applies to samples added after the call; set it before adding any.
     void set_counter_resolution(Duration r);
+    // One counter's own resolution (0: keep every sample), whatever the profile's is.
+    void set_counter_resolution(CounterHandle counter, Duration r);
     Duration counter_resolution() const { return counter_resolution_; }
 
     // ---- read access (the writer, tests) ------------------------------------------------

@@ -424,4 +424,17 @@ BOOST_AUTO_TEST_CASE(a_negative_resolution_is_refused) {
     BOOST_CHECK_THROW(p.set_counter_resolution(Duration::from_nanos(-1)), el2fx::Error);
 }
 
+// A counter's own resolution wins over the profile's (heap-profile censuses: every one counts).
+BOOST_AUTO_TEST_CASE(a_counters_own_resolution_overrides_the_profiles) {
+    OneCounter k(100);
+    k.p.set_counter_resolution(k.c, Duration::from_nanos(0));
+    for (int i = 0; i < 3; ++i) k.p.add_counter_sample(k.c, Timestamp::from_nanos(i * 10), 1);
+    BOOST_TEST(k.rows().size() == 3u);
+    OneCounter coarse(0);
+    coarse.p.set_counter_resolution(coarse.c, Duration::from_nanos(100));
+    for (int i = 0; i < 3; ++i) coarse.p.add_counter_sample(coarse.c, Timestamp::from_nanos(i * 10), 1);
+    BOOST_TEST(text(coarse.rows()) == "20:3/0 ");
+    BOOST_CHECK_THROW(k.p.set_counter_resolution(k.c, Duration::from_nanos(-1)), el2fx::Error);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
