@@ -191,7 +191,12 @@ public:
             return;
         }
         if (!folded_) return;
-        folded_buffer_.push_back({s.time, id, s});
+        // The shared track has no activity graph, only weights for the call tree: its samples
+        // sit on the timer's grid (an off-CPU group's ends move by less than half an interval),
+        // which keeps the many threads' times cheap to store.
+        const std::uint64_t interval = options_.sampling_interval_ns;
+        const std::uint64_t on_grid = (s.time + interval / 2) / interval * interval;
+        folded_buffer_.push_back({on_grid, id, s});
         if (folded_buffer_.size() >= kFoldedChunk) flush_folded();
     }
 

@@ -2,6 +2,7 @@
 // accepts; output is deterministic, private by default, bounded in tracks, atomic.
 #include <boost/test/unit_test.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -106,6 +107,17 @@ BOOST_AUTO_TEST_CASE(tracks_are_capabilities_then_labelled_threads_named_with_th
     BOOST_TEST((std::find(names.begin(), names.end(), "5 main") != names.end()));
     BOOST_TEST(d["meta"]["product"].GetString() == std::string("concurrency"));
     BOOST_TEST(d["meta"]["initialVisibleThreads"].Size() <= 15u);
+    // The shared track's samples sit on the 1 ms grid of the virtual timer.
+    for (const auto& th : d["threads"].GetArray()) {
+        if (std::string(th["name"].GetString()) != "other threads") continue;
+        const auto& deltas = th["samples"]["timeDeltas"];
+        BOOST_TEST(deltas.Size() > 0u);
+        double t = 0;
+        for (const auto& delta : deltas.GetArray()) {
+            t += delta.GetDouble();
+            BOOST_TEST(std::abs(t - std::round(t)) < 1e-9, "sample at " << t << " ms");
+        }
+    }
     BOOST_TEST(d["meta"]["preprocessedProfileVersion"].GetInt() == 70);
 }
 
