@@ -35,6 +35,13 @@ void RunCensusCollector::handle(const eventlog::Event& event) {
             // As heap_counters.cpp attributes them.
             if (event.as<HeapAllocated>()) census_.allocating_capabilities.insert(event.cap.value_or(0));
             break;
+        case SparkCounters::tag:
+            if (const auto* p = event.as<SparkCounters>(); p && event.cap) {
+                auto& nonzero = census_.spark_series.try_emplace(*event.cap).first->second;  // all false at first
+                events::SparkCounts counts = events::spark_counts(*p);
+                for (std::size_t i = 0; i < counts.size(); ++i) nonzero[i] = nonzero[i] || counts[i] != 0;
+            }
+            break;
         case ProfBegin::tag:
             if (const auto* p = event.as<ProfBegin>(); p && p->tick_interval > 0) tick_interval_ = p->tick_interval;
             break;

@@ -6,6 +6,7 @@
 // else straight into those tracks (converter.cpp).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "convert/run_info.hpp"
 #include "convert/thread_catalog.hpp"
 #include "eventlog/event.hpp"
+#include "events/spark_counters.hpp"
 #include "profiling/time_profile.hpp"
 
 namespace el2fx::convert {
@@ -28,6 +30,8 @@ struct RunCensus {
     profiling::TickCoverage tick_coverage;
     std::uint64_t ticks = 0;  // time-profile ticks (PROF_SAMPLE_COST_CENTRE)
     std::set<eventlog::CapNo> allocating_capabilities;  // with HEAP_ALLOCATED events
+    // Capabilities with SPARK_COUNTERS, and which of their series is ever non-zero.
+    std::map<eventlog::CapNo, std::array<bool, events::kSparkCounterCount>> spark_series;
 };
 
 class RunCensusCollector {

@@ -3,6 +3,8 @@
 #include <array>
 #include <limits>
 
+#include "convert/run_census.hpp"
+
 namespace el2fx::convert {
 namespace {
 
@@ -89,7 +91,8 @@ std::span<const std::uint16_t> SparksContributor::shown_tags() const { return kS
 void SparksContributor::handle(const eventlog::Event& event) {
     using namespace eventlog;
     if (event.tag == SparkCounters::tag) {
-        if (const auto* p = event.as<SparkCounters>(); p && event.cap) counters_.add(*event.cap, event.time, *p);
+        if (const auto* p = event.as<SparkCounters>(); p && event.cap)
+            add_counter_sample(*event.cap, event.time, events::spark_counts(*p));
         return;
     }
     if (auto kind = events::spark_event_kind(event.tag)) {
@@ -124,46 +127,63 @@ void SparksContributor::handle(const eventlog::Event& event) {
 
 void SparksContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*/) {
     bursts_.finish();
-    add_counters(ctx);
+    flush_summed();
     add_markers(ctx);
     add_summary(ctx);
 }
 
-void SparksContributor::add_counters(ProfileContext& ctx) {
-    if (counters_.empty()) return;
+void SparksContributor::begin(ProfileContext& ctx) {
+    context_ = &ctx;
+    if (!ctx.census || ctx.census->spark_series.empty()) return;
+    const auto& caps = ctx.census->spark_series;
     Profile& p = ctx.profile;
-    auto add_series = [&](const std::vector<events::SparkCounterSample>& samples, SparkCounter c,
-                          const std::string& label, const std::string& scope, int weight) {
-        std::string description = std::string(description_of(c)) + " " + scope;
-        CounterHandle h = p.add_counter(ctx.process, label, "Sparks", description, display_for(c, label, weight));
-        std::uint64_t previous = 0;
-        for (const auto& s : samples) {
-            std::uint64_t v = events::value_of(s.counts, c);
-            std::uint64_t change = v >= previous ? v - previous : previous - v;
-            p.add_counter_value(h, ProfileContext::at(s.time), static_cast<double>(v), clamp32(change));
-            previous = v;
-        }
-    };
-    const auto& caps = counters_.by_capability();
     int weight = 40;
-    if (caps.size() <= kMaxCapabilitiesWithOwnSparkTracks) {
-        for (const auto& [cap, samples] : caps) {
-            for (SparkCounter c : events::kSparkCounters) {
-                if (counters_.all_zero(cap, c)) continue;
-                add_series(samples, c, series_name(c) + " (cap " + std::to_string(cap) + ")",
-                           "Capability " + std::to_string(cap) + ".", weight++);
-            }
-        }
+    auto add_series = [&](SparkCounter c, const std::string& label, const std::string& scope) {
+        std::string description = std::string(description_of(c)) + " " + scope;
+        return Series{c, p.add_counter(ctx.process, label, "Sparks", description, display_for(c, label, weight++)), 0};
+    };
+    summing_ = caps.size() > kMaxCapabilitiesWithOwnSparkTracks;
+    for (SparkCounter c : events::kSparkCounters) {
+        if (!summing_) break;
+        bool any = false;  // counts are never negative: the sum is zero only where every capability's is
+        for (const auto& [cap, nonzero] : caps) any = any || nonzero[static_cast<std::size_t>(c)];
+        if (any)
+            summed_.push_back(add_series(c, series_name(c) + " (all caps)",
+                                         "All " + std::to_string(caps.size()) + " capabilities together."));
+    }
+    if (summing_) return;
+    for (const auto& [cap, nonzero] : caps)
+        for (SparkCounter c : events::kSparkCounters)
+            if (nonzero[static_cast<std::size_t>(c)])
+                per_cap_[cap].push_back(add_series(c, series_name(c) + " (cap " + std::to_string(cap) + ")",
+                                                   "Capability " + std::to_string(cap) + "."));
+}
+
+void SparksContributor::add_sample(Series& series, std::uint64_t time, const events::SparkCounts& counts) {
+    std::uint64_t v = events::value_of(counts, series.counter);
+    std::uint64_t change = v >= series.previous ? v - series.previous : series.previous - v;
+    context_->profile.add_counter_value(series.handle, ProfileContext::at(time), static_cast<double>(v), clamp32(change));
+    series.previous = v;
+}
+
+void SparksContributor::add_counter_sample(CapNo cap, std::uint64_t time, const events::SparkCounts& counts) {
+    events::SparkCounts& last = latest_[cap];  // zero before a capability's first sample
+    for (std::size_t k = 0; k < events::kSparkCounterCount; ++k) sum_[k] = sum_[k] - last[k] + counts[k];
+    last = counts;
+    if (!context_) return;
+    if (!summing_) {
+        for (Series& series : per_cap_[cap]) add_sample(series, time, counts);
         return;
     }
-    std::vector<events::SparkCounterSample> summed = counters_.summed();
-    for (SparkCounter c : events::kSparkCounters) {
-        bool zero = true;
-        for (const auto& s : summed) zero = zero && events::value_of(s.counts, c) == 0;
-        if (zero) continue;
-        add_series(summed, c, series_name(c) + " (all caps)",
-                   "All " + std::to_string(caps.size()) + " capabilities together.", weight++);
-    }
+    // Several capabilities' samples at one time make one sample of the sum.
+    if (pending_sum_ && pending_sum_->time != time) flush_summed();
+    pending_sum_ = events::SparkCounterSample{time, sum_};
+}
+
+void SparksContributor::flush_summed() {
+    if (!pending_sum_) return;
+    for (Series& series : summed_) add_sample(series, pending_sum_->time, pending_sum_->counts);
+    pending_sum_.reset();
 }
 
 void SparksContributor::add_markers(ProfileContext& ctx) {
@@ -230,13 +250,15 @@ void SparksContributor::add_summary(ProfileContext& ctx) {
     bool any_events = false;
     for (std::size_t k = 0; k < events::kSparkEventKindCount; ++k)
         any_events = any_events || bursts_.events(static_cast<SparkEventKind>(k)) > 0;
-    events::SparkCounts t = counters_.totals();
+    events::SparkCounts t{};  // each capability's last counts, added up (as +RTS -s)
+    for (const auto& [cap, counts] : latest_)
+        for (std::size_t k = 0; k < events::kSparkCounterCount; ++k) t[k] += counts[k];
     bool any_counts = false;
     for (std::uint64_t n : t) any_counts = any_counts || n > 0;
     if (!any_counts && !any_events) return;  // a program without sparks: nothing to say
     Profile& p = ctx.profile;
     ExtraSectionHandle s = p.add_extra_section(ctx.section_label("Sparks"));
-    if (!counters_.empty()) {
+    if (!latest_.empty()) {
         auto v = [&](SparkCounter c) { return events::value_of(t, c); };
         // The RTS's total counts every spark made: pooled (created), dud and overflowed.
         std::uint64_t sparked = v(SparkCounter::created) + v(SparkCounter::dud) + v(SparkCounter::overflowed);

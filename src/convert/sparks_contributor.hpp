@@ -16,6 +16,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <vector>
 
 #include "convert/profile_contributor.hpp"
@@ -31,12 +33,21 @@ public:
     explicit SparksContributor(const ConvertOptions& options);
 
     std::string_view name() const override { return "sparks"; }
+    void begin(ProfileContext& context) override;
     void handle(const eventlog::Event& event) override;
     void contribute(ProfileContext& context, std::uint64_t end) override;
     std::span<const std::uint16_t> shown_tags() const override;
 
 private:
-    void add_counters(ProfileContext& context);
+    // One counter track: a series of one capability, or of all together.
+    struct Series {
+        events::SparkCounter counter;
+        fxprof::CounterHandle handle;
+        std::uint64_t previous = 0;
+    };
+    void add_counter_sample(eventlog::CapNo cap, std::uint64_t time, const events::SparkCounts& counts);
+    void add_sample(Series& series, std::uint64_t time, const events::SparkCounts& counts);
+    void flush_summed();
     void add_markers(ProfileContext& context);
     void add_summary(ProfileContext& context);
 
@@ -45,7 +56,14 @@ private:
         eventlog::CapNo cap;
         eventlog::ThreadId thread;
     };
-    events::SparkCounterCollector counters_;
+    // Counters stream (from begin() on): per capability when there are few, else summed.
+    ProfileContext* context_ = nullptr;
+    std::map<eventlog::CapNo, std::vector<Series>> per_cap_;
+    std::vector<Series> summed_;
+    bool summing_ = false;
+    std::map<eventlog::CapNo, events::SparkCounts> latest_;  // each capability's last counts
+    events::SparkCounts sum_{};                               // their sum
+    std::optional<events::SparkCounterSample> pending_sum_;   // the sum at a time, until it moves on
     events::SparkBurstAggregator bursts_;
     std::vector<SparkThread> spark_threads_;
     std::uint64_t old_events_ = 0;  // RUN_SPARK, STEAL_SPARK
