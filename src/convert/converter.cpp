@@ -98,8 +98,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     threading_options.sampling_interval_ns = options.sampling_interval_ns;
     analysis::ThreadingAnalysis threading(report.diagnostics, threading_options,
                                           keep_threading ? static_cast<analysis::ThreadingSink*>(&tee) : &mapper);
-    ThreadCatalog moments;  // the census has the facts; this one marks the moments as they come
-    moments.set_moment_sink([&mapper](const ThreadMoment& m) { mapper.moment(m); });
+    ThreadMoments moments([&mapper](const ThreadMoment& m) { mapper.moment(m); });
     std::vector<DiagnosticMoment> diagnostic_moments;
     DiagnosticWatcher watcher(report.diagnostics);
 

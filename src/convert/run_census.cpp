@@ -7,7 +7,7 @@
 
 namespace el2fx::convert {
 
-RunCensusCollector::RunCensusCollector(bool include_env) : run_(include_env) { census_.threads.keep_moments(false); }
+RunCensusCollector::RunCensusCollector(bool include_env) : run_(include_env) {}
 
 void RunCensusCollector::handle(const eventlog::Event& event) {
     using namespace eventlog;

@@ -24,7 +24,7 @@ namespace el2fx::convert {
 
 struct RunCensus {
     RunInfo run;
-    ThreadCatalog threads;                                    // facts only, no moments
+    ThreadCatalog threads;
     std::unordered_map<eventlog::ThreadId, std::uint64_t> running_ns;  // time each thread ran
     std::map<eventlog::CapNo, std::uint64_t> capability_starts;        // a capability's first event
     profiling::TickCoverage tick_coverage;

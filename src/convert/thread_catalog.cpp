@@ -27,15 +27,12 @@ ThreadFacts& ThreadCatalog::facts(eventlog::ThreadId id, std::uint64_t time) {
 
 void ThreadCatalog::handle(const eventlog::Event& event) {
     using namespace eventlog;
-    using Kind = ThreadMoment::Kind;
-    CapNo cap = event.cap.value_or(0);
     switch (event.tag) {
         case CreateThread::tag:
             if (auto* p = event.as<CreateThread>()) {
                 ThreadFacts& t = facts(p->thread, event.time);
                 t.created = event.time;
                 t.created_on = event.cap;
-                moment({event.time, p->thread, Kind::created, cap, 0, 0});
             }
             break;
         case RunThread::tag:
@@ -44,23 +41,15 @@ void ThreadCatalog::handle(const eventlog::Event& event) {
         case StopThread::tag:
             if (auto* p = event.as<StopThread>()) {
                 ThreadFacts& t = facts(p->thread, event.time);
-                if (p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished) && !t.finished) {
+                if (p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished) && !t.finished)
                     t.finished = event.time;
-                    moment({event.time, p->thread, Kind::finished, cap, 0, 0});
-                }
             }
             break;
         case MigrateThread::tag:
-            if (auto* p = event.as<MigrateThread>()) {
-                facts(p->thread, event.time);
-                moment({event.time, p->thread, Kind::migrated, cap, p->new_cap, 0});
-            }
+            if (auto* p = event.as<MigrateThread>()) facts(p->thread, event.time);
             break;
         case WakeupThread::tag:
-            if (auto* p = event.as<WakeupThread>()) {
-                facts(p->thread, event.time);
-                moment({event.time, p->thread, Kind::woken, cap, p->other_cap, 0});
-            }
+            if (auto* p = event.as<WakeupThread>()) facts(p->thread, event.time);
             break;
         case ThreadLabel::tag:
             if (auto* p = event.as<ThreadLabel>()) {
@@ -68,9 +57,40 @@ void ThreadCatalog::handle(const eventlog::Event& event) {
                 std::string label;
                 utf8::append_sanitized(label, p->label.bytes);
                 t.labels.push_back({event.time, std::move(label)});
-                moment({event.time, p->thread, Kind::labelled, cap, 0,
-                                    static_cast<std::uint32_t>(t.labels.size() - 1)});
             }
+            break;
+        default:
+            break;
+    }
+}
+
+void ThreadMoments::handle(const eventlog::Event& event) {
+    using namespace eventlog;
+    using Kind = ThreadMoment::Kind;
+    CapNo cap = event.cap.value_or(0);
+    switch (event.tag) {
+        case CreateThread::tag:
+            if (auto* p = event.as<CreateThread>()) sink_({event.time, p->thread, Kind::created, cap, 0, 0});
+            break;
+        case StopThread::tag:
+            if (auto* p = event.as<StopThread>();
+                p && p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished)) {
+                State& t = threads_[p->thread];
+                if (!t.finished) {
+                    t.finished = true;
+                    sink_({event.time, p->thread, Kind::finished, cap, 0, 0});
+                }
+            }
+            break;
+        case MigrateThread::tag:
+            if (auto* p = event.as<MigrateThread>()) sink_({event.time, p->thread, Kind::migrated, cap, p->new_cap, 0});
+            break;
+        case WakeupThread::tag:
+            if (auto* p = event.as<WakeupThread>()) sink_({event.time, p->thread, Kind::woken, cap, p->other_cap, 0});
+            break;
+        case ThreadLabel::tag:
+            if (auto* p = event.as<ThreadLabel>())
+                sink_({event.time, p->thread, Kind::labelled, cap, 0, threads_[p->thread].labels++});
             break;
         default:
             break;

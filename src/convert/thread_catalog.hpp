@@ -1,6 +1,7 @@
 // What the eventlog says about each Haskell thread besides its run/stop states:
-// when it was created and finished, its labels over time, and the moments worth
-// a marker (created, migrated, woken, labelled, finished).
+// when it was created and finished and its labels over time (ThreadCatalog, for the
+// census), and the moments worth a marker as they happen (ThreadMoments: created,
+// migrated, woken, labelled, finished).
 #pragma once
 
 #include <cstdint>
@@ -44,28 +45,32 @@ struct ThreadMoment {
 class ThreadCatalog {
 public:
     void handle(const eventlog::Event& event);
-    // Moments are kept for moments() unless told otherwise, or handed to a sink as they
-    // happen (a streaming conversion marks them at once).
-    void keep_moments(bool keep) { keep_moments_ = keep; }
-    void set_moment_sink(std::function<void(const ThreadMoment&)> sink) { moment_sink_ = std::move(sink); }
 
     // Threads in order of first appearance (creation order for a complete log).
     const std::vector<ThreadFacts>& threads() const { return threads_; }
     const ThreadFacts* find(eventlog::ThreadId id) const;
-    const std::vector<ThreadMoment>& moments() const { return moments_; }
 
 private:
     ThreadFacts& facts(eventlog::ThreadId id, std::uint64_t time);
-    void moment(const ThreadMoment& m) {
-        if (moment_sink_) moment_sink_(m);
-        else if (keep_moments_) moments_.push_back(m);
-    }
 
     std::vector<ThreadFacts> threads_;
     std::unordered_map<eventlog::ThreadId, std::size_t> index_;
-    std::vector<ThreadMoment> moments_;
-    bool keep_moments_ = true;
-    std::function<void(const ThreadMoment&)> moment_sink_;
+};
+
+// The moments, handed to a sink as the events come. A moment's label_index counts the
+// thread's labels so far, so it indexes the ThreadCatalog's facts of the same events.
+class ThreadMoments {
+public:
+    explicit ThreadMoments(std::function<void(const ThreadMoment&)> sink) : sink_(std::move(sink)) {}
+    void handle(const eventlog::Event& event);
+
+private:
+    struct State {
+        std::uint32_t labels = 0;
+        bool finished = false;
+    };
+    std::function<void(const ThreadMoment&)> sink_;
+    std::unordered_map<eventlog::ThreadId, State> threads_;
 };
 
 }  // namespace el2fx::convert

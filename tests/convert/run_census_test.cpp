@@ -2,8 +2,12 @@
 // threads it knows (without moments), and where time-profile ticks cover a capability.
 #include <boost/test/unit_test.hpp>
 
+#include <utility>
+#include <vector>
+
 #include "make_event.hpp"
 #include "convert/run_census.hpp"
+#include "convert/thread_catalog.hpp"
 #include "eventlog/event_types.hpp"
 
 using namespace el2fx;
@@ -40,7 +44,6 @@ BOOST_AUTO_TEST_CASE(running_time_per_thread_from_run_and_stop_on_each_capabilit
     BOOST_TEST(census.capability_starts.at(0) == 100u);
     BOOST_TEST(census.capability_starts.at(1) == 115u);
     BOOST_TEST(census.threads.threads().size() == 3u);
-    BOOST_TEST(census.threads.moments().empty());  // facts only
     BOOST_TEST(census.run.events == 10u);
     BOOST_TEST(census.ticks == 0u);
 }
@@ -68,6 +71,28 @@ BOOST_AUTO_TEST_CASE(ticks_cover_their_capability_from_one_interval_before_the_f
     BOOST_TEST(census.tick_coverage.covers(1, 6000));
     BOOST_TEST(!census.tick_coverage.covers(1, 3000));
     BOOST_TEST(!census.tick_coverage.covers(0, 5000));
+}
+
+// The second pass's moments: one per event of a kind, a thread's labels counted, its finish once.
+BOOST_AUTO_TEST_CASE(thread_moments_come_as_the_events_do) {
+    std::vector<ThreadMoment> got;
+    ThreadMoments moments([&](const ThreadMoment& m) { got.push_back(m); });
+    moments.handle(event(10, 0, ev::CreateThread{1}));
+    moments.handle(event(11, 0, ev::ThreadLabel{1, ev::Text{"a"}}));
+    moments.handle(event(12, 0, ev::MigrateThread{1, 2}));
+    moments.handle(event(13, 2, ev::WakeupThread{1, 0}));
+    moments.handle(event(14, 2, ev::ThreadLabel{1, ev::Text{"b"}}));
+    moments.handle(event(15, 2, ev::StopThread{1, 5, 0}));
+    moments.handle(event(16, 2, ev::StopThread{1, 5, 0}));  // finished again: no second moment
+    moments.handle(event(17, 2, ev::StopThread{1, 3, 0}));  // not a finish
+    using Kind = ThreadMoment::Kind;
+    std::vector<std::pair<Kind, std::uint32_t>> kinds;
+    for (const ThreadMoment& m : got) kinds.push_back({m.kind, m.label_index});
+    BOOST_TEST((kinds == std::vector<std::pair<Kind, std::uint32_t>>{
+                    {Kind::created, 0}, {Kind::labelled, 0}, {Kind::migrated, 0}, {Kind::woken, 0},
+                    {Kind::labelled, 1}, {Kind::finished, 0}}));
+    BOOST_TEST(got[2].other_cap == 2u);
+    BOOST_TEST(got[3].cap == 2u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
