@@ -36,18 +36,18 @@ void ThreadingAnalysis::handle_capability_event(const eventlog::Event& event, ev
     CapabilityTrack& c = capability(cap, time);
     if (const auto* run = event.as<eventlog::RunThread>()) {
         record(c, time, c.usage.run_thread(time, run->thread));
-        ThreadTrack& t = thread(run->thread);
-        record(t, time, t.state.run_thread(time, cap));
+        if (ThreadTrack* t = thread(run->thread)) record(*t, time, t->state.run_thread(time, cap));
     } else if (const auto* stop = event.as<eventlog::StopThread>()) {
         record(c, time, c.usage.stop_thread(time, stop->thread, stop->status));
-        ThreadTrack& t = thread(stop->thread);
-        record(t, time, t.state.stop_thread(time, stop->status, stop->blocker.value_or(0)));
+        if (ThreadTrack* t = thread(stop->thread))
+            record(*t, time, t->state.stop_thread(time, stop->status, stop->blocker.value_or(0)));
     } else if (event.as<eventlog::StartGC>()) {
         record(c, time, c.usage.start_gc(time));
     } else if (event.as<eventlog::EndGC>()) {
         record(c, time, c.usage.end_gc(time));
     } else if (const auto* wakeup = event.as<eventlog::WakeupThread>()) {
         if (auto it = threads_.find(wakeup->thread); it != threads_.end()) it->second.state.wakeup_thread();
+        else if (finished_.count(wakeup->thread)) diagnostics_.add(Diagnostic::event_after_thread_finished);
     }
 }
 
@@ -64,15 +64,19 @@ ThreadingAnalysis::CapabilityTrack& ThreadingAnalysis::capability(eventlog::CapN
     return *slot;
 }
 
-ThreadingAnalysis::ThreadTrack& ThreadingAnalysis::thread(eventlog::ThreadId id) {
+ThreadingAnalysis::ThreadTrack* ThreadingAnalysis::thread(eventlog::ThreadId id) {
     auto it = threads_.find(id);
     if (it == threads_.end()) {
+        if (finished_.count(id)) {
+            diagnostics_.add(Diagnostic::event_after_thread_finished);
+            return nullptr;
+        }
         it = threads_
                  .emplace(id, ThreadTrack{id, ThreadStateAnalysis(diagnostics_),
                                           VirtualSamplingTimer<ThreadActivity>(options_.sampling_interval_ns)})
                  .first;
     }
-    return it->second;
+    return &it->second;
 }
 
 void ThreadingAnalysis::record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span) {
@@ -85,9 +89,12 @@ void ThreadingAnalysis::record(ThreadTrack& track, std::uint64_t time, std::opti
     if (span) sink_.thread_span(track.id, *span);
     if (track.state.finished()) {
         track.timer.finish(time);
-    } else if (auto activity = track.state.activity()) {
-        track.timer.enter(time, *activity);
+        drain(track);
+        finished_.insert(track.id);
+        threads_.erase(track.id);  // `track` is gone from here on
+        return;
     }
+    if (auto activity = track.state.activity()) track.timer.enter(time, *activity);
     drain(track);
 }
 
@@ -120,6 +127,7 @@ ThreadingResult ThreadingAnalysis::finish() {
         drain(*track);
     }
     threads_.clear();
+    finished_.clear();
     if (!own_sink_) return lives;
     ThreadingResult result = collector_.take(now_);
     // Capabilities whose life started: the collector knows their start too.

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "analysis/capability_usage_analysis.hpp"
@@ -54,7 +55,8 @@ private:
     };
 
     CapabilityTrack& capability(eventlog::CapNo cap, std::uint64_t time);
-    ThreadTrack& thread(eventlog::ThreadId id);
+    // nullptr for a finished thread (the event is counted as coming after its end).
+    ThreadTrack* thread(eventlog::ThreadId id);
     void handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap, std::uint64_t time);
     void record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span);
     void record(ThreadTrack& track, std::uint64_t time, std::optional<ThreadStateSpan> span);
@@ -68,7 +70,10 @@ private:
     bool own_sink_;
     std::uint64_t now_ = 0;  // time of the latest event
     std::vector<std::optional<CapabilityTrack>> capabilities_;  // by capability number
-    std::unordered_map<eventlog::ThreadId, ThreadTrack> threads_;
+    std::unordered_map<eventlog::ThreadId, ThreadTrack> threads_;  // live threads
+    // Finished threads are forgotten but for their id: later events of theirs only count as
+    // a diagnostic, and a program with a million short-lived threads keeps a million ids only.
+    std::unordered_set<eventlog::ThreadId> finished_;
 };
 
 // Reads the whole log through the driver.
