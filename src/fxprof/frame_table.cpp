@@ -16,12 +16,11 @@ std::size_t FrameInfoHash::operator()(const FrameInfo& f) const noexcept {
 }
 
 FrameHandle FrameTable::handle_for(const FrameInfo& f) {
-    if (auto it = index_.find(f); it != index_.end()) return FrameHandle(it->second);
     if (rows_.size() >= INT32_MAX) throw Error("profile frame table is full");
-    const auto index = static_cast<std::uint32_t>(rows_.size());
-    rows_.push_back(f);
-    index_.emplace(f, index);
-    return FrameHandle(index);
+    const auto next = static_cast<std::uint32_t>(rows_.size());
+    auto [row, added] = index_.intern(FrameInfoHash{}(f), next, [&](std::uint32_t r) { return rows_[r] == f; });
+    if (added) rows_.push_back(f);
+    return FrameHandle(row);
 }
 
 }  // namespace el2fx::fxprof

@@ -3,9 +3,9 @@
 
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
+#include "fxprof/flat_index.hpp"
 #include "fxprof/handles.hpp"
 
 namespace el2fx::fxprof {
@@ -31,7 +31,7 @@ public:
 
 private:
     std::vector<FrameInfo> rows_;
-    std::unordered_map<FrameInfo, std::uint32_t, FrameInfoHash> index_;
+    FlatIndex index_;
 };
 
 }  // namespace el2fx::fxprof

@@ -26,12 +26,11 @@ std::size_t FuncInfoHash::operator()(const FuncInfo& f) const noexcept {
 }
 
 FuncHandle FuncTable::handle_for(const FuncInfo& f) {
-    if (auto it = index_.find(f); it != index_.end()) return FuncHandle(it->second);
     if (rows_.size() >= INT32_MAX) throw Error("profile func table is full");
-    const auto index = static_cast<std::uint32_t>(rows_.size());
-    rows_.push_back(f);
-    index_.emplace(f, index);
-    return FuncHandle(index);
+    const auto next = static_cast<std::uint32_t>(rows_.size());
+    auto [row, added] = index_.intern(FuncInfoHash{}(f), next, [&](std::uint32_t r) { return rows_[r] == f; });
+    if (added) rows_.push_back(f);
+    return FuncHandle(row);
 }
 
 }  // namespace el2fx::fxprof

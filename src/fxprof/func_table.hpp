@@ -3,9 +3,9 @@
 
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
+#include "fxprof/flat_index.hpp"
 #include "fxprof/handles.hpp"
 
 namespace el2fx::fxprof {
@@ -33,7 +33,7 @@ public:
 
 private:
     std::vector<FuncInfo> rows_;
-    std::unordered_map<FuncInfo, std::uint32_t, FuncInfoHash> index_;
+    FlatIndex index_;
 };
 
 }  // namespace el2fx::fxprof

@@ -1,5 +1,6 @@
 #include "fxprof/stack_table.hpp"
 
+#include "fxprof/hash_mix.hpp"
 #include "util/error.hpp"
 
 namespace el2fx::fxprof {
@@ -7,14 +8,16 @@ namespace el2fx::fxprof {
 StackHandle StackTable::handle_for(std::optional<StackHandle> prefix, FrameHandle frame) {
     const std::uint32_t p = prefix ? prefix->index() : kRoot;
     if (prefix && p >= frames_.size()) throw Error("unknown prefix stack handle");
-    const std::uint64_t key = (std::uint64_t(p) << 32) | frame.index();
-    if (auto it = index_.find(key); it != index_.end()) return StackHandle(it->second);
     if (frames_.size() >= INT32_MAX) throw Error("profile stack table is full");
-    const auto index = static_cast<std::uint32_t>(frames_.size());
-    frames_.push_back(frame.index());
-    prefixes_.push_back(p);
-    index_.emplace(key, index);
-    return StackHandle(index);
+    const std::uint32_t f = frame.index();
+    const auto next = static_cast<std::uint32_t>(frames_.size());
+    auto [row, added] = index_.intern(mix64((std::uint64_t(p) << 32) | f), next,
+                                      [&](std::uint32_t r) { return frames_[r] == f && prefixes_[r] == p; });
+    if (added) {
+        frames_.push_back(f);
+        prefixes_.push_back(p);
+    }
+    return StackHandle(row);
 }
 
 }  // namespace el2fx::fxprof

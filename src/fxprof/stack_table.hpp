@@ -5,9 +5,9 @@
 
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
+#include "fxprof/flat_index.hpp"
 #include "fxprof/handles.hpp"
 
 namespace el2fx::fxprof {
@@ -33,7 +33,7 @@ private:
     static constexpr std::uint32_t kRoot = UINT32_MAX;
     std::vector<std::uint32_t> frames_;
     std::vector<std::uint32_t> prefixes_;  // kRoot for roots
-    std::unordered_map<std::uint64_t, std::uint32_t> index_;  // (prefix, frame) -> stack
+    FlatIndex index_;  // (prefix, frame) -> stack
 };
 
 }  // namespace el2fx::fxprof

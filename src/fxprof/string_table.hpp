@@ -3,11 +3,11 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
-#include <string>
+#include <memory>
 #include <string_view>
-#include <unordered_map>
+#include <vector>
 
+#include "fxprof/flat_index.hpp"
 #include "fxprof/handles.hpp"
 
 namespace el2fx::fxprof {
@@ -15,22 +15,29 @@ namespace el2fx::fxprof {
 class StringTable {
 public:
     StringTable() = default;
-    // The index holds views into the stored strings: a copy would point into the original.
-    // Moving keeps the deque's elements where they are, so moves are fine.
+    // Views point into the table's own blocks: a copy would point into the original.
+    // Moving keeps the blocks where they are, so moves are fine.
     StringTable(const StringTable&) = delete;
     StringTable& operator=(const StringTable&) = delete;
     StringTable(StringTable&&) = default;
     StringTable& operator=(StringTable&&) = default;
 
     StringHandle handle_for(std::string_view s);
+    // Valid as long as the table lives: stored bytes never move.
     std::string_view get(StringHandle h) const { return strings_[h.index()]; }
     std::size_t size() const { return strings_.size(); }
     bool contains(StringHandle h) const { return h.index() < strings_.size(); }
 
 private:
-    // A deque never moves its elements, so the views used as keys stay valid.
-    std::deque<std::string> strings_;
-    std::unordered_map<std::string_view, std::uint32_t> index_;
+    std::string_view store(std::string_view s);
+
+    // The bytes, packed into blocks that are never reallocated (so the views stay valid).
+    std::vector<std::unique_ptr<char[]>> blocks_;
+    std::vector<std::unique_ptr<char[]>> large_;  // one string each
+    std::size_t block_free_ = 0;  // bytes left at the end of the last block
+    char* block_next_ = nullptr;
+    std::vector<std::string_view> strings_;
+    FlatIndex index_;
 };
 
 }  // namespace el2fx::fxprof

@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "fxprof_test_util.hpp"
+#include "fxprof/flat_index.hpp"
 #include "fxprof/validate.hpp"
 #include "util/error.hpp"
 
@@ -53,6 +54,40 @@ BOOST_AUTO_TEST_CASE(many_strings_keep_their_handles) {
         BOOST_TEST((p.handle_for_string("s" + std::to_string(i)) == handles[std::size_t(i)]));
         BOOST_TEST(p.strings().get(handles[std::size_t(i)]) == "s" + std::to_string(i));
     }
+}
+
+BOOST_AUTO_TEST_CASE(strings_of_any_length_and_bytes_are_kept) {
+    Profile p("t");
+    const std::string long_text(100'000, 'x');  // longer than a storage block
+    const std::string with_nul("a\0b", 3);
+    const StringHandle empty = p.handle_for_string("");
+    const StringHandle big = p.handle_for_string(long_text);
+    const StringHandle nul = p.handle_for_string(with_nul);
+    for (int i = 0; i < 20'000; ++i) p.handle_for_string("filler " + std::to_string(i));  // more blocks
+    BOOST_TEST((p.handle_for_string("") == empty));
+    BOOST_TEST((p.handle_for_string(long_text) == big));
+    BOOST_TEST((p.handle_for_string(with_nul) == nul));
+    BOOST_TEST(p.strings().size() == 20'003u);
+    BOOST_TEST((p.handle_for_string("a") != nul));
+    BOOST_TEST(p.strings().get(empty).empty());
+    BOOST_TEST(p.strings().get(big) == long_text);
+    BOOST_TEST(p.strings().get(nul) == with_nul);
+}
+
+BOOST_AUTO_TEST_CASE(flat_index_tells_colliding_keys_apart) {
+    // Every key hashes alike: only equals() can tell them apart, across growth.
+    std::vector<int> rows;
+    FlatIndex index;
+    auto intern = [&](int key) {
+        auto [row, added] = index.intern(42, static_cast<std::uint32_t>(rows.size()),
+                                         [&](std::uint32_t r) { return rows[r] == key; });
+        if (added) rows.push_back(key);
+        return row;
+    };
+    for (int k = 0; k < 300; ++k) BOOST_TEST(intern(k) == static_cast<std::uint32_t>(k));
+    for (int k = 299; k >= 0; --k) BOOST_TEST(intern(k) == static_cast<std::uint32_t>(k));
+    BOOST_TEST(index.size() == 300u);
+    BOOST_TEST(rows.size() == 300u);
 }
 
 BOOST_AUTO_TEST_CASE(a_profile_moves_but_does_not_copy) {
