@@ -14,10 +14,10 @@
 
 #include <cstdint>
 #include <optional>
-#include <unordered_set>
 
 #include "eventlog/event_types.hpp"
 #include "util/diagnostics.hpp"
+#include "util/id_map.hpp"
 
 namespace el2fx::analysis {
 
@@ -51,7 +51,7 @@ private:
     std::optional<Running> running_;
     // A false RunThread of a finished thread is harmless and the thread-state
     // analysis counts it, so this one ignores it silently.
-    std::unordered_set<eventlog::ThreadId> finished_;
+    util::IdSet finished_;
 };
 
 }  // namespace el2fx::analysis

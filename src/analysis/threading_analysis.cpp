@@ -47,7 +47,7 @@ void ThreadingAnalysis::handle_capability_event(const eventlog::Event& event, ev
         record(c, time, c.usage.end_gc(time));
     } else if (const auto* wakeup = event.as<eventlog::WakeupThread>()) {
         if (auto it = threads_.find(wakeup->thread); it != threads_.end()) it->second.state.wakeup_thread();
-        else if (finished_.count(wakeup->thread)) diagnostics_.add(Diagnostic::event_after_thread_finished);
+        else if (finished_.contains(wakeup->thread)) diagnostics_.add(Diagnostic::event_after_thread_finished);
     }
 }
 
@@ -67,7 +67,7 @@ ThreadingAnalysis::CapabilityTrack& ThreadingAnalysis::capability(eventlog::CapN
 ThreadingAnalysis::ThreadTrack* ThreadingAnalysis::thread(eventlog::ThreadId id) {
     auto it = threads_.find(id);
     if (it == threads_.end()) {
-        if (finished_.count(id)) {
+        if (finished_.contains(id)) {
             diagnostics_.add(Diagnostic::event_after_thread_finished);
             return nullptr;
         }
@@ -127,7 +127,7 @@ ThreadingResult ThreadingAnalysis::finish() {
         drain(*track);
     }
     threads_.clear();
-    finished_.clear();
+    finished_ = util::IdSet();
     if (!own_sink_) return lives;
     ThreadingResult result = collector_.take(now_);
     // Capabilities whose life started: the collector knows their start too.

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "analysis/capability_usage_analysis.hpp"
@@ -19,6 +18,7 @@
 #include "eventlog/event.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "util/diagnostics.hpp"
+#include "util/id_map.hpp"
 
 namespace el2fx::analysis {
 
@@ -73,7 +73,7 @@ private:
     std::unordered_map<eventlog::ThreadId, ThreadTrack> threads_;  // live threads
     // Finished threads are forgotten but for their id: later events of theirs only count as
     // a diagnostic, and a program with a million short-lived threads keeps a million ids only.
-    std::unordered_set<eventlog::ThreadId> finished_;
+    util::IdSet finished_;
 };
 
 // Reads the whole log through the driver.

@@ -10,15 +10,27 @@ std::optional<fxprof::ThreadHandle> ProfileContext::capability_track(eventlog::C
     return it->second;
 }
 
+void ProfileContext::set_thread_track(eventlog::ThreadId thread, fxprof::ThreadHandle track, bool folded) {
+    std::optional<std::uint32_t> i = threads.ordinal(thread);
+    if (!i) return;  // tracks are only made for threads of the catalog
+    if (*i >= thread_tracks_.size()) thread_tracks_.resize(threads.threads().size());
+    thread_tracks_[*i] = ThreadTrack{track, folded, true};
+}
+
+const ProfileContext::ThreadTrack* ProfileContext::track_of(eventlog::ThreadId thread) const {
+    std::optional<std::uint32_t> i = threads.ordinal(thread);
+    if (!i || *i >= thread_tracks_.size() || !thread_tracks_[*i].assigned) return nullptr;
+    return &thread_tracks_[*i];
+}
+
 std::optional<fxprof::ThreadHandle> ProfileContext::thread_track(eventlog::ThreadId thread) const {
-    auto it = thread_tracks.find(thread);
-    if (it == thread_tracks.end()) return std::nullopt;
-    return it->second.handle;
+    const ThreadTrack* t = track_of(thread);
+    return t ? std::optional(t->handle) : std::nullopt;
 }
 
 bool ProfileContext::thread_is_folded(eventlog::ThreadId thread) const {
-    auto it = thread_tracks.find(thread);
-    return it != thread_tracks.end() && it->second.folded;
+    const ThreadTrack* t = track_of(thread);
+    return t && t->folded;
 }
 
 std::optional<eventlog::ThreadId> ProfileContext::running_thread(eventlog::CapNo cap, std::uint64_t time) const {
@@ -37,7 +49,7 @@ std::optional<eventlog::ThreadId> ProfileContext::running_thread(eventlog::CapNo
 
 std::string ProfileContext::thread_name(eventlog::ThreadId thread) const {
     const ThreadFacts* facts = threads.find(thread);
-    if (facts && !facts->label().empty()) return std::to_string(thread) + " " + facts->label();
+    if (facts && facts->labelled()) return std::to_string(thread) + " " + std::string(threads.label(*facts));
     return "thread " + std::to_string(thread);
 }
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <vector>
 
 #include "analysis/threading_result.hpp"
 #include "convert/convert_options.hpp"
@@ -84,11 +84,16 @@ public:
 
     // Set by the threading contributor, which creates the tracks.
     std::map<eventlog::CapNo, fxprof::ThreadHandle> capability_tracks;
+    void set_thread_track(eventlog::ThreadId thread, fxprof::ThreadHandle track, bool folded);
+
+private:
     struct ThreadTrack {
         fxprof::ThreadHandle handle{0};
         bool folded = false;
+        bool assigned = false;
     };
-    std::unordered_map<eventlog::ThreadId, ThreadTrack> thread_tracks;
+    const ThreadTrack* track_of(eventlog::ThreadId thread) const;
+    std::vector<ThreadTrack> thread_tracks_;  // by threads.ordinal()
 };
 
 }  // namespace el2fx::convert

@@ -37,9 +37,27 @@ private:
     };
     struct OwnThread {
         ThreadHandle handle;
+        ThreadId id;
         SpanDetailFilter<CapNo> running;
         SpanDetailFilter<ThreadActivity> blocked;
     };
+    // What the mapper keeps of every Haskell thread, in a table by the census's thread ordinal
+    // (a log may have 100,000s of threads): its own track, and its stacks once made.
+    struct PerThread {
+        static constexpr std::uint32_t kFolded = UINT32_MAX, kWanted = UINT32_MAX - 1;
+        std::uint32_t own = kFolded;  // index in own_, or kFolded (kWanted while choosing)
+        std::optional<FrameHandle> frame;
+        std::optional<StackHandle> mutator_stack, folded_root, folded_running;
+    };
+    PerThread* per_thread(ThreadId id) {
+        std::optional<std::uint32_t> i = ctx_.threads.ordinal(id);
+        return i && *i < threads_.size() ? &threads_[*i] : nullptr;
+    }
+    OwnThread* own_thread(ThreadId id) {
+        PerThread* t = per_thread(id);
+        return t && t->own < own_.size() ? &own_[t->own] : nullptr;
+    }
+
     struct MomentStream {
         ThreadHandle track;
         ThreadMoment::Kind kind;
@@ -123,7 +141,7 @@ public:
             auto idles = idle_sink(track.handle);
             track.idles.finish(idles);
         }
-        for (auto& [id, track] : own_) {
+        for (OwnThread& track : own_) {
             auto running = running_sink(track.handle);
             track.running.finish(running);
             auto blocked = blocked_sink(track.handle);
@@ -169,9 +187,9 @@ public:
     }
 
     void thread_span(ThreadId id, const analysis::ThreadStateSpan& span) {
-        auto it = own_.find(id);
-        if (it == own_.end()) return;  // folded threads: samples only
-        OwnThread& track = it->second;
+        OwnThread* own = own_thread(id);
+        if (!own) return;  // folded threads: samples only
+        OwnThread& track = *own;
         if (span.activity.state == ThreadState::running) {
             auto sink = running_sink(track.handle);
             track.running.offer(span.start, span.end, span.activity.cap, sink);
@@ -183,9 +201,8 @@ public:
 
     void thread_sample(ThreadId id, const analysis::Sample<ThreadActivity>& s) {
         if (ticks_.replaces_thread_sample(is_on_cpu(s.key), s.key.cap, s.time)) return;  // a tick stands in
-        auto it = own_.find(id);
-        if (it != own_.end()) {
-            p_.add_sample(it->second.handle, at(s.time), thread_stack(s.key, std::nullopt),
+        if (OwnThread* own = own_thread(id)) {
+            p_.add_sample(own->handle, at(s.time), thread_stack(s.key),
                           CpuDelta::from_nanos(static_cast<std::int64_t>(s.cpu_delta_ns)),
                           static_cast<std::int64_t>(s.weight));
             return;
@@ -203,9 +220,9 @@ public:
     // Created, migrated, woken, labelled, finished (ThreadCatalog), as they happen.
     void moment(const ThreadMoment& m) {
         using Kind = ThreadMoment::Kind;
-        auto it = thread_tracks_.find(m.thread);
-        if (it == thread_tracks_.end() || it->second.folded) return;  // folded threads: samples only
-        ThreadHandle t = it->second.handle;
+        OwnThread* own = own_thread(m.thread);
+        if (!own) return;  // folded threads: samples only
+        ThreadHandle t = own->handle;
         if (m.kind != Kind::woken && m.kind != Kind::migrated) {
             add_moment(t, m);  // at most a few per thread: each keeps its marker
             return;
@@ -220,11 +237,6 @@ public:
     }
 
 private:
-    struct ThreadTrack {
-        ThreadHandle handle{0};
-        bool folded = false;
-    };
-
     // The end of the log; an eventlog without events still spans one interval.
     std::uint64_t end_time() const {
         return std::max(ctx_.run.last_time, ctx_.run.first_time + options_.sampling_interval_ns);
@@ -415,6 +427,13 @@ private:
         return text;
     }
 
+    // The thread's name as a frame without a category of its own: under "Mutator" it is
+    // running, as the root of a folded thread's stacks it has the default one.
+    FrameHandle thread_frame(PerThread& t, ThreadId id) {
+        if (!t.frame) t.frame = p_.handle_for_frame({.func = p_.handle_for_func({.name = p_.handle_for_string(ctx_.thread_name(id))})});
+        return *t.frame;
+    }
+
     StackHandle capability_stack(const CapabilityActivity& a) {
         switch (a.state) {
             case CapabilityState::idle:
@@ -426,30 +445,51 @@ private:
             case CapabilityState::mutator:
                 break;
         }
-        auto it = mutator_stacks_.find(a.thread);
-        if (it != mutator_stacks_.end()) return it->second;
-        StackHandle root = p_.handle_for_stack(std::nullopt, frame("Mutator", running_));
-        StackHandle s = p_.handle_for_stack(root, frame(ctx_.thread_name(a.thread), running_));
-        mutator_stacks_.emplace(a.thread, s);
-        return s;
+        PerThread* t = per_thread(a.thread);
+        if (!t) return p_.handle_for_stack(mutator_stack(), frame(ctx_.thread_name(a.thread), running_));  // not in the census
+        if (!t->mutator_stack) t->mutator_stack = p_.handle_for_stack(mutator_stack(), thread_frame(*t, a.thread));
+        return *t->mutator_stack;
     }
 
-    // Stacks are interned once per (prefix, state, reason): one hash lookup per sample
+    StackHandle mutator_stack() {
+        if (!mutator_root_) mutator_root_ = p_.handle_for_stack(std::nullopt, frame("Mutator", running_));
+        return *mutator_root_;
+    }
+
+    // A thread's own track: stacks interned once per (state, reason), one lookup per sample
     // instead of four (string, func, frame, stack).
-    StackHandle thread_stack(const ThreadActivity& a, std::optional<StackHandle> prefix) {
-        ThreadStackKey k{prefix ? prefix->index() + 1 : 0, a.state == ThreadState::running, a.reason.status,
+    StackHandle thread_stack(const ThreadActivity& a) {
+        ThreadStackKey k{a.state == ThreadState::running, a.reason.status,
                          a.state == ThreadState::running ? 0u : a.reason.blocker};
         auto it = thread_stacks_.find(k);
         if (it != thread_stacks_.end()) return it->second;
-        StackHandle s = make_thread_stack(a, prefix);
+        StackHandle s = activity_stack(a, std::nullopt);
         thread_stacks_.emplace(k, s);
         return s;
     }
 
-    StackHandle make_thread_stack(const ThreadActivity& a, std::optional<StackHandle> prefix) {
-        if (a.state == ThreadState::running) return p_.handle_for_stack(prefix, frame("Running", running_));
-        StackHandle blocked = p_.handle_for_stack(prefix, frame("Blocked", blocked_));
-        return p_.handle_for_stack(blocked, frame(reason_text(a), blocked_));
+    // Running, or Blocked → reason, under the prefix (a folded thread's name).
+    StackHandle activity_stack(const ThreadActivity& a, std::optional<StackHandle> prefix) {
+        if (!running_frame_) {
+            running_frame_ = frame("Running", running_);
+            blocked_frame_ = frame("Blocked", blocked_);
+        }
+        if (a.state == ThreadState::running) return p_.handle_for_stack(prefix, *running_frame_);
+        StackHandle blocked = p_.handle_for_stack(prefix, *blocked_frame_);
+        ReasonKey k{a.reason.status, a.reason.blocker};
+        auto it = reason_frames_.find(k);
+        if (it == reason_frames_.end()) it = reason_frames_.emplace(k, frame(reason_text(a), blocked_)).first;
+        return p_.handle_for_stack(blocked, it->second);
+    }
+
+    // A folded thread's stack: its name, then what it did.
+    StackHandle folded_stack(ThreadId id, const ThreadActivity& a) {
+        PerThread* t = per_thread(id);
+        if (!t) return activity_stack(a, p_.handle_for_stack(std::nullopt, frame(ctx_.thread_name(id), other_)));
+        if (!t->folded_root) t->folded_root = p_.handle_for_stack(std::nullopt, thread_frame(*t, id));
+        if (a.state != ThreadState::running) return activity_stack(a, t->folded_root);
+        if (!t->folded_running) t->folded_running = activity_stack(a, t->folded_root);
+        return *t->folded_running;
     }
 
     // ---- tracks ---------------------------------------------------------------------------
@@ -477,28 +517,30 @@ private:
         };
         std::vector<Rank> ranked;
         ranked.reserve(ctx_.threads.threads().size());
-        for (const ThreadFacts& f : ctx_.threads.threads()) {
-            auto it = census_.running_ns.find(f.id);
-            ranked.push_back({!f.labels.empty(), it == census_.running_ns.end() ? 0 : it->second, f.id});
-        }
+        for (const ThreadFacts& f : ctx_.threads.threads()) ranked.push_back({f.labelled(), census_.running_ns(f.id), f.id});
         std::stable_sort(ranked.begin(), ranked.end(), [](const Rank& a, const Rank& b) {
             if (a.labelled != b.labelled) return a.labelled;
             return a.busy > b.busy;
         });
-        std::size_t limit = options_.all_threads ? ranked.size() : options_.max_threads;
-        for (std::size_t i = 0; i < ranked.size(); ++i) own_track_[ranked[i].id] = i < limit;
+        const std::size_t limit = options_.all_threads ? ranked.size() : options_.max_threads;
+        threads_.assign(ctx_.threads.threads().size(), PerThread{});
+        for (std::size_t i = 0; i < ranked.size() && i < limit; ++i) {
+            if (PerThread* t = per_thread(ranked[i].id)) t->own = PerThread::kWanted;
+        }
     }
 
     void add_thread_tracks() {
-        for (const ThreadFacts& f : ctx_.threads.threads()) {  // creation order
-            if (own_track_[f.id]) {
-                ThreadHandle t = p_.add_thread(process_, ctx_.thread_name(f.id), f.id, at(f.created.value_or(f.first_seen)));
-                if (f.finished) p_.set_thread_end_time(t, at(*f.finished));
+        const std::vector<ThreadFacts>& threads = ctx_.threads.threads();
+        for (std::size_t i = 0; i < threads.size(); ++i) {  // creation order
+            const ThreadFacts& f = threads[i];
+            if (threads_[i].own == PerThread::kWanted) {
+                ThreadHandle t = p_.add_thread(process_, ctx_.thread_name(f.id), f.id, at(f.created().value_or(f.first_seen)));
+                if (f.finished()) p_.set_thread_end_time(t, at(*f.finished()));
                 p_.set_thread_show_markers_in_timeline(t, true);
-                thread_tracks_.insert_or_assign(f.id, ThreadTrack{t, false});
-                ctx_.thread_tracks[f.id] = {t, false};
-                own_.emplace(f.id, OwnThread{t, SpanDetailFilter<CapNo>(ctx_.span_detail),
-                                             SpanDetailFilter<ThreadActivity>(ctx_.span_detail)});
+                ctx_.set_thread_track(f.id, t, false);
+                threads_[i].own = static_cast<std::uint32_t>(own_.size());
+                own_.push_back(OwnThread{t, f.id, SpanDetailFilter<CapNo>(ctx_.span_detail),
+                                         SpanDetailFilter<ThreadActivity>(ctx_.span_detail)});
                 // Its name as a string whether or not a kept marker or a sample uses it, so two
                 // runs of one program intern the same strings (the compare view matches by name).
                 p_.handle_for_string(ctx_.thread_name(f.id));
@@ -508,8 +550,7 @@ private:
                     folded_ = p_.add_thread(process_, "other threads", kCapabilityTidBase - 1, at(ctx_.run.first_time));
                     p_.set_thread_show_markers_in_timeline(*folded_, false);
                 }
-                thread_tracks_.insert_or_assign(f.id, ThreadTrack{*folded_, true});
-                ctx_.thread_tracks[f.id] = {*folded_, true};
+                ctx_.set_thread_track(f.id, *folded_, true);
                 ++summary_.folded_threads;
             }
         }
@@ -521,12 +562,9 @@ private:
         std::stable_sort(folded_buffer_.begin(), folded_buffer_.end(),
                          [](const FoldedSample& a, const FoldedSample& b) { return a.time < b.time; });
         for (const FoldedSample& i : folded_buffer_) {
-            auto it = folded_roots_.find(i.thread);
-            if (it == folded_roots_.end())
-                it = folded_roots_.emplace(i.thread, p_.handle_for_stack(std::nullopt, frame(ctx_.thread_name(i.thread), other_))).first;
             // CPU deltas of different threads must not be added up as one thread's:
             // the shared track gets weights and stacks, not activity.
-            p_.add_sample(*folded_, at(i.time), thread_stack(i.sample.key, it->second), std::nullopt,
+            p_.add_sample(*folded_, at(i.time), folded_stack(i.thread, i.sample.key), std::nullopt,
                           static_cast<std::int64_t>(i.sample.weight));
         }
         folded_buffer_.clear();
@@ -560,8 +598,8 @@ private:
                 break;
             case Kind::labelled: {
                 const ThreadFacts* f = ctx_.threads.find(m.thread);
-                if (!f || m.label_index >= f->labels.size()) break;
-                StringHandle label = p_.handle_for_string(f->labels[m.label_index].label);
+                if (!f) break;
+                StringHandle label = p_.handle_for_string(ctx_.threads.nth_label(*f, m.label_index));
                 p_.add_marker(t, timing, names_.labelled, other_, labelled_schema_, {FieldValue(label)});
                 break;
             }
@@ -598,11 +636,7 @@ private:
             ++shown;
         }
         std::vector<std::pair<std::uint64_t, ThreadHandle>> busy;
-        for (const auto& [id, track] : thread_tracks_)
-            if (!track.folded) {
-                auto it = census_.running_ns.find(id);
-                busy.push_back({it == census_.running_ns.end() ? 0 : it->second, track.handle});
-            }
+        for (const OwnThread& track : own_) busy.push_back({census_.running_ns(track.id), track.handle});
         std::sort(busy.begin(), busy.end(), [](const auto& a, const auto& b) {
             return a.first != b.first ? a.first > b.first : a.second.index() < b.second.index();
         });
@@ -627,7 +661,6 @@ private:
         created_schema_{0}, migrated_schema_{0}, woken_schema_{0}, labelled_schema_{0}, finished_schema_{0},
         warning_schema_{0}, merged_schema_{0};
     struct ThreadStackKey {
-        std::uint32_t prefix;  // stack index + 1; 0: none
         bool running;
         std::uint16_t status;
         ThreadId blocker;
@@ -635,23 +668,28 @@ private:
     };
     struct ThreadStackKeyHash {
         std::size_t operator()(const ThreadStackKey& k) const noexcept {
-            std::uint64_t h = (std::uint64_t{k.prefix} << 32) ^ (std::uint64_t{k.status} << 1) ^ k.running;
+            std::uint64_t h = (std::uint64_t{k.status} << 1) ^ k.running;
             return static_cast<std::size_t>((h ^ (std::uint64_t{k.blocker} * 0x9E3779B97F4A7C15ull)) *
                                             0xBF58476D1CE4E5B9ull >> 7);
         }
     };
+    using ReasonKey = std::pair<std::uint16_t, ThreadId>;  // (stop status, blocker)
+    struct ReasonKeyHash {
+        std::size_t operator()(const ReasonKey& k) const noexcept {
+            return static_cast<std::size_t>((std::uint64_t{k.first} << 32 ^ k.second) * 0x9E3779B97F4A7C15ull >> 7);
+        }
+    };
     std::unordered_map<ThreadStackKey, StackHandle, ThreadStackKeyHash> thread_stacks_;
+    std::unordered_map<ReasonKey, FrameHandle, ReasonKeyHash> reason_frames_;
+    std::optional<FrameHandle> running_frame_, blocked_frame_;
     Names names_;
-    std::optional<StackHandle> idle_stack_, gc_stack_;
-    std::unordered_map<ThreadId, StackHandle> mutator_stacks_;
+    std::optional<StackHandle> idle_stack_, gc_stack_, mutator_root_;
     std::map<CapNo, CapabilityTrack> caps_;
     std::vector<ThreadHandle> capability_order_;
-    std::unordered_map<ThreadId, bool> own_track_;
-    std::map<ThreadId, ThreadTrack> thread_tracks_;  // own or shared track of each thread
-    std::map<ThreadId, OwnThread> own_;
+    std::vector<PerThread> threads_;  // by the census's thread ordinal
+    std::vector<OwnThread> own_;      // threads with a track of their own, in creation order
     std::optional<ThreadHandle> folded_;
     std::vector<FoldedSample> folded_buffer_;
-    std::unordered_map<ThreadId, StackHandle> folded_roots_;
     std::map<std::pair<std::uint32_t, int>, MomentStream> moment_streams_;
     // Where time-profile ticks replace virtual samples (known from the census, before any sample).
     const profiling::TickCoverage& ticks_ = census_.tick_coverage;

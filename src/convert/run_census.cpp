@@ -9,6 +9,19 @@ namespace el2fx::convert {
 
 RunCensusCollector::RunCensusCollector(bool include_env) : run_(include_env) {}
 
+std::uint64_t RunCensus::running_ns(eventlog::ThreadId thread) const {
+    std::optional<std::uint32_t> i = threads.ordinal(thread);
+    return i && *i < running_by_ordinal.size() ? running_by_ordinal[*i] : 0;
+}
+
+// The thread is in the catalog: it saw the RunThread first.
+void RunCensusCollector::add_running(eventlog::ThreadId thread, std::uint64_t ns) {
+    std::optional<std::uint32_t> i = census_.threads.ordinal(thread);
+    if (!i) return;
+    if (*i >= census_.running_by_ordinal.size()) census_.running_by_ordinal.resize(census_.threads.threads().size(), 0);
+    census_.running_by_ordinal[*i] += ns;
+}
+
 void RunCensusCollector::handle(const eventlog::Event& event) {
     using namespace eventlog;
     now_ = std::max(now_, event.time);
@@ -26,7 +39,7 @@ void RunCensusCollector::handle(const eventlog::Event& event) {
             if (const auto* p = event.as<StopThread>(); p && event.cap && *event.cap < running_.size()) {
                 std::optional<Running>& r = running_[*event.cap];
                 if (r && r->thread == p->thread) {  // another thread's stop is noise here
-                    census_.running_ns[r->thread] += now_ - r->since;
+                    add_running(r->thread, now_ - r->since);
                     r.reset();
                 }
             }
@@ -60,7 +73,7 @@ void RunCensusCollector::handle(const eventlog::Event& event) {
 
 RunCensus RunCensusCollector::finish() {
     for (std::optional<Running>& r : running_)  // still running at the end of the log
-        if (r) census_.running_ns[r->thread] += now_ - r->since;
+        if (r) add_running(r->thread, now_ - r->since);
     running_.clear();
     census_.run = run_.info();
     return std::move(census_);

@@ -11,7 +11,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <unordered_map>
 #include <vector>
 
 #include "convert/run_info.hpp"
@@ -23,9 +22,12 @@
 namespace el2fx::convert {
 
 struct RunCensus {
+    // The time a thread ran (0 for one that never did).
+    std::uint64_t running_ns(eventlog::ThreadId thread) const;
+
     RunInfo run;
     ThreadCatalog threads;
-    std::unordered_map<eventlog::ThreadId, std::uint64_t> running_ns;  // time each thread ran
+    std::vector<std::uint64_t> running_by_ordinal;  // time each thread ran, by threads.ordinal()
     std::map<eventlog::CapNo, std::uint64_t> capability_starts;        // a capability's first event
     profiling::TickCoverage tick_coverage;
     std::uint64_t ticks = 0;  // time-profile ticks (PROF_SAMPLE_COST_CENTRE)
@@ -47,6 +49,8 @@ private:
         eventlog::ThreadId thread = 0;
         std::uint64_t since = 0;
     };
+
+    void add_running(eventlog::ThreadId thread, std::uint64_t ns);
 
     RunInfoCollector run_;
     RunCensus census_;

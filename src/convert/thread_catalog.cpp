@@ -5,24 +5,41 @@
 
 namespace el2fx::convert {
 
-const std::string& ThreadFacts::label() const {
-    static const std::string none;
-    return labels.empty() ? none : labels.back().label;
+const ThreadFacts* ThreadCatalog::find(eventlog::ThreadId id) const {
+    const std::uint32_t* i = index_.find(id);
+    return i ? &threads_[*i] : nullptr;
 }
 
-const ThreadFacts* ThreadCatalog::find(eventlog::ThreadId id) const {
-    auto it = index_.find(id);
-    return it == index_.end() ? nullptr : &threads_[it->second];
+std::optional<std::uint32_t> ThreadCatalog::ordinal(eventlog::ThreadId id) const {
+    const std::uint32_t* i = index_.find(id);
+    return i ? std::optional(*i) : std::nullopt;
 }
 
 ThreadFacts& ThreadCatalog::facts(eventlog::ThreadId id, std::uint64_t time) {
-    auto [it, inserted] = index_.try_emplace(id, threads_.size());
-    if (inserted) {
+    auto [i, added] = index_.try_emplace(id, static_cast<std::uint32_t>(threads_.size()));
+    if (added) {
         threads_.push_back(ThreadFacts{});
         threads_.back().id = id;
         threads_.back().first_seen = time;
     }
-    return threads_[it->second];
+    return threads_[i];
+}
+
+std::string_view ThreadCatalog::label(const ThreadFacts& t) const {
+    return t.labelled() ? text(labels_[t.last_label_]) : std::string_view();
+}
+
+std::string_view ThreadCatalog::label_at(const ThreadFacts& t, std::uint64_t time) const {
+    std::string_view found;
+    for (std::uint32_t i = t.first_label_; i != ThreadFacts::kNoLabel && labels_[i].time <= time; i = labels_[i].next)
+        found = text(labels_[i]);
+    return found;
+}
+
+std::string_view ThreadCatalog::nth_label(const ThreadFacts& t, std::uint32_t n) const {
+    std::uint32_t i = t.first_label_;
+    for (; i != ThreadFacts::kNoLabel && n > 0; --n) i = labels_[i].next;
+    return i == ThreadFacts::kNoLabel ? std::string_view() : text(labels_[i]);
 }
 
 void ThreadCatalog::handle(const eventlog::Event& event) {
@@ -31,8 +48,10 @@ void ThreadCatalog::handle(const eventlog::Event& event) {
         case CreateThread::tag:
             if (auto* p = event.as<CreateThread>()) {
                 ThreadFacts& t = facts(p->thread, event.time);
-                t.created = event.time;
-                t.created_on = event.cap;
+                t.created_ = event.time;
+                t.has_created_ = true;
+                t.created_on_ = event.cap.value_or(0);
+                t.has_created_on_ = event.cap.has_value();
             }
             break;
         case RunThread::tag:
@@ -41,8 +60,10 @@ void ThreadCatalog::handle(const eventlog::Event& event) {
         case StopThread::tag:
             if (auto* p = event.as<StopThread>()) {
                 ThreadFacts& t = facts(p->thread, event.time);
-                if (p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished) && !t.finished)
-                    t.finished = event.time;
+                if (p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished) && !t.has_finished_) {
+                    t.finished_ = event.time;
+                    t.has_finished_ = true;
+                }
             }
             break;
         case MigrateThread::tag:
@@ -54,9 +75,20 @@ void ThreadCatalog::handle(const eventlog::Event& event) {
         case ThreadLabel::tag:
             if (auto* p = event.as<ThreadLabel>()) {
                 ThreadFacts& t = facts(p->thread, event.time);
-                std::string label;
-                utf8::append_sanitized(label, p->label.bytes);
-                t.labels.push_back({event.time, std::move(label)});
+                const std::size_t offset = label_bytes_.size();
+                utf8::append_sanitized(label_bytes_, p->label.bytes);
+                if (label_bytes_.size() > UINT32_MAX || labels_.size() >= ThreadFacts::kNoLabel) {
+                    label_bytes_.resize(offset);  // over 4 GB of labels: keep the ones we have
+                    break;
+                }
+                const auto index = static_cast<std::uint32_t>(labels_.size());
+                labels_.push_back({event.time, static_cast<std::uint32_t>(offset),
+                                   static_cast<std::uint32_t>(label_bytes_.size() - offset), ThreadFacts::kNoLabel});
+                if (t.labelled())
+                    labels_[t.last_label_].next = index;
+                else
+                    t.first_label_ = index;
+                t.last_label_ = index;
             }
             break;
         default:

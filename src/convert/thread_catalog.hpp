@@ -8,28 +8,33 @@
 #include <functional>
 #include <optional>
 #include <string>
-#include <unordered_map>
+#include <string_view>
 #include <vector>
 
 #include "eventlog/event.hpp"
+#include "util/id_map.hpp"
 
 namespace el2fx::convert {
 
-struct ThreadLabelChange {
-    std::uint64_t time = 0;
-    std::string label;
-};
-
+// The facts of one thread: 40 bytes, as a log may have hundreds of thousands of threads.
 struct ThreadFacts {
     eventlog::ThreadId id = 0;
-    std::optional<std::uint64_t> created;
-    std::optional<eventlog::CapNo> created_on;
-    std::optional<std::uint64_t> finished;
-    std::vector<ThreadLabelChange> labels;  // every label it had, in time order
-    std::uint64_t first_seen = 0;           // its first event of any kind
+    std::uint64_t first_seen = 0;  // its first event of any kind
 
-    // The last label, which names its track; empty without one.
-    const std::string& label() const;
+    std::optional<std::uint64_t> created() const { return has_created_ ? std::optional(created_) : std::nullopt; }
+    std::optional<eventlog::CapNo> created_on() const { return has_created_on_ ? std::optional(created_on_) : std::nullopt; }
+    std::optional<std::uint64_t> finished() const { return has_finished_ ? std::optional(finished_) : std::nullopt; }
+    bool labelled() const { return last_label_ != kNoLabel; }
+
+private:
+    friend class ThreadCatalog;
+    static constexpr std::uint32_t kNoLabel = UINT32_MAX;
+    std::uint64_t created_ = 0;
+    std::uint64_t finished_ = 0;
+    std::uint32_t first_label_ = kNoLabel;  // the thread's labels: a chain through the catalog's
+    std::uint32_t last_label_ = kNoLabel;
+    eventlog::CapNo created_on_ = 0;
+    bool has_created_ = false, has_created_on_ = false, has_finished_ = false;
 };
 
 struct ThreadMoment {
@@ -49,12 +54,29 @@ public:
     // Threads in order of first appearance (creation order for a complete log).
     const std::vector<ThreadFacts>& threads() const { return threads_; }
     const ThreadFacts* find(eventlog::ThreadId id) const;
+    // The thread's place in threads(): a dense number for per-thread tables.
+    std::optional<std::uint32_t> ordinal(eventlog::ThreadId id) const;
+
+    // Its last label, which names its track; empty without one.
+    std::string_view label(const ThreadFacts& thread) const;
+    // The label it had at `time` (its latest label set at or before it); empty before the first.
+    std::string_view label_at(const ThreadFacts& thread, std::uint64_t time) const;
+    // Its n-th label (0: the first); empty past the last.
+    std::string_view nth_label(const ThreadFacts& thread, std::uint32_t n) const;
 
 private:
+    struct LabelChange {
+        std::uint64_t time = 0;
+        std::uint32_t offset = 0, size = 0;  // in label_bytes_
+        std::uint32_t next = ThreadFacts::kNoLabel;
+    };
     ThreadFacts& facts(eventlog::ThreadId id, std::uint64_t time);
+    std::string_view text(const LabelChange& l) const { return std::string_view(label_bytes_).substr(l.offset, l.size); }
 
     std::vector<ThreadFacts> threads_;
-    std::unordered_map<eventlog::ThreadId, std::size_t> index_;
+    util::IdMap<std::uint32_t> index_;  // id -> place in threads_
+    std::vector<LabelChange> labels_;
+    std::string label_bytes_;
 };
 
 // The moments, handed to a sink as the events come. A moment's label_index counts the
@@ -70,7 +92,7 @@ private:
         bool finished = false;
     };
     std::function<void(const ThreadMoment&)> sink_;
-    std::unordered_map<eventlog::ThreadId, State> threads_;
+    util::IdMap<State> threads_;
 };
 
 }  // namespace el2fx::convert

@@ -28,9 +28,8 @@ constexpr events::SpanOwner kNoCapabilityOwner = events::SpanOwner{1} << 33;
 // "12 worker" with the label the thread had at `time`, "thread 12" before its first.
 std::string thread_name_at(const ProfileContext& ctx, ThreadId thread, std::uint64_t time) {
     if (const ThreadFacts* f = ctx.threads.find(thread)) {
-        auto it = std::upper_bound(f->labels.begin(), f->labels.end(), time,
-                                   [](std::uint64_t t, const ThreadLabelChange& l) { return t < l.time; });
-        if (it != f->labels.begin()) return std::to_string(thread) + " " + std::prev(it)->label;
+        std::string_view label = ctx.threads.label_at(*f, time);
+        if (!label.empty()) return std::to_string(thread) + " " + std::string(label);
     }
     return "thread " + std::to_string(thread);
 }

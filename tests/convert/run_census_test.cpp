@@ -38,14 +38,42 @@ BOOST_AUTO_TEST_CASE(running_time_per_thread_from_run_and_stop_on_each_capabilit
     c.handle(event(210, 0, ev::RunThread{3}));          // still running at the end
     c.handle(event(250, 0, ev::StartGC{}));
     RunCensus census = c.finish();
-    BOOST_TEST(census.running_ns.at(1) == 70u);
-    BOOST_TEST(census.running_ns.at(2) == 40u);
-    BOOST_TEST(census.running_ns.at(3) == 40u);  // to the last event
+    BOOST_TEST(census.running_ns(1) == 70u);
+    BOOST_TEST(census.running_ns(2) == 40u);
+    BOOST_TEST(census.running_ns(3) == 40u);  // to the last event
     BOOST_TEST(census.capability_starts.at(0) == 100u);
     BOOST_TEST(census.capability_starts.at(1) == 115u);
     BOOST_TEST(census.threads.threads().size() == 3u);
     BOOST_TEST(census.run.events == 10u);
     BOOST_TEST(census.ticks == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(catalog_keeps_each_threads_labels_in_order) {
+    ThreadCatalog c;
+    c.handle(event(10, 0, ev::CreateThread{1}));
+    c.handle(event(11, 1, ev::CreateThread{2}));
+    c.handle(event(20, 0, ev::ThreadLabel{1, ev::Text{"first"}}));
+    c.handle(event(25, 1, ev::ThreadLabel{2, ev::Text{"other"}}));  // interleaved with thread 1's
+    c.handle(event(30, 0, ev::ThreadLabel{1, ev::Text{"second"}}));
+    c.handle(event(40, 0, ev::StopThread{1, 5, 0}));  // finished
+    const ThreadFacts& one = *c.find(1);
+    const ThreadFacts& two = *c.find(2);
+    BOOST_TEST(one.labelled());
+    BOOST_TEST(c.label(one) == "second");
+    BOOST_TEST(c.label_at(one, 19).empty());
+    BOOST_TEST(c.label_at(one, 20) == "first");
+    BOOST_TEST(c.label_at(one, 29) == "first");
+    BOOST_TEST(c.label_at(one, 30) == "second");
+    BOOST_TEST(c.nth_label(one, 0) == "first");
+    BOOST_TEST(c.nth_label(one, 1) == "second");
+    BOOST_TEST(c.nth_label(one, 2).empty());
+    BOOST_TEST(c.label(two) == "other");
+    BOOST_TEST((*one.created() == 10u && *one.created_on() == 0));
+    BOOST_TEST(*one.finished() == 40u);
+    BOOST_TEST(!two.finished().has_value());
+    BOOST_TEST(*c.ordinal(2) == 1u);
+    BOOST_TEST(!c.ordinal(3).has_value());
+    BOOST_TEST(c.find(3) == nullptr);
 }
 
 BOOST_AUTO_TEST_CASE(a_stop_of_another_thread_does_not_end_the_running_one) {
@@ -54,8 +82,8 @@ BOOST_AUTO_TEST_CASE(a_stop_of_another_thread_does_not_end_the_running_one) {
     c.handle(event(20, 0, ev::StopThread{2, 3, 0}));  // odd: not the running thread
     c.handle(event(30, 0, ev::StopThread{1, 3, 0}));
     RunCensus census = c.finish();
-    BOOST_TEST(census.running_ns.at(1) == 20u);
-    BOOST_TEST(census.running_ns.count(2) == 0u);
+    BOOST_TEST(census.running_ns(1) == 20u);
+    BOOST_TEST(census.running_ns(2) == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(ticks_cover_their_capability_from_one_interval_before_the_first) {

@@ -1,0 +1,74 @@
+// Maps and sets keyed by ids that a program hands out counting up (GHC's thread ids: 1, 2, 3 …).
+// While the ids stay dense they index a table directly: a lookup is one load, an entry costs
+// sizeof(V) plus a bit, not a 40-byte hash node. An id far beyond the others (an odd or hostile
+// log) goes to a hash map instead, so memory stays proportional to the number of ids whatever
+// their values.
+#pragma once
+
+#include <cstddef>
+#include <algorithm>
+#include <cstdint>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace el2fx::util {
+
+template <class V>
+class IdMap {
+public:
+    V* find(std::uint32_t id) {
+        if (id < present_.size() && present_[id]) return &direct_[id];
+        if (sparse_.empty()) return nullptr;
+        auto it = sparse_.find(id);
+        return it == sparse_.end() ? nullptr : &it->second;
+    }
+    const V* find(std::uint32_t id) const { return const_cast<IdMap*>(this)->find(id); }
+    bool contains(std::uint32_t id) const { return find(id) != nullptr; }
+
+    // The id's value, default-constructed the first time.
+    V& operator[](std::uint32_t id) { return try_emplace(id).first; }
+
+    // The id's value and whether it was added now (from `value`).
+    std::pair<V&, bool> try_emplace(std::uint32_t id, V value = V{}) {
+        if (V* v = find(id)) return {*v, false};
+        ++size_;
+        if (id < present_.size() || dense_enough(id)) {
+            if (id >= present_.size()) {
+                const std::size_t n = std::max<std::size_t>(std::size_t{id} + 1, present_.size() + present_.size() / 2);
+                present_.resize(n, false);
+                direct_.resize(n);
+            }
+            present_[id] = true;
+            direct_[id] = std::move(value);
+            return {direct_[id], true};
+        }
+        return {sparse_.emplace(id, std::move(value)).first->second, true};
+    }
+
+    std::size_t size() const { return size_; }
+
+private:
+    // The direct table may grow to a few times the number of ids (plus some slack).
+    bool dense_enough(std::uint32_t id) const { return std::size_t{id} < 4 * size_ + 4096; }
+
+    std::vector<V> direct_;
+    std::vector<bool> present_;  // which direct_ entries hold a value
+    std::unordered_map<std::uint32_t, V> sparse_;
+    std::size_t size_ = 0;
+};
+
+// A set of such ids.
+class IdSet {
+public:
+    bool contains(std::uint32_t id) const { return ids_.contains(id); }
+    // True when the id was not in the set.
+    bool insert(std::uint32_t id) { return ids_.try_emplace(id).second; }
+    std::size_t size() const { return ids_.size(); }
+
+private:
+    struct Nothing {};
+    IdMap<Nothing> ids_;
+};
+
+}  // namespace el2fx::util
