@@ -59,19 +59,20 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
                                            .redact_paths = options.redact_paths};
     eventlog::InputFile file(input);
 
+    // The reader indexes the eventlog once (its problems are reported); both passes merge.
+    eventlog::TimeOrderedReader reader(file, report.diagnostics);
+    report.stream_end = reader.stream_end();
     RunCensus census;
     {
         Diagnostics first_pass;  // the second pass reports the eventlog's problems
-        eventlog::TimeOrderedReader reader(file, first_pass);
+        reader.restart(first_pass);
         EventRewriter rewriter(rewriting);
         RunCensusCollector collector(options.include_env);
         while (const eventlog::Event* next = reader.next()) collector.handle(rewriter.apply(*next));
         census = collector.finish();
     }
     report.run = census.run;
-
-    eventlog::TimeOrderedReader reader(file, report.diagnostics);
-    report.stream_end = reader.stream_end();
+    reader.restart(report.diagnostics);
     analysis::ThreadingResult kept_result;  // only with time-profile ticks (below)
     ProfileContext context(profile, options, report.run, census.threads, kept_result);
     context.process_name = placement.process_name;

@@ -183,11 +183,11 @@ private:
 };
 
 TimeOrderedReader::TimeOrderedReader(InputFile& input, Diagnostics& diagnostics)
-    : input_(input), diagnostics_(diagnostics) {
+    : input_(input), diagnostics_(&diagnostics) {
     input_.spool_to_temporary_file();
     input_.rewind();  // a second reader of the same input starts over
-    RangeIndexer indexer(diagnostics_);
-    stream_end_ = decode_stream(input_, indexer, diagnostics_);
+    RangeIndexer indexer(diagnostics);
+    stream_end_ = decode_stream(input_, indexer, diagnostics);
     header_ = std::move(indexer.header_);
     ranges_ = std::move(indexer.ranges_);
     std::stable_sort(ranges_.begin(), ranges_.end(), [](const EventRange& a, const EventRange& b) {
@@ -196,6 +196,16 @@ TimeOrderedReader::TimeOrderedReader(InputFile& input, Diagnostics& diagnostics)
 }
 
 TimeOrderedReader::~TimeOrderedReader() = default;
+
+void TimeOrderedReader::restart(Diagnostics& diagnostics) {
+    diagnostics_ = &diagnostics;
+    next_range_ = 0;
+    cursors_.clear();
+    free_slots_.clear();
+    heap_.clear();
+    last_cursor_.reset();
+    last_time_ = 0;
+}
 
 namespace {
 bool later(std::uint64_t t1, std::uint64_t o1, std::uint64_t t2, std::uint64_t o2) {
@@ -212,7 +222,7 @@ void TimeOrderedReader::push(std::size_t cursor) {
 
 void TimeOrderedReader::activate_due_ranges() {
     while (next_range_ < ranges_.size() && (heap_.empty() || ranges_[next_range_].min_time <= heap_.front().time)) {
-        auto cursor = std::make_unique<RangeCursor>(input_, header_, ranges_[next_range_++], diagnostics_);
+        auto cursor = std::make_unique<RangeCursor>(input_, header_, ranges_[next_range_++], *diagnostics_);
         if (cursor->done()) continue;
         std::size_t slot;
         if (!free_slots_.empty()) {
@@ -248,7 +258,7 @@ const Event* TimeOrderedReader::next() {
         heap_.pop_back();
         cursors_[c]->emit(event_);
         last_cursor_ = c;
-        if (event_.time < last_time_) diagnostics_.add(Diagnostic::reorder_window_exceeded);
+        if (event_.time < last_time_) diagnostics_->add(Diagnostic::reorder_window_exceeded);
         last_time_ = std::max(last_time_, event_.time);
         return &event_;
     } catch (const Error& e) {

@@ -49,6 +49,10 @@ public:
     // The next event by (time, offset), or nullptr at the end. Valid until the next call.
     const Event* next();
 
+    // Reads the events again from the first, keeping the index (no second indexing pass);
+    // this pass's problems go to `diagnostics`.
+    void restart(Diagnostics& diagnostics);
+
 private:
     struct Active {
         std::uint64_t time, offset;
@@ -58,7 +62,7 @@ private:
     void push(std::size_t cursor);
 
     InputFile& input_;
-    Diagnostics& diagnostics_;
+    Diagnostics* diagnostics_;  // the current pass's
     Header header_;
     StreamEnd stream_end_;
     std::vector<EventRange> ranges_;          // in (min_time, begin) order
