@@ -46,8 +46,8 @@ private:
     struct PerThread {
         static constexpr std::uint32_t kFolded = UINT32_MAX, kWanted = UINT32_MAX - 1;
         std::uint32_t own = kFolded;  // index in own_, or kFolded (kWanted while choosing)
-        std::optional<FrameHandle> frame;
-        std::optional<StackHandle> mutator_stack, folded_root, folded_running;
+        CompactOptional<FrameHandle> frame;
+        CompactOptional<StackHandle> mutator_stack, folded_root, folded_running;
     };
     PerThread* per_thread(ThreadId id) {
         std::optional<std::uint32_t> i = ctx_.threads.ordinal(id);
@@ -487,8 +487,8 @@ private:
         PerThread* t = per_thread(id);
         if (!t) return activity_stack(a, p_.handle_for_stack(std::nullopt, frame(ctx_.thread_name(id), other_)));
         if (!t->folded_root) t->folded_root = p_.handle_for_stack(std::nullopt, thread_frame(*t, id));
-        if (a.state != ThreadState::running) return activity_stack(a, t->folded_root);
-        if (!t->folded_running) t->folded_running = activity_stack(a, t->folded_root);
+        if (a.state != ThreadState::running) return activity_stack(a, *t->folded_root);
+        if (!t->folded_running) t->folded_running = activity_stack(a, *t->folded_root);
         return *t->folded_running;
     }
 

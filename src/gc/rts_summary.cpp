@@ -56,13 +56,15 @@ void RtsSummaryCalculator::handle(const eventlog::Event& event) {
             if (const auto* e = event.as<HeapInfoGHC>()) generations_ = e->gens;
             break;
         case TaskCreate::tag:
-            if (const auto* e = event.as<TaskCreate>()) sessions_.push_back({e->task, e->tid, event.time, std::nullopt});
+            if (const auto* e = event.as<TaskCreate>()) sessions_.push_back({e->task, e->tid, event.time, std::nullopt, 0});
             break;
         case TaskDelete::tag:
             if (const auto* e = event.as<TaskDelete>()) {
                 for (auto it = sessions_.rbegin(); it != sessions_.rend(); ++it) {
                     if (it->task == e->task && !it->deleted) {
                         it->deleted = event.time;
+                        it->pauses_before_deletion = gc_elapsed_;  // every collection so far started before
+                        deletions_.push_back(static_cast<std::size_t>(sessions_.rend() - it) - 1);
                         break;
                     }
                 }
@@ -145,7 +147,10 @@ void RtsSummaryCalculator::add(const GcCollection& c) {
     if (pause) {
         ++timed_;
         gc_elapsed_ += *pause;
-        pauses_.emplace_back(c.initiator()->start, *pause);
+        // A collection that started before a task's deletion and ended after it.
+        const std::uint64_t start = c.initiator()->start;
+        for (auto d = deletions_.rbegin(); d != deletions_.rend() && *sessions_[*d].deleted > start; ++d)
+            sessions_[*d].pauses_before_deletion += *pause;
     }
     if (!c.stats) return;
     const GcStats& s = *c.stats;
@@ -378,10 +383,8 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
             if (!main_task || lifetime(t) > lifetime(*main_task)) main_task = &t;
         }
     }
-    std::uint64_t exit_gc = 0;
-    if (main_task && main_task->deleted)
-        for (const auto& [start, pause] : pauses_)
-            if (start >= *main_task->deleted) exit_gc += pause;
+    // The pauses of collections that started at or after main returned.
+    std::uint64_t exit_gc = main_task && main_task->deleted ? gc_elapsed_ - main_task->pauses_before_deletion : 0;
 
     if (timed_ == 0 && collections_ > 0) {
         s.gc_elapsed = Figure<std::uint64_t>::missing("no collection has its initiating capability's GC_START and GC_END");

@@ -154,8 +154,11 @@ private:
         std::uint64_t task = 0, kernel_tid = 0;
         std::uint64_t created = 0;
         std::optional<std::uint64_t> deleted;
+        // Pauses of collections that started before its deletion: the rest are the exit's.
+        std::uint64_t pauses_before_deletion = 0;
     };
     std::vector<TaskSession> sessions_;
+    std::vector<std::size_t> deletions_;  // sessions_ indexes, in the order of their deletion
     // Heap.
     std::uint64_t allocated_sum_ = 0;
     bool allocated_seen_ = false;
@@ -171,8 +174,7 @@ private:
     bool par_balanced_everywhere_ = true;
     std::uint64_t max_frag_ = 0;
     std::vector<GenerationFigures> gens_;
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> pauses_;  // (initiating cap's GC_START, pause)
-    std::uint64_t gc_elapsed_ = 0;
+    std::uint64_t gc_elapsed_ = 0;  // the sum of collections' pauses
     double seed_gc_elapsed_ = 0, seed_max_pause_ = 0;
     std::uint64_t seed_timed_ = 0;
     std::uint64_t sync_count_ = 0, sync_total_ = 0, sync_max_ = 0;

@@ -36,7 +36,9 @@ public:
         if (id < present_.size() || dense_enough(id)) {
             if (id >= present_.size()) {
                 const std::size_t n = std::max<std::size_t>(std::size_t{id} + 1, present_.size() + present_.size() / 2);
+                present_.reserve(n);  // exactly: resize alone may double the capacity
                 present_.resize(n, false);
+                direct_.reserve(n);
                 direct_.resize(n);
             }
             present_[id] = true;

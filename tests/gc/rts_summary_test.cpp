@@ -150,6 +150,21 @@ BOOST_AUTO_TEST_CASE(every_figure_of_a_complete_run) {
     BOOST_TEST(s.capabilities[1].gc_ns == 145u + 288u);
 }
 
+BOOST_AUTO_TEST_CASE(a_collection_under_way_when_main_returns_is_not_the_exits) {
+    // main returns (TASK_DELETE at 2100) while collection #2 (from 2010 to 2210) runs:
+    // only #3 counts as the exit's collection.
+    std::vector<ev::Event> events;
+    for (const ev::Event& e : run_events()) {
+        if (e.time == 3000) continue;
+        events.push_back(e);
+        if (e.time == 2012) events.push_back(event(2100, 0, ev::TaskDelete{1}));
+    }
+    RtsSummary s = summarise(events);
+    BOOST_TEST(*s.gc_elapsed.value == 390u);
+    BOOST_TEST(*s.mut_elapsed.value == 2060u - 290u);  // 40 .. 2100, less #1 and #2
+    BOOST_TEST(*s.exit_elapsed.value == 3400u - 2100u - 100u);  // less #3
+}
+
 BOOST_AUTO_TEST_CASE(a_truncated_run_gives_lower_bounds_and_says_what_is_missing) {
     std::vector<ev::Event> events = run_events();
     events.resize(28);  // up to and with collection 2's late GC_END: main never returned
