@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "fxprof/background_sink.hpp"
 #include "fxprof/gzip.hpp"
 #include "util/error.hpp"
 
@@ -108,7 +109,9 @@ WriteStats write_profile_gz(const Profile& profile, const std::string& path, int
     return naming_errors(path, [&] {
         OutputFile out(path);
         GzipSink gz(out.sink(), level);
-        WriteStats stats = write_profile_json(profile, gz);
+        BackgroundSink compressing(gz);  // gzip and the file writes run on a second core
+        WriteStats stats = write_profile_json(profile, compressing);
+        compressing.finish();
         gz.finish();
         out.commit();
         return stats;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fxprof_test_util.hpp"
+#include "fxprof/background_sink.hpp"
 #include "fxprof/gzip.hpp"
 #include "fxprof/output_file.hpp"
 #include "fxprof/validate.hpp"
@@ -181,6 +182,83 @@ BOOST_AUTO_TEST_CASE(dash_writes_to_standard_output_without_a_temporary) {
     BOOST_TEST(gunzip(read_file(captured)) == profile_to_json(p));
     BOOST_TEST(dir.entries() == std::vector<std::string>{"stdout.gz"},
                boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(background_sink)
+
+namespace {
+// Fails on its n-th write.
+class FailingSink final : public ByteSink {
+public:
+    explicit FailingSink(int fail_at) : fail_at_(fail_at) {}
+    void write(const char*, std::size_t) override {
+        if (++writes_ == fail_at_) throw Error("disk full");
+    }
+
+private:
+    int fail_at_;
+    int writes_ = 0;
+};
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(bytes_arrive_unchanged_and_in_order) {
+    std::string expected, got;
+    StringSink downstream(got);
+    {
+        BackgroundSink sink(downstream, /*block_bytes=*/7);  // many blocks, writes across them
+        for (int i = 0; i < 2000; ++i) {
+            const std::string piece = std::to_string(i) + (i % 3 == 0 ? std::string(20, 'x') : ",");
+            expected += piece;
+            sink.write(piece.data(), piece.size());
+        }
+        sink.finish();
+        BOOST_TEST(got == expected);  // all there once finish() returns
+        BOOST_CHECK_THROW(sink.write("a", 1), Error);
+    }
+    BOOST_TEST(got == expected);
+}
+
+BOOST_AUTO_TEST_CASE(gzip_behind_it_gives_the_same_bytes) {
+    std::string direct, background;
+    const std::string text = profile_to_json(make_small_profile());
+    {
+        StringSink out(direct);
+        GzipSink gz(out);
+        gz.write(text.data(), text.size());
+        gz.finish();
+    }
+    {
+        StringSink out(background);
+        GzipSink gz(out);
+        BackgroundSink sink(gz, 100);
+        sink.write(text.data(), text.size());
+        sink.finish();
+        gz.finish();
+    }
+    BOOST_TEST(direct == background);
+}
+
+BOOST_AUTO_TEST_CASE(a_downstream_error_reaches_the_writer) {
+    FailingSink failing(2);
+    BackgroundSink sink(failing, 4);
+    BOOST_CHECK_THROW(
+        {
+            for (int i = 0; i < 100; ++i) sink.write("abcdef", 6);
+            sink.finish();
+        },
+        Error);
+}
+
+BOOST_AUTO_TEST_CASE(an_unfinished_sink_stops_its_worker) {
+    std::string got;
+    StringSink downstream(got);
+    {
+        BackgroundSink sink(downstream, 4);
+        sink.write("0123456789", 10);
+    }  // destroyed unfinished (an error elsewhere): no hang, no crash
+    BOOST_TEST(got.size() <= 10u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
