@@ -25,6 +25,12 @@ ThreadFacts& ThreadCatalog::facts(eventlog::ThreadId id, std::uint64_t time) {
     return threads_[i];
 }
 
+void ThreadCatalog::shrink_to_fit() {
+    threads_.shrink_to_fit();
+    labels_.shrink_to_fit();
+    label_bytes_.shrink_to_fit();
+}
+
 std::string_view ThreadCatalog::label(const ThreadFacts& t) const {
     return t.labelled() ? text(labels_[t.last_label_]) : std::string_view();
 }

@@ -64,6 +64,9 @@ public:
     // Its n-th label (0: the first); empty past the last.
     std::string_view nth_label(const ThreadFacts& thread, std::uint32_t n) const;
 
+    // Gives back the tables' spare capacity, once every thread is known.
+    void shrink_to_fit();
+
 private:
     struct LabelChange {
         std::uint64_t time = 0;
