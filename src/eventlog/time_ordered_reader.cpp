@@ -237,6 +237,23 @@ void TimeOrderedReader::activate_due_ranges() {
     }
 }
 
+// The cursor's next event comes before every other cursor's and before any range not yet
+// started (whose events are all at or after its min_time): pushing the cursor and popping the
+// heap would give it back.
+bool TimeOrderedReader::still_first(const RangeCursor& c) const {
+    const std::uint64_t t = c.head_time();
+    if (next_range_ < ranges_.size() && ranges_[next_range_].min_time <= t) return false;
+    return heap_.empty() || later(heap_.front().time, heap_.front().offset, t, c.head_offset());
+}
+
+const Event* TimeOrderedReader::emit_from(std::size_t c) {
+    cursors_[c]->emit(event_);
+    last_cursor_ = c;
+    if (event_.time < last_time_) diagnostics_->add(Diagnostic::reorder_window_exceeded);
+    last_time_ = std::max(last_time_, event_.time);
+    return &event_;
+}
+
 const Event* TimeOrderedReader::next() {
     try {
         if (last_cursor_) {
@@ -246,6 +263,8 @@ const Event* TimeOrderedReader::next() {
             if (cursors_[c]->done()) {
                 cursors_[c].reset();
                 free_slots_.push_back(c);
+            } else if (still_first(*cursors_[c])) {
+                return emit_from(c);  // the same block again: no heap work
             } else {
                 push(c);
             }
@@ -256,11 +275,7 @@ const Event* TimeOrderedReader::next() {
                       [](const Active& a, const Active& b) { return later(a.time, a.offset, b.time, b.offset); });
         std::size_t c = heap_.back().cursor;
         heap_.pop_back();
-        cursors_[c]->emit(event_);
-        last_cursor_ = c;
-        if (event_.time < last_time_) diagnostics_->add(Diagnostic::reorder_window_exceeded);
-        last_time_ = std::max(last_time_, event_.time);
-        return &event_;
+        return emit_from(c);
     } catch (const Error& e) {
         if (!e.context().file.empty()) throw;
         throw e.with_file(input_.name());

@@ -60,6 +60,8 @@ private:
     };
     void activate_due_ranges();
     void push(std::size_t cursor);
+    bool still_first(const RangeCursor& cursor) const;
+    const Event* emit_from(std::size_t cursor);
 
     InputFile& input_;
     Diagnostics* diagnostics_;  // the current pass's
