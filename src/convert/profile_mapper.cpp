@@ -445,9 +445,18 @@ private:
             case CapabilityState::mutator:
                 break;
         }
+        // One statement per interning call: the order of a call's arguments differs between
+        // compilers, and the tables' order must not.
+        const StackHandle mutator = mutator_stack();
         PerThread* t = per_thread(a.thread);
-        if (!t) return p_.handle_for_stack(mutator_stack(), frame(ctx_.thread_name(a.thread), running_));  // not in the census
-        if (!t->mutator_stack) t->mutator_stack = p_.handle_for_stack(mutator_stack(), thread_frame(*t, a.thread));
+        if (!t) {  // not in the census
+            const FrameHandle name = frame(ctx_.thread_name(a.thread), running_);
+            return p_.handle_for_stack(mutator, name);
+        }
+        if (!t->mutator_stack) {
+            const FrameHandle name = thread_frame(*t, a.thread);
+            t->mutator_stack = p_.handle_for_stack(mutator, name);
+        }
         return *t->mutator_stack;
     }
 
