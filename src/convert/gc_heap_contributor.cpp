@@ -440,9 +440,11 @@ public:
         }
     }
 
-    CounterHandle counter(std::optional<CounterHandle>& slot, const std::string& name, const std::string& description,
-                          CounterDisplay display) {
-        if (!slot) slot = p_.add_counter(ctx_.process, name, "Memory", description, std::move(display));
+    // The counter, made on first use (its display only then: this runs for every heap sample).
+    template <class MakeDisplay>
+    CounterHandle counter(std::optional<CounterHandle>& slot, std::string_view name, std::string_view description,
+                          MakeDisplay make_display) {
+        if (!slot) slot = p_.add_counter(ctx_.process, name, "Memory", description, make_display());
         return *slot;
     }
 
@@ -468,24 +470,24 @@ public:
             case gc::HeapQuantity::heap_size:
                 p_.add_counter_value(counter(size_, "Heap size", "Memory the heap holds from the OS (HEAP_SIZE, "
                                                                 "posted after each collection).",
-                                             CounterDisplay::memory("Heap size", GraphColor::orange)),
+                                             [] { return CounterDisplay::memory("Heap size", GraphColor::orange); }),
                                      t, static_cast<double>(s.value));
                 break;
             case gc::HeapQuantity::heap_live:
                 p_.add_counter_value(counter(live_, "Live heap", "Live data in the heap after each major "
                                                                 "collection (HEAP_LIVE).",
-                                             CounterDisplay::memory("Live heap", GraphColor::purple)),
+                                             [] { return CounterDisplay::memory("Live heap", GraphColor::purple); }),
                                      t, static_cast<double>(s.value));
                 break;
             case gc::HeapQuantity::blocks_size:
                 p_.add_counter_value(counter(blocks_, "Blocks size", "Memory in allocated blocks (BLOCKS_SIZE).",
-                                             CounterDisplay::memory("Blocks size", GraphColor::teal)),
+                                             [] { return CounterDisplay::memory("Blocks size", GraphColor::teal); }),
                                      t, static_cast<double>(s.value));
                 break;
             case gc::HeapQuantity::mem_returned:
                 p_.add_counter_sample(counter(returned_, "Memory returned to the OS",
                                               "Memory the runtime gave back to the OS, in total (MEM_RETURN).",
-                                              CounterDisplay::memory("Memory returned to the OS", GraphColor::green)),
+                                              [] { return CounterDisplay::memory("Memory returned to the OS", GraphColor::green); }),
                                       t, static_cast<double>(s.value));
                 p_.add_marker(ctx_.process_track, MarkerTiming::instant(t), n_.returned, ctx_.categories.memory,
                               returned_schema_,
@@ -497,7 +499,7 @@ public:
                 CounterHandle all = counter(total_, "Allocation",
                                             "Bytes allocated by all capabilities (HEAP_ALLOCATED): the rate "
                                             "between samples.",
-                                            CounterDisplay::byte_rate("Allocation", GraphColor::blue));
+                                            [] { return CounterDisplay::byte_rate("Allocation", GraphColor::blue); });
                 if (!burst_continues) {
                     std::uint64_t inc = s.total_allocated >= previous_total_ ? s.total_allocated - previous_total_ : 0;
                     previous_total_ = s.total_allocated;
