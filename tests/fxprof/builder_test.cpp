@@ -90,6 +90,17 @@ BOOST_AUTO_TEST_CASE(flat_index_tells_colliding_keys_apart) {
     BOOST_TEST(rows.size() == 300u);
 }
 
+BOOST_AUTO_TEST_CASE(compact_optional_handle) {
+    CompactOptional<StackHandle> none, zero, big;
+    BOOST_TEST(!none);
+    zero = StackHandle(0);  // index 0 is a value, not "none"
+    BOOST_TEST(static_cast<bool>(zero));
+    BOOST_TEST((*zero).index() == 0u);
+    big = StackHandle(INT32_MAX - 1);
+    BOOST_TEST((*big).index() == std::uint32_t{INT32_MAX - 1});
+    static_assert(sizeof(CompactOptional<StackHandle>) == 4);
+}
+
 BOOST_AUTO_TEST_CASE(a_profile_moves_but_does_not_copy) {
     static_assert(!std::is_copy_constructible_v<Profile>);
     static_assert(std::is_nothrow_move_constructible_v<StringTable> ||
