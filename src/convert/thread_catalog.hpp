@@ -18,8 +18,8 @@ namespace el2fx::convert {
 
 // The facts of one thread: 40 bytes, as a log may have hundreds of thousands of threads.
 struct ThreadFacts {
-    eventlog::ThreadId id = 0;
     std::uint64_t first_seen = 0;  // its first event of any kind
+    eventlog::ThreadId id = 0;
 
     std::optional<std::uint64_t> created() const { return has_created_ ? std::optional(created_) : std::nullopt; }
     std::optional<eventlog::CapNo> created_on() const { return has_created_on_ ? std::optional(created_on_) : std::nullopt; }
@@ -29,13 +29,14 @@ struct ThreadFacts {
 private:
     friend class ThreadCatalog;
     static constexpr std::uint32_t kNoLabel = UINT32_MAX;
-    std::uint64_t created_ = 0;
-    std::uint64_t finished_ = 0;
     std::uint32_t first_label_ = kNoLabel;  // the thread's labels: a chain through the catalog's
     std::uint32_t last_label_ = kNoLabel;
     eventlog::CapNo created_on_ = 0;
-    bool has_created_ = false, has_created_on_ = false, has_finished_ = false;
+    bool has_created_ : 1 = false, has_created_on_ : 1 = false, has_finished_ : 1 = false;
+    std::uint64_t created_ = 0;
+    std::uint64_t finished_ = 0;
 };
+static_assert(sizeof(ThreadFacts) <= 40);
 
 struct ThreadMoment {
     enum class Kind : std::uint8_t { created, migrated, woken, labelled, finished };
