@@ -75,7 +75,7 @@ RunCensus RunCensusCollector::finish() {
     for (std::optional<Running>& r : running_)  // still running at the end of the log
         if (r) add_running(r->thread, now_ - r->since);
     running_.clear();
-    census_.threads.shrink_to_fit();
+    census_.threads.finish();
     census_.running_by_ordinal.resize(census_.threads.threads().size(), 0);  // a thread that never ran
     census_.running_by_ordinal.shrink_to_fit();
     census_.run = run_.info();

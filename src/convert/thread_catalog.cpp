@@ -1,6 +1,9 @@
 #include "convert/thread_catalog.hpp"
 
+#include <algorithm>
+
 #include "eventlog/event_types.hpp"
+#include "util/error.hpp"
 #include "util/utf8.hpp"
 
 namespace el2fx::convert {
@@ -25,10 +28,26 @@ ThreadFacts& ThreadCatalog::facts(eventlog::ThreadId id, std::uint64_t time) {
     return threads_[i];
 }
 
-void ThreadCatalog::shrink_to_fit() {
+void ThreadCatalog::finish() {
+    if (finished_) return;
+    std::vector<LabelChange> contiguous;
+    contiguous.reserve(labels_.size());
+    for (ThreadFacts& t : threads_) {
+        if (!t.labelled()) continue;
+        const auto first = static_cast<std::uint32_t>(contiguous.size());
+        for (std::uint32_t i = t.first_label_; i != ThreadFacts::kNoLabel; i = labels_[i].next)
+            contiguous.push_back(labels_[i]);
+        t.first_label_ = first;
+        t.last_label_ = static_cast<std::uint32_t>(contiguous.size() - 1);
+    }
+    labels_ = std::move(contiguous);
     threads_.shrink_to_fit();
-    labels_.shrink_to_fit();
     label_bytes_.shrink_to_fit();
+    finished_ = true;
+}
+
+void ThreadCatalog::require_finished() const {
+    if (!finished_) throw Error("thread catalog: label queries need finish() first");
 }
 
 std::string_view ThreadCatalog::label(const ThreadFacts& t) const {
@@ -36,16 +55,17 @@ std::string_view ThreadCatalog::label(const ThreadFacts& t) const {
 }
 
 std::string_view ThreadCatalog::label_at(const ThreadFacts& t, std::uint64_t time) const {
-    std::string_view found;
-    for (std::uint32_t i = t.first_label_; i != ThreadFacts::kNoLabel && labels_[i].time <= time; i = labels_[i].next)
-        found = text(labels_[i]);
-    return found;
+    require_finished();
+    if (!t.labelled()) return {};
+    const auto begin = labels_.begin() + t.first_label_, end = labels_.begin() + t.last_label_ + 1;
+    auto it = std::upper_bound(begin, end, time, [](std::uint64_t at, const LabelChange& l) { return at < l.time; });
+    return it == begin ? std::string_view() : text(*std::prev(it));
 }
 
 std::string_view ThreadCatalog::nth_label(const ThreadFacts& t, std::uint32_t n) const {
-    std::uint32_t i = t.first_label_;
-    for (; i != ThreadFacts::kNoLabel && n > 0; --n) i = labels_[i].next;
-    return i == ThreadFacts::kNoLabel ? std::string_view() : text(labels_[i]);
+    require_finished();
+    if (!t.labelled() || n > t.last_label_ - t.first_label_) return {};
+    return text(labels_[t.first_label_ + n]);
 }
 
 void ThreadCatalog::handle(const eventlog::Event& event) {
@@ -80,6 +100,7 @@ void ThreadCatalog::handle(const eventlog::Event& event) {
             break;
         case ThreadLabel::tag:
             if (auto* p = event.as<ThreadLabel>()) {
+                if (finished_) throw Error("thread catalog: a label after finish()");  // ranges are fixed
                 ThreadFacts& t = facts(p->thread, event.time);
                 const std::size_t offset = label_bytes_.size();
                 utf8::append_sanitized(label_bytes_, p->label.bytes);

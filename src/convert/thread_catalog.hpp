@@ -29,7 +29,9 @@ struct ThreadFacts {
 private:
     friend class ThreadCatalog;
     static constexpr std::uint32_t kNoLabel = UINT32_MAX;
-    std::uint32_t first_label_ = kNoLabel;  // the thread's labels: a chain through the catalog's
+    // The thread's labels in the catalog's table: a chain while events come, then (finish())
+    // the contiguous range first..last.
+    std::uint32_t first_label_ = kNoLabel;
     std::uint32_t last_label_ = kNoLabel;
     eventlog::CapNo created_on_ = 0;
     bool has_created_ : 1 = false, has_created_on_ : 1 = false, has_finished_ : 1 = false;
@@ -58,15 +60,16 @@ public:
     // The thread's place in threads(): a dense number for per-thread tables.
     std::optional<std::uint32_t> ordinal(eventlog::ThreadId id) const;
 
+    // Once every event is in: each thread's labels side by side (so the label queries take
+    // O(1) and O(log n), whatever a program's relabelling), spare capacity given back.
+    void finish();
+
     // Its last label, which names its track; empty without one.
     std::string_view label(const ThreadFacts& thread) const;
-    // The label it had at `time` (its latest label set at or before it); empty before the first.
+    // After finish() (el2fx::Error before): the label it had at `time` (its latest label set at
+    // or before it; empty before the first), and its n-th label (0: the first; empty past the last).
     std::string_view label_at(const ThreadFacts& thread, std::uint64_t time) const;
-    // Its n-th label (0: the first); empty past the last.
     std::string_view nth_label(const ThreadFacts& thread, std::uint32_t n) const;
-
-    // Gives back the tables' spare capacity, once every thread is known.
-    void shrink_to_fit();
 
 private:
     struct LabelChange {
@@ -79,8 +82,11 @@ private:
 
     std::vector<ThreadFacts> threads_;
     util::IdMap<std::uint32_t> index_;  // id -> place in threads_
+    void require_finished() const;
+
     std::vector<LabelChange> labels_;
     std::string label_bytes_;
+    bool finished_ = false;
 };
 
 // The moments, handed to a sink as the events come. A moment's label_index counts the

@@ -9,6 +9,7 @@
 #include "convert/run_census.hpp"
 #include "convert/thread_catalog.hpp"
 #include "eventlog/event_types.hpp"
+#include "util/error.hpp"
 
 using namespace el2fx;
 using namespace el2fx::convert;
@@ -56,6 +57,8 @@ BOOST_AUTO_TEST_CASE(catalog_keeps_each_threads_labels_in_order) {
     c.handle(event(25, 1, ev::ThreadLabel{2, ev::Text{"other"}}));  // interleaved with thread 1's
     c.handle(event(30, 0, ev::ThreadLabel{1, ev::Text{"second"}}));
     c.handle(event(40, 0, ev::StopThread{1, 5, 0}));  // finished
+    BOOST_CHECK_THROW(c.label_at(*c.find(1), 20), el2fx::Error);  // labels are sorted by finish()
+    c.finish();
     const ThreadFacts& one = *c.find(1);
     const ThreadFacts& two = *c.find(2);
     BOOST_TEST(one.labelled());
