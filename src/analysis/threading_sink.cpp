@@ -13,9 +13,9 @@ CapabilityTimeline& ThreadingResultCollector::capability(eventlog::CapNo cap) {
 }
 
 ThreadTimeline& ThreadingResultCollector::thread(eventlog::ThreadId id) {
-    auto [it, added] = thread_index_.try_emplace(id, threads_.size());
+    auto [index, added] = thread_index_.try_emplace(id, threads_.size());
     if (added) threads_.push_back(ThreadTimeline{id, {}, {}});
-    return threads_[it->second];
+    return threads_[index];
 }
 
 void ThreadingResultCollector::capability_started(eventlog::CapNo cap, std::uint64_t time) {
@@ -55,7 +55,7 @@ ThreadingResult ThreadingResultCollector::take(std::uint64_t end_time) {
     capabilities_.clear();
     started_.clear();
     threads_.clear();
-    thread_index_.clear();
+    thread_index_ = util::IdMap<std::size_t>();
     return result;
 }
 

@@ -5,10 +5,10 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "analysis/threading_result.hpp"
+#include "util/id_map.hpp"
 
 namespace el2fx::analysis {
 
@@ -42,7 +42,7 @@ private:
     std::vector<CapabilityTimeline> capabilities_;  // by capability number; cap == number once started
     std::vector<bool> started_;
     std::vector<ThreadTimeline> threads_;
-    std::unordered_map<eventlog::ThreadId, std::size_t> thread_index_;  // index in threads_
+    util::IdMap<std::size_t> thread_index_;  // index in threads_
 };
 
 // Hands everything to two sinks, first `a` then `b`.

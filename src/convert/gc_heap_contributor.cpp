@@ -464,25 +464,27 @@ public:
             add_heap_sample(s, false);
     }
 
+    // A memory level (heap size, live heap, blocks size): its graph follows the level.
+    void add_level(std::optional<CounterHandle>& slot, const char* name, const char* description, GraphColor color,
+                   Timestamp t, std::uint64_t bytes) {
+        CounterHandle c = counter(slot, name, description, [&] { return CounterDisplay::memory(name, color); });
+        p_.add_counter_value(c, t, static_cast<double>(bytes));
+    }
+
     void add_heap_sample(const gc::HeapSample& s, bool burst_continues) {
         Timestamp t = at(s.time);
         switch (s.quantity) {
             case gc::HeapQuantity::heap_size:
-                p_.add_counter_value(counter(size_, "Heap size", "Memory the heap holds from the OS (HEAP_SIZE, "
-                                                                "posted after each collection).",
-                                             [] { return CounterDisplay::memory("Heap size", GraphColor::orange); }),
-                                     t, static_cast<double>(s.value));
+                add_level(size_, "Heap size", "Memory the heap holds from the OS (HEAP_SIZE, posted after each collection).",
+                          GraphColor::orange, t, s.value);
                 break;
             case gc::HeapQuantity::heap_live:
-                p_.add_counter_value(counter(live_, "Live heap", "Live data in the heap after each major "
-                                                                "collection (HEAP_LIVE).",
-                                             [] { return CounterDisplay::memory("Live heap", GraphColor::purple); }),
-                                     t, static_cast<double>(s.value));
+                add_level(live_, "Live heap", "Live data in the heap after each major collection (HEAP_LIVE).",
+                          GraphColor::purple, t, s.value);
                 break;
             case gc::HeapQuantity::blocks_size:
-                p_.add_counter_value(counter(blocks_, "Blocks size", "Memory in allocated blocks (BLOCKS_SIZE).",
-                                             [] { return CounterDisplay::memory("Blocks size", GraphColor::teal); }),
-                                     t, static_cast<double>(s.value));
+                add_level(blocks_, "Blocks size", "Memory in allocated blocks (BLOCKS_SIZE).", GraphColor::teal, t,
+                          s.value);
                 break;
             case gc::HeapQuantity::mem_returned:
                 p_.add_counter_sample(counter(returned_, "Memory returned to the OS",
