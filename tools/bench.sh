@@ -7,7 +7,8 @@
 # tools/gen-large-eventlog.sh (needs GHC; ~300 MB; takes a few minutes).
 # Reports, best of 3 runs where it says so:
 #   - decode-only throughput (MB/s, events/s): frame + decode every event, file order;
-#   - time-ordered read (index pass + k-way merge of the blocks);
+#   - time-ordered read (index pass + k-way merge of the blocks), and the same with the merge
+#     on a second thread (what convert, dump and summary use);
 #   - `dump --stats` and `dump` to /dev/null: wall time and peak RSS;
 #   - the full conversion (the product): wall time, MB/s, peak RSS and output size, against
 #     issue 4's targets (>= 100 MB/s, RSS < input/4, output < input/10).
@@ -46,6 +47,7 @@ peak() {  # wall time and peak RSS of a command
 
 echo "decode-only (best of 3):      $(best "")"
 echo "time-ordered (best of 3):     $(best --ordered)"
+echo "prefetched (best of 3):       $(best --prefetched)"
 echo "dump --stats:                 $(peak build-release/src/cli/eventlog2fxprof dump --stats "$input")"
 echo "dump (text, to /dev/null):    $(peak build-release/src/cli/eventlog2fxprof dump "$input")"
 

@@ -10,6 +10,7 @@
 #include "eventlog/byte_source.hpp"
 #include "eventlog/event_stats.hpp"
 #include "eventlog/show_text.hpp"
+#include "eventlog/event_prefetcher.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "util/error.hpp"
 
@@ -79,7 +80,8 @@ int run_dump(DumpOptions options, std::FILE* out, std::FILE* err) {
         eventlog::TimeOrderedReader reader(input, diagnostics);
         options.filter.resolve(reader.header());
         eventlog::append_header_text(text.buffer(), reader.header());
-        while (const eventlog::Event* event = reader.next()) {
+        eventlog::EventPrefetcher events(reader, diagnostics);  // the merge beside the printing
+        while (const eventlog::Event* event = events.next()) {
             if (!options.filter.accepts(*event)) continue;
             eventlog::append_event_text(text.buffer(), *event, reader.header());
             text.maybe_flush();

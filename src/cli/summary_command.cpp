@@ -6,6 +6,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/input_warnings.hpp"
 #include "eventlog/byte_source.hpp"
+#include "eventlog/event_prefetcher.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "gc/gc_analysis.hpp"
 #include "gc/rts_summary_json.hpp"
@@ -19,7 +20,8 @@ int run_summary(const SummaryCommand& command, std::FILE* out, std::FILE* err) {
     Diagnostics diagnostics;
     eventlog::TimeOrderedReader reader(input, diagnostics);
     gc::GcAnalysis analysis(/*keep_records=*/false);
-    while (const eventlog::Event* event = reader.next()) analysis.handle(*event);
+    eventlog::EventPrefetcher events(reader, diagnostics);  // the merge beside the analysis
+    while (const eventlog::Event* event = events.next()) analysis.handle(*event);
     gc::SummaryEnd end;
     end.truncated = reader.stream_end().truncated_at.has_value();
     gc::RtsSummary summary = analysis.finish(end).summary;

@@ -11,6 +11,7 @@
 #include "convert/run_census.hpp"
 #include "convert/thread_catalog.hpp"
 #include "eventlog/byte_source.hpp"
+#include "eventlog/event_prefetcher.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "fxprof/output_file.hpp"
 #include "util/error.hpp"
@@ -59,20 +60,20 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
                                            .redact_paths = options.redact_paths};
     eventlog::InputFile file(input);
 
-    // The reader indexes the eventlog once (its problems are reported); both passes merge.
+    // The reader indexes the eventlog once (its problems are reported); both passes merge,
+    // each on a second thread beside its consumer (EventPrefetcher).
     eventlog::TimeOrderedReader reader(file, report.diagnostics);
     report.stream_end = reader.stream_end();
     RunCensus census;
     {
         Diagnostics first_pass;  // the second pass reports the eventlog's problems
-        reader.restart(first_pass);
+        eventlog::EventPrefetcher events(reader, first_pass);
         EventRewriter rewriter(rewriting);
         RunCensusCollector collector(options.include_env);
-        while (const eventlog::Event* next = reader.next()) collector.handle(rewriter.apply(*next));
+        while (const eventlog::Event* next = events.next()) collector.handle(rewriter.apply(*next));
         census = collector.finish();
     }
     report.run = census.run;
-    reader.restart(report.diagnostics);
     analysis::ThreadingResult kept_result;  // only with time-profile ticks (below)
     ProfileContext context(profile, options, report.run, census.threads, kept_result);
     context.process_name = placement.process_name;
@@ -106,7 +107,8 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     std::vector<std::unique_ptr<ProfileContributor>> contributors = make_contributors(options, report.diagnostics);
     for (auto& contributor : contributors) contributor->begin(context);
     EventRewriter rewriter(rewriting);
-    while (const eventlog::Event* next = reader.next()) {
+    eventlog::EventPrefetcher events(reader, report.diagnostics);
+    while (const eventlog::Event* next = events.next()) {
         const eventlog::Event* event = &rewriter.apply(*next);
         threading.handle(*event);
         moments.handle(*event);

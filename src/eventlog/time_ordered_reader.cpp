@@ -98,9 +98,13 @@ public:
     std::uint64_t head_time() const { return window_[head_].time; }
     std::uint64_t head_offset() const { return window_[head_].offset; }
 
-    void emit(Event& out) {
-        const Framed f = window_[head_];
-        decode_record_into(header_, buffer_.data() + (f.offset - base_), f.size, f.offset, out);
+    // Takes the head out of the window; its bytes stay in place until the next fill().
+    void pop_into(RawRecord& out) {
+        const Framed& f = window_[head_];
+        out.bytes = at(f.offset);  // field by field: a whole-struct copy stalls on store forwarding
+        out.size = f.size;
+        out.offset = f.offset;
+        out.time = f.time;
         out.cap = range_.cap;
         window_.erase(window_.begin() + static_cast<std::ptrdiff_t>(head_));
     }
@@ -246,15 +250,23 @@ bool TimeOrderedReader::still_first(const RangeCursor& c) const {
     return heap_.empty() || later(heap_.front().time, heap_.front().offset, t, c.head_offset());
 }
 
-const Event* TimeOrderedReader::emit_from(std::size_t c) {
-    cursors_[c]->emit(event_);
+const RawRecord* TimeOrderedReader::emit_from(std::size_t c) {
+    cursors_[c]->pop_into(record_);
     last_cursor_ = c;
-    if (event_.time < last_time_) diagnostics_->add(Diagnostic::reorder_window_exceeded);
-    last_time_ = std::max(last_time_, event_.time);
-    return &event_;
+    if (record_.time < last_time_) diagnostics_->add(Diagnostic::reorder_window_exceeded);
+    last_time_ = std::max(last_time_, record_.time);
+    return &record_;
 }
 
 const Event* TimeOrderedReader::next() {
+    const RawRecord* r = next_record();
+    if (!r) return nullptr;
+    decode_record_into(header_, r->bytes, r->size, r->offset, event_);
+    event_.cap = r->cap;
+    return &event_;
+}
+
+const RawRecord* TimeOrderedReader::next_record() {
     try {
         if (last_cursor_) {
             std::size_t c = *last_cursor_;

@@ -29,13 +29,24 @@ struct EventRange {
     std::uint32_t window = 1;        // lookahead that sorts it exactly (1: already sorted)
 };
 
+// A record in time order, framed but not decoded.
+struct RawRecord {
+    const std::uint8_t* bytes = nullptr;  // the whole record: tag, time, length, payload
+    std::uint32_t size = 0;
+    std::uint64_t offset = 0;             // in the input
+    std::uint64_t time = 0;
+    std::optional<CapNo> cap;             // its block's capability
+};
+
 // Largest lookahead a range gets; a range more disordered than this is merged
 // approximately and counted as reorder_window_exceeded.
 constexpr std::uint32_t kMaxReorderWindow = 4096;
 
 class RangeCursor;
 
-class TimeOrderedReader {
+// Aligned so that its state, written by the thread that reads it, shares no cache line with
+// a neighbour written by another thread (EventPrefetcher).
+class alignas(128) TimeOrderedReader {
 public:
     // Indexes the whole input (pipes and FIFOs are first copied to an unlinked
     // temporary file). Throws el2fx::Error on a corrupt input.
@@ -48,6 +59,8 @@ public:
 
     // The next event by (time, offset), or nullptr at the end. Valid until the next call.
     const Event* next();
+    // The same, not decoded (for a reader that decodes elsewhere). Valid until the next call.
+    const RawRecord* next_record();
 
     // Reads the events again from the first, keeping the index (no second indexing pass);
     // this pass's problems go to `diagnostics`.
@@ -61,7 +74,7 @@ private:
     void activate_due_ranges();
     void push(std::size_t cursor);
     bool still_first(const RangeCursor& cursor) const;
-    const Event* emit_from(std::size_t cursor);
+    const RawRecord* emit_from(std::size_t cursor);
 
     InputFile& input_;
     Diagnostics* diagnostics_;  // the current pass's
@@ -74,6 +87,7 @@ private:
     std::vector<Active> heap_;
     std::optional<std::size_t> last_cursor_;  // emitted from last; re-queued on the next call
     std::uint64_t last_time_ = 0;
+    RawRecord record_;
     Event event_;
 };
 

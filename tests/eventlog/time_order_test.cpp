@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "temp_file.hpp"
 #include "collecting_sink.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "eventlog_builder.hpp"
@@ -20,18 +21,7 @@ using el2fx::testing::EventlogBuilder;
 
 namespace {
 
-struct TempFile {
-    std::string path;
-    explicit TempFile(const std::string& bytes) {
-        char name[] = "/tmp/el2fx-test-XXXXXX";
-        int fd = ::mkstemp(name);
-        BOOST_REQUIRE(fd >= 0);
-        BOOST_REQUIRE(::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
-        ::close(fd);
-        path = name;
-    }
-    ~TempFile() { ::unlink(path.c_str()); }
-};
+using el2fx::testing::TempFile;
 
 struct Key {
     std::uint64_t time, offset;

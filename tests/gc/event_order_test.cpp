@@ -7,6 +7,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "temp_file.hpp"
 #include "eventlog/byte_source.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "eventlog_builder.hpp"
@@ -19,18 +20,7 @@ using el2fx::testing::EventlogBuilder;
 
 namespace {
 
-struct TempFile {
-    std::string path;
-    explicit TempFile(const std::string& bytes) {
-        char name[] = "/tmp/el2fx-gc-test-XXXXXX";
-        int fd = ::mkstemp(name);
-        BOOST_REQUIRE(fd >= 0);
-        BOOST_REQUIRE(::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
-        ::close(fd);
-        path = name;
-    }
-    ~TempFile() { ::unlink(path.c_str()); }
-};
+using el2fx::testing::TempFile;
 
 EventlogBuilder declared() {
     EventlogBuilder b;

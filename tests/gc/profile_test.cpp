@@ -6,6 +6,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "temp_file.hpp"
 #include "convert/converter.hpp"
 #include "eventlog_builder.hpp"
 #include "fxprof/profile_writer.hpp"
@@ -61,18 +62,7 @@ const fxprof::ExtraEntry* extra_entry(const fxprof::Profile& p, const std::strin
 
 std::vector<std::string> problems_of(const fxprof::Profile& p) { return fxprof::validate_profile(fxprof::profile_to_json(p)); }
 
-struct TempFile {
-    std::string path;
-    explicit TempFile(const std::string& bytes) {
-        char name[] = "/tmp/el2fx-gc-profile-XXXXXX";
-        int fd = ::mkstemp(name);
-        BOOST_REQUIRE(fd >= 0);
-        BOOST_REQUIRE(::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
-        ::close(fd);
-        path = name;
-    }
-    ~TempFile() { ::unlink(path.c_str()); }
-};
+using el2fx::testing::TempFile;
 
 const std::string kSummarySection = "GC and heap: +RTS -s, from the events";
 

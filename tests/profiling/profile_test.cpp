@@ -12,6 +12,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "temp_file.hpp"
 #include "analysis/threading_analysis.hpp"
 #include "convert/converter.hpp"
 #include "eventlog/byte_source.hpp"
@@ -170,18 +171,7 @@ std::string extra(const fxprof::Profile& p, const std::string& section, const st
     return "";
 }
 
-struct TempFile {
-    std::string path;
-    explicit TempFile(const std::string& bytes) {
-        char name[] = "/tmp/el2fx-profiling-test-XXXXXX";
-        int fd = ::mkstemp(name);
-        BOOST_REQUIRE(fd >= 0);
-        BOOST_REQUIRE(::write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
-        ::close(fd);
-        path = name;
-    }
-    ~TempFile() { ::unlink(path.c_str()); }
-};
+using el2fx::testing::TempFile;
 
 // The program's own cost centres: the `.prof` report leaves the runtime's out of its total.
 bool is_program_cost_centre(const fxprof::Profile& p, const fxprof::FuncInfo& f) {

@@ -1,0 +1,138 @@
+#include "eventlog/event_prefetcher.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "eventlog/push_decoder.hpp"
+#include "util/error.hpp"
+
+namespace el2fx::eventlog {
+namespace {
+
+// The largest record framing allows: tag, time, a 16-bit payload size and that payload.
+constexpr std::size_t kMaxRecordBytes = 2 + 8 + 2 + 0xFFFF;
+static_assert(EventPrefetcher::kBatchBytes >= 2 * kMaxRecordBytes);
+constexpr std::size_t kBatches = 3;
+
+}  // namespace
+
+EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events)
+    : reader_(reader), header_(reader.header()), diagnostics_(diagnostics), batch_events_(std::max<std::size_t>(1, batch_events)) {
+    reader_.restart(reader_diagnostics_);
+    for (std::size_t i = 0; i < kBatches; ++i) {
+        auto batch = std::make_unique<Batch>();
+        batch->records.resize(batch_events_);
+        batch->bytes.resize(kBatchBytes);
+        free_.push_back(std::move(batch));
+    }
+    worker_ = std::thread([this] { run(); });
+}
+
+EventPrefetcher::~EventPrefetcher() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    changed_.notify_all();
+    worker_.join();
+}
+
+void EventPrefetcher::run() {
+    for (;;) {
+        std::unique_ptr<Batch> batch;
+        {
+            std::unique_lock lock(mutex_);
+            changed_.wait(lock, [&] { return stopping_ || !free_.empty(); });
+            if (stopping_) return;
+            batch = std::move(free_.back());
+            free_.pop_back();
+        }
+        fill(*batch);
+        const bool last = batch->last;
+        {
+            std::lock_guard lock(mutex_);
+            ready_.push_back(std::move(batch));
+        }
+        changed_.notify_all();
+        if (last) return;
+    }
+}
+
+// Frames records in time order and copies their bytes into the batch.
+void EventPrefetcher::fill(Batch& batch) {
+    batch.size = 0;
+    batch.diagnostics.clear();
+    batch.last = false;
+    batch.failure = nullptr;
+    std::size_t used = 0;
+    try {
+        while (batch.size < batch_events_ && batch.bytes.size() - used >= kMaxRecordBytes) {
+            const RawRecord* record = reader_.next_record();
+            if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
+            if (!record) {
+                batch.last = true;
+                return;
+            }
+            if (record->size > kMaxRecordBytes)  // framing cannot give one; never write past the batch
+                throw Error("record larger than any eventlog record", {{}, record->offset, {}});
+            std::memcpy(batch.bytes.data() + used, record->bytes, record->size);
+            batch.records[batch.size++] = Record{record->offset, static_cast<std::uint32_t>(used), record->size, record->cap};
+            used += record->size;
+        }
+    } catch (...) {
+        if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
+        batch.failure = std::current_exception();
+        batch.last = true;
+    }
+}
+
+// What the reader counted since the last note belongs to the event about to be added.
+void EventPrefetcher::note_diagnostics(Batch& batch) {
+    for (std::size_t i = 0; i < kDiagnosticCount; ++i) {
+        const auto d = static_cast<Diagnostic>(i);
+        if (const std::uint64_t n = reader_diagnostics_.count(d) - noted_.count(d))
+            batch.diagnostics.push_back({batch.size, d, n});
+    }
+    noted_ = reader_diagnostics_;
+}
+
+void EventPrefetcher::count_diagnostics_before(std::size_t index) {
+    const std::vector<DiagnosticCount>& counts = reading_->diagnostics;
+    for (; next_diagnostic_ < counts.size() && counts[next_diagnostic_].before <= index; ++next_diagnostic_)
+        diagnostics_.add(counts[next_diagnostic_].diagnostic, counts[next_diagnostic_].count);
+}
+
+void EventPrefetcher::take_next_batch() {
+    std::unique_lock lock(mutex_);
+    if (reading_) {
+        free_.push_back(std::move(reading_));
+        changed_.notify_all();
+    }
+    changed_.wait(lock, [&] { return !ready_.empty(); });
+    reading_ = std::move(ready_.front());
+    ready_.pop_front();
+    position_ = 0;
+    next_diagnostic_ = 0;
+}
+
+const Event* EventPrefetcher::next() {
+    for (;;) {
+        if (reading_) {
+            count_diagnostics_before(position_);
+            if (position_ < reading_->size) {
+                const Record& r = reading_->records[position_++];
+                decode_record_into(header_, reading_->bytes.data() + r.at, r.size, r.offset, event_);
+                event_.cap = r.cap;
+                return &event_;
+            }
+            if (reading_->last) {
+                if (std::exception_ptr failure = std::exchange(reading_->failure, nullptr)) std::rethrow_exception(failure);
+                return nullptr;
+            }
+        }
+        take_next_batch();
+    }
+}
+
+}  // namespace el2fx::eventlog

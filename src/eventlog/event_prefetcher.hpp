@@ -1,0 +1,104 @@
+// Reads a TimeOrderedReader on a second thread, a few batches ahead of the consumer: the
+// k-way merge runs beside the analyses instead of before each event. The
+// consumer sees exactly what TimeOrderedReader::next() would give, in the same order: the
+// same events, the reader's diagnostics counted just before the event they came with, and
+// the reader's error (a corrupt block) thrown after the last event before it.
+//
+// The worker frames the records in time order and copies their bytes into batches; the
+// consumer decodes them (an event is valid until the next call, as with the reader).
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "eventlog/event.hpp"
+#include "eventlog/time_ordered_reader.hpp"
+#include "util/diagnostics.hpp"
+
+namespace el2fx::eventlog {
+
+// Two threads write to it and to the reader: each part gets cache lines of its own
+// (false sharing with a neighbour on the stack cost more than the reading saved).
+constexpr std::size_t kSeparateCacheLines = 128;  // two lines: Intel fetches lines in pairs
+
+class alignas(kSeparateCacheLines) EventPrefetcher {
+public:
+    static constexpr std::size_t kBatchEvents = 4096;
+    static constexpr std::size_t kBatchBytes = 256 << 10;  // > any record (16-bit payload size)
+
+    // Restarts `reader` and reads it on a worker thread; its diagnostics go to `diagnostics`
+    // (on this thread, as the events that caused them come out).
+    EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events = kBatchEvents);
+    // Stops the worker, whether or not every event was taken.
+    ~EventPrefetcher();
+    EventPrefetcher(const EventPrefetcher&) = delete;
+    EventPrefetcher& operator=(const EventPrefetcher&) = delete;
+
+    // The next event in time order, or nullptr at the end; throws the reader's error where
+    // the reader would have.
+    const Event* next();
+
+private:
+    // Diagnostics the reader counted while producing the event at `before` in its batch.
+    struct DiagnosticCount {
+        std::size_t before;
+        Diagnostic diagnostic;
+        std::uint64_t count;
+    };
+    // A record as the worker framed it; the consumer decodes it (a decoded event is ten
+    // times larger than its record: moving records between the cores is what is cheap).
+    struct Record {
+        std::uint64_t offset;  // in the input
+        std::uint32_t at;      // in the batch's bytes
+        std::uint32_t size;
+        std::optional<CapNo> cap;
+    };
+    struct alignas(kSeparateCacheLines) Batch {  // the worker fills one while the consumer reads another
+        std::vector<Record> records;
+        std::vector<std::uint8_t> bytes;
+        std::size_t size = 0;  // records in use
+        std::vector<DiagnosticCount> diagnostics;
+        bool last = false;          // the reader's end (or its error) follows the events
+        std::exception_ptr failure;
+    };
+
+    void run();  // the worker
+    void fill(Batch& batch);
+    void note_diagnostics(Batch& batch);
+    void take_next_batch();
+    void count_diagnostics_before(std::size_t index);
+
+    // Set once: read by both threads, written by neither.
+    TimeOrderedReader& reader_;
+    const Header header_;  // a copy: the reader's own shares cache lines with its busy state
+    Diagnostics& diagnostics_;  // the consumer's
+    const std::size_t batch_events_;
+
+    // The consumer's.
+    alignas(kSeparateCacheLines) std::unique_ptr<Batch> reading_;
+    std::size_t position_ = 0;  // next event of reading_
+    std::size_t next_diagnostic_ = 0;
+    Event event_;  // the last one decoded; its text fields point into reading_'s bytes
+
+    // The worker's: what the reader counts, and what of it went into batches already.
+    alignas(kSeparateCacheLines) Diagnostics reader_diagnostics_;
+    Diagnostics noted_;
+
+    // Shared, under the mutex. Three batches: one the consumer reads, one ready, one the
+    // worker fills.
+    alignas(kSeparateCacheLines) std::vector<std::unique_ptr<Batch>> free_;
+    std::deque<std::unique_ptr<Batch>> ready_;  // in reading order
+    bool stopping_ = false;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::thread worker_;  // last: started once everything above exists
+};
+
+}  // namespace el2fx::eventlog
