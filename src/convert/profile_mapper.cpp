@@ -63,10 +63,12 @@ private:
         ThreadMoment::Kind kind;
         SpanDetailFilter<ThreadMoment> filter;
     };
+    // A folded thread's sample, its stack made as it comes (while the thread's records are
+    // at hand, not after a sort has scattered them).
     struct FoldedSample {
         std::uint64_t time;
-        ThreadId thread;
-        analysis::Sample<ThreadActivity> sample;
+        std::uint64_t weight;
+        StackHandle stack;
     };
     // Folded threads' samples reach one track out of time order: they are sorted in chunks
     // of this many, each added as one time-ordered run (the profile merges the runs).
@@ -213,7 +215,7 @@ public:
         // which keeps the many threads' times cheap to store.
         const std::uint64_t interval = options_.sampling_interval_ns;
         const std::uint64_t on_grid = (s.time + interval / 2) / interval * interval;
-        folded_buffer_.push_back({on_grid, id, s});
+        folded_buffer_.push_back({on_grid, s.weight, folded_stack(id, s.key)});
         if (folded_buffer_.size() >= kFoldedChunk) flush_folded();
     }
 
@@ -573,8 +575,7 @@ private:
         for (const FoldedSample& i : folded_buffer_) {
             // CPU deltas of different threads must not be added up as one thread's:
             // the shared track gets weights and stacks, not activity.
-            p_.add_sample(*folded_, at(i.time), folded_stack(i.thread, i.sample.key), std::nullopt,
-                          static_cast<std::int64_t>(i.sample.weight));
+            p_.add_sample(*folded_, at(i.time), i.stack, std::nullopt, static_cast<std::int64_t>(i.weight));
         }
         folded_buffer_.clear();
     }
