@@ -47,7 +47,7 @@ private:
         static constexpr std::uint32_t kFolded = UINT32_MAX, kWanted = UINT32_MAX - 1;
         std::uint32_t own = kFolded;  // index in own_, or kFolded (kWanted while choosing)
         CompactOptional<FrameHandle> frame;
-        CompactOptional<StackHandle> mutator_stack, folded_root, folded_running;
+        CompactOptional<StackHandle> mutator_stack, folded_root, folded_running, folded_blocked;
     };
     PerThread* per_thread(ThreadId id) {
         std::optional<std::uint32_t> i = ctx_.threads.ordinal(id);
@@ -481,26 +481,45 @@ private:
 
     // Running, or Blocked → reason, under the prefix (a folded thread's name).
     StackHandle activity_stack(const ThreadActivity& a, std::optional<StackHandle> prefix) {
-        if (!running_frame_) {
-            running_frame_ = frame("Running", running_);
-            blocked_frame_ = frame("Blocked", blocked_);
-        }
-        if (a.state == ThreadState::running) return p_.handle_for_stack(prefix, *running_frame_);
-        StackHandle blocked = p_.handle_for_stack(prefix, *blocked_frame_);
+        if (a.state == ThreadState::running) return p_.handle_for_stack(prefix, running_frame());
+        return reason_stack(p_.handle_for_stack(prefix, blocked_frame()), a);
+    }
+
+    // Both made at the first need of either, in a fixed order (the tables' order).
+    void make_activity_frames() {
+        if (running_frame_) return;
+        running_frame_ = frame("Running", running_);
+        blocked_frame_ = frame("Blocked", blocked_);
+    }
+    FrameHandle running_frame() {
+        make_activity_frames();
+        return *running_frame_;
+    }
+    FrameHandle blocked_frame() {
+        make_activity_frames();
+        return *blocked_frame_;
+    }
+
+    // The reason a thread is blocked, under its "Blocked" stack.
+    StackHandle reason_stack(StackHandle blocked, const ThreadActivity& a) {
         ReasonKey k{a.reason.status, a.reason.blocker};
         auto it = reason_frames_.find(k);
         if (it == reason_frames_.end()) it = reason_frames_.emplace(k, frame(reason_text(a), blocked_)).first;
         return p_.handle_for_stack(blocked, it->second);
     }
 
-    // A folded thread's stack: its name, then what it did.
+    // A folded thread's stack: its name, then what it did. Its stacks down to "Running" and
+    // "Blocked" are kept, to look up only the reason for each sample.
     StackHandle folded_stack(ThreadId id, const ThreadActivity& a) {
         PerThread* t = per_thread(id);
         if (!t) return activity_stack(a, p_.handle_for_stack(std::nullopt, frame(ctx_.thread_name(id), other_)));
         if (!t->folded_root) t->folded_root = p_.handle_for_stack(std::nullopt, thread_frame(*t, id));
-        if (a.state != ThreadState::running) return activity_stack(a, *t->folded_root);
-        if (!t->folded_running) t->folded_running = activity_stack(a, *t->folded_root);
-        return *t->folded_running;
+        if (a.state == ThreadState::running) {
+            if (!t->folded_running) t->folded_running = p_.handle_for_stack(*t->folded_root, running_frame());
+            return *t->folded_running;
+        }
+        if (!t->folded_blocked) t->folded_blocked = p_.handle_for_stack(*t->folded_root, blocked_frame());
+        return reason_stack(*t->folded_blocked, a);
     }
 
     // ---- tracks ---------------------------------------------------------------------------

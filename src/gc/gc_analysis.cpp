@@ -11,7 +11,7 @@ void GcAnalysis::handle(const eventlog::Event& event) {
     }
     tracker_.handle(event, done_);
     if (!done_.empty()) take_done();
-    if (!keep_) return;
+    if (!keep_ || !NonmovingTracker::concerns(event.tag)) return;
     NonmovingRecord r = nonmoving_.handle(event);
     if (r.empty()) return;
     if (r.phase) result_.concurrent_phases.push_back(*r.phase);

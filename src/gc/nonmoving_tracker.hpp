@@ -52,6 +52,9 @@ struct NonmovingRecord {
 
 class NonmovingTracker {
 public:
+    // Whether handle() can return anything for an event of this type (few do: callers skip
+    // the others instead of building an empty record for each).
+    static bool concerns(std::uint16_t tag);
     // Returns what the event completes (an empty record for most events).
     NonmovingRecord handle(const eventlog::Event& event);
     // Phases still open at the end of the log.

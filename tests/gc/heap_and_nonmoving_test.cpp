@@ -118,3 +118,28 @@ BOOST_AUTO_TEST_CASE(census_pruned_segments_and_flushes_are_moments) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(nonmoving_concerns)
+
+template <typename... Ts>
+void check_every_type(el2fx::eventlog::TypeList<Ts...>) {
+    auto check = []<typename T>(T payload) {
+        NonmovingTracker t;  // every phase open: an end completes one
+        t.handle(event(1, std::nullopt, ev::ConcMarkBegin{}));
+        t.handle(event(2, std::nullopt, ev::ConcSyncBegin{}));
+        t.handle(event(3, std::nullopt, ev::ConcSweepBegin{}));
+        const bool gives = !t.handle(event(10, 0, payload)).empty();
+        BOOST_TEST((!gives || NonmovingTracker::concerns(T::tag)), T::name << " gives a record it does not concern");
+    };
+    (check(Ts{}), ...);
+}
+
+// GcAnalysis skips what concerns() rejects: it must not reject what handle() uses.
+BOOST_AUTO_TEST_CASE(concerns_every_type_that_gives_a_record) {
+    check_every_type(el2fx::eventlog::AllPayloads{});
+    BOOST_TEST(NonmovingTracker::concerns(ev::ConcMarkBegin::tag));
+    BOOST_TEST(!NonmovingTracker::concerns(ev::RunThread::tag));
+    BOOST_TEST(!NonmovingTracker::concerns(ev::StartGC::tag));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
