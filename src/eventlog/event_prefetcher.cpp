@@ -119,7 +119,7 @@ void EventPrefetcher::take_next_batch() {
 const Event* EventPrefetcher::next() {
     for (;;) {
         if (reading_) {
-            count_diagnostics_before(position_);
+            if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare
             if (position_ < reading_->size) {
                 const Record& r = reading_->records[position_++];
                 decode_record_into(header_, reading_->bytes.data() + r.at, r.size, r.offset, event_);
