@@ -7,8 +7,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "fxprof/background_sink.hpp"
 #include "fxprof/gzip.hpp"
+#include "fxprof/parallel_gzip_sink.hpp"
 #include "util/error.hpp"
 
 namespace el2fx::fxprof {
@@ -108,10 +108,8 @@ WriteStats naming_errors(const std::string& path, F&& f) {
 WriteStats write_profile_gz(const Profile& profile, const std::string& path, int level) {
     return naming_errors(path, [&] {
         OutputFile out(path);
-        GzipSink gz(out.sink(), level);
-        BackgroundSink compressing(gz);  // gzip and the file writes run on a second core
-        WriteStats stats = write_profile_json(profile, compressing);
-        compressing.finish();
+        ParallelGzipSink gz(out.sink(), level);  // compressed on the other cores while the JSON is written
+        WriteStats stats = write_profile_json(profile, gz);
         gz.finish();
         out.commit();
         return stats;

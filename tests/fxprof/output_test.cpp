@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "fxprof_test_util.hpp"
-#include "fxprof/background_sink.hpp"
 #include "fxprof/gzip.hpp"
+#include "fxprof/parallel_gzip_sink.hpp"
 #include "fxprof/output_file.hpp"
 #include "fxprof/validate.hpp"
 #include "util/error.hpp"
@@ -186,7 +186,7 @@ BOOST_AUTO_TEST_CASE(dash_writes_to_standard_output_without_a_temporary) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
-BOOST_AUTO_TEST_SUITE(background_sink)
+BOOST_AUTO_TEST_SUITE(parallel_gzip_sink)
 
 namespace {
 // Fails on its n-th write.
@@ -203,46 +203,69 @@ private:
 };
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(bytes_arrive_unchanged_and_in_order) {
-    std::string expected, got;
-    StringSink downstream(got);
-    {
-        BackgroundSink sink(downstream, /*block_bytes=*/7);  // many blocks, writes across them
-        for (int i = 0; i < 2000; ++i) {
-            const std::string piece = std::to_string(i) + (i % 3 == 0 ? std::string(20, 'x') : ",");
-            expected += piece;
-            sink.write(piece.data(), piece.size());
-        }
-        sink.finish();
-        BOOST_TEST(got == expected);  // all there once finish() returns
-        BOOST_CHECK_THROW(sink.write("a", 1), Error);
+// Text that compresses like profile JSON: numbers and repeats, with a long-distance repeat.
+std::string sample_text(std::size_t size) {
+    std::string out;
+    std::uint32_t x = 12345;
+    while (out.size() < size) {
+        x = x * 1103515245u + 12345u;
+        out += std::to_string(x % 1000) + (x % 7 == 0 ? ",null," : ",");
     }
-    BOOST_TEST(got == expected);
+    out.resize(size);
+    return out;
 }
 
-BOOST_AUTO_TEST_CASE(gzip_behind_it_gives_the_same_bytes) {
-    std::string direct, background;
-    const std::string text = profile_to_json(make_small_profile());
-    {
-        StringSink out(direct);
-        GzipSink gz(out);
-        gz.write(text.data(), text.size());
-        gz.finish();
+std::string parallel_gzip(const std::string& text, unsigned workers, std::size_t block, std::size_t piece = 4093) {
+    std::string out;
+    StringSink sink(out);
+    ParallelGzipSink gz(sink, GzipSink::kDefaultLevel, workers, block);
+    for (std::size_t at = 0; at < text.size(); at += piece) gz.write(text.data() + at, std::min(piece, text.size() - at));
+    gz.finish();
+    return out;
+}
+
+BOOST_AUTO_TEST_CASE(decompresses_to_the_input_whatever_the_sizes) {
+    for (std::size_t block : {std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{40000}}) {
+        for (std::size_t size : {std::size_t{0}, std::size_t{1}, block - 1, block, block + 1, 5 * block + 3, std::size_t{70001}}) {
+            if (size > 100 * block + 100) continue;  // tiny blocks: a long text is only slow
+            const std::string text = sample_text(size);
+            for (unsigned workers : {1u, 2u, 3u})
+                BOOST_TEST(gunzip(parallel_gzip(text, workers, block)) == text,
+                           "block " << block << ", size " << size << ", workers " << workers);
+        }
     }
-    {
-        StringSink out(background);
-        GzipSink gz(out);
-        BackgroundSink sink(gz, 100);
-        sink.write(text.data(), text.size());
-        sink.finish();
-        gz.finish();
+}
+
+BOOST_AUTO_TEST_CASE(the_same_bytes_whatever_the_threads_do) {
+    const std::string text = sample_text(300000);
+    const std::string one = parallel_gzip(text, 1, 10000, 777);
+    BOOST_TEST(parallel_gzip(text, 3, 10000, 4096) == one);
+    BOOST_TEST(parallel_gzip(text, 2, 10000, 1) == parallel_gzip(text, 2, 10000, 100000));
+    // A plain gzip header: no name, no time, OS unknown.
+    BOOST_REQUIRE(one.size() > 18u);
+    BOOST_TEST(one.substr(0, 4) == std::string("\x1f\x8b\x08\x00", 4));
+    BOOST_TEST(one.substr(4, 4) == std::string(4, '\0'));
+    BOOST_TEST(static_cast<unsigned char>(one[9]) == 255u);
+}
+
+BOOST_AUTO_TEST_CASE(blocks_reach_back_into_the_blocks_before_them) {
+    // A 20 KB stretch that does not compress, repeated: only matches across blocks shrink it.
+    std::string noise;
+    std::uint64_t x = 88172645463325252ull;
+    while (noise.size() < 20000) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        noise.push_back(static_cast<char>(x));
     }
-    BOOST_TEST(direct == background);
+    std::string text;
+    for (int i = 0; i < 10; ++i) text += noise;
+    const std::string out = parallel_gzip(text, 2, 16384);
+    BOOST_TEST(gunzip(out) == text);
+    BOOST_TEST(out.size() < 2 * noise.size());  // without the 32 KiB before each block: ~10x
 }
 
 BOOST_AUTO_TEST_CASE(a_downstream_error_reaches_the_writer) {
     FailingSink failing(2);
-    BackgroundSink sink(failing, 4);
+    ParallelGzipSink sink(failing, GzipSink::kDefaultLevel, 2, 4);
     BOOST_CHECK_THROW(
         {
             for (int i = 0; i < 100; ++i) sink.write("abcdef", 6);
@@ -251,14 +274,20 @@ BOOST_AUTO_TEST_CASE(a_downstream_error_reaches_the_writer) {
         Error);
 }
 
-BOOST_AUTO_TEST_CASE(an_unfinished_sink_stops_its_worker) {
+BOOST_AUTO_TEST_CASE(an_unfinished_sink_stops_its_workers) {
     std::string got;
     StringSink downstream(got);
     {
-        BackgroundSink sink(downstream, 4);
+        ParallelGzipSink sink(downstream, GzipSink::kDefaultLevel, 2, 4);
         sink.write("0123456789", 10);
     }  // destroyed unfinished (an error elsewhere): no hang, no crash
-    BOOST_TEST(got.size() <= 10u);
+    std::string finished;
+    StringSink out(finished);
+    ParallelGzipSink sink(out);
+    sink.write("x", 1);
+    sink.finish();
+    BOOST_CHECK_THROW(sink.write("a", 1), Error);
+    BOOST_TEST(gunzip(finished) == "x");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
