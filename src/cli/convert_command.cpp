@@ -10,6 +10,12 @@ namespace el2fx::cli {
 
 namespace {
 
+void print_timings(std::FILE* err, const std::string& input, const convert::PhaseTimes& t, double write) {
+    std::fprintf(err, "%s: index %.2f s, census %.2f s, events %.2f s", input.c_str(), t.index, t.census, t.events);
+    if (write > 0) std::fprintf(err, ", write %.2f s", write);
+    std::fprintf(err, "; total %.2f s\n", t.index + t.census + t.events + write);
+}
+
 std::vector<convert::RunInput> run_inputs(const ConvertCommand& command) {
     std::vector<convert::RunInput> inputs;
     const std::vector<std::string>& paths = command.inputs.empty() ? std::vector<std::string>{command.input} : command.inputs;
@@ -48,6 +54,10 @@ int run_compare(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
             std::fputs(convert::coverage_report(report.runs[i].run.events_by_tag, command.options).c_str(), dest);
         }
     }
+    if (command.timings) {
+        for (std::size_t i = 0; i < inputs.size(); ++i) print_timings(err, inputs[i].path, report.runs[i].timings, 0);
+        std::fprintf(err, "profile written in %.2f s\n", report.write_seconds);
+    }
     return lost && command.strict ? kDataLoss : kOk;
 }
 
@@ -80,6 +90,7 @@ int run_convert(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
     // The profile may be on standard output: the table then goes to standard error.
     if (command.stats)
         std::fputs(convert::coverage_report(report.run.events_by_tag, options).c_str(), output == "-" ? err : out);
+    if (command.timings) print_timings(err, command.input, report.timings, report.timings.write);
     return lost && command.strict ? kDataLoss : kOk;
 }
 

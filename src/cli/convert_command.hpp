@@ -19,6 +19,7 @@ struct ConvertCommand {
     bool strict = false;
     bool quiet = false;
     bool stats = false;  // list the event types, their counts and where each is shown
+    bool timings = false;  // the wall time of each phase, on standard error
 };
 
 int run_convert(const ConvertCommand& command, std::FILE* out, std::FILE* err);

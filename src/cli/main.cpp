@@ -143,6 +143,7 @@ int convert_main(int argc, char** argv) {
                               "(default: the interval, coarser for logs over 100 s; 0: a marker for every span)",
          cxxopts::value<std::string>())
         ("stats", "also list the event types in FILE: their counts and where the profile shows each (a list per FILE)")
+        ("timings", "print the wall time of each phase of the conversion on standard error")
         ("redact-args", "write the program's arguments as [redacted] (argv[0] keeps its file name)")
         ("redact-paths", "reduce absolute paths in any text to their file names")
         ("names", "several eventlogs: name their processes (comma-separated, one per FILE)",
@@ -188,6 +189,7 @@ int convert_main(int argc, char** argv) {
     if (args.count("marker-resolution"))
         command.options.marker_resolution_ns = parse_time(args["marker-resolution"].as<std::string>());
     command.stats = args.count("stats") > 0;
+    command.timings = args.count("timings") > 0;
     command.strict = args.count("strict") > 0;
     command.quiet = args.count("quiet") > 0;
     command.options.redact_args = args.count("redact-args") > 0;

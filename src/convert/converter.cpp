@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "analysis/threading_analysis.hpp"
 #include "convert/contributors.hpp"
@@ -18,6 +19,20 @@
 
 namespace el2fx::convert {
 namespace {
+
+// Seconds since the last call (or construction): the phases of --timings.
+class Stopwatch {
+public:
+    double lap() {
+        const auto now = std::chrono::steady_clock::now();
+        const double s = std::chrono::duration<double>(now - last_).count();
+        last_ = now;
+        return s;
+    }
+
+private:
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
 
 // Notices which diagnostics an event caused, to show where the eventlog was odd.
 class DiagnosticWatcher {
@@ -58,12 +73,14 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     const RewriteOptions rewriting{.shift_to_zero = placement.count > 1,
                                            .redact_args = options.redact_args,
                                            .redact_paths = options.redact_paths};
+    Stopwatch stopwatch;
     eventlog::InputFile file(input);
 
     // The reader indexes the eventlog once (its problems are reported); both passes merge,
     // each on a second thread beside its consumer (EventPrefetcher).
     eventlog::TimeOrderedReader reader(file, report.diagnostics);
     report.stream_end = reader.stream_end();
+    report.timings.index = stopwatch.lap();
     RunCensus census;
     {
         Diagnostics first_pass;  // the second pass reports the eventlog's problems
@@ -74,6 +91,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
         census = collector.finish();
     }
     report.run = census.run;
+    report.timings.census = stopwatch.lap();
     analysis::ThreadingResult kept_result;  // only with time-profile ticks (below)
     ProfileContext context(profile, options, report.run, census.threads, kept_result);
     context.process_name = placement.process_name;
@@ -120,6 +138,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     report.mapping = mapper.finish(diagnostic_moments);
     std::uint64_t end = std::max(lives.end_time, report.run.last_time);
     for (auto& contributor : contributors) contributor->contribute(context, end);
+    report.timings.events = stopwatch.lap();
 }
 
 std::string run_name(const RunInput& input) {
@@ -189,7 +208,9 @@ RunsReport convert_eventlogs(const std::vector<RunInput>& inputs, const std::str
                              const ConvertOptions& options) {
     RunsReport report;
     fxprof::Profile profile = build_profile(inputs, options, report.runs);
+    Stopwatch writing;
     report.written = fxprof::write_profile_gz(profile, output);
+    report.write_seconds = writing.lap();
     struct stat st {};
     if (output != "-" && ::stat(output.c_str(), &st) == 0) report.output_bytes = static_cast<std::uint64_t>(st.st_size);
     return report;
@@ -213,7 +234,9 @@ std::string default_output_path(const std::vector<RunInput>& inputs) {
 ConversionReport convert_eventlog(const std::string& input, const std::string& output, const ConvertOptions& options) {
     ConversionReport report;
     fxprof::Profile profile = build_profile(input, options, report);
+    Stopwatch writing;
     report.written = fxprof::write_profile_gz(profile, output);
+    report.timings.write = writing.lap();
     struct stat st {};
     if (output != "-" && ::stat(output.c_str(), &st) == 0) report.output_bytes = static_cast<std::uint64_t>(st.st_size);
     return report;

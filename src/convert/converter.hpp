@@ -14,7 +14,16 @@
 
 namespace el2fx::convert {
 
+// Wall time of each part of a conversion (--timings), in seconds.
+struct PhaseTimes {
+    double index = 0;   // the first pass: blocks found, their order learnt
+    double census = 0;  // the second: threads, capabilities, the run's facts
+    double events = 0;  // the third: analyses into tracks, samples and markers
+    double write = 0;   // JSON, gzip and the file
+};
+
 struct ConversionReport {
+    PhaseTimes timings;
     RunInfo run;
     eventlog::StreamEnd stream_end;
     Diagnostics diagnostics;
@@ -38,7 +47,8 @@ struct RunInput {
 };
 
 struct RunsReport {
-    std::vector<ConversionReport> runs;  // one per input, in order
+    std::vector<ConversionReport> runs;  // one per input, in order (their timings.write is 0)
+    double write_seconds = 0;            // the one profile's
     fxprof::WriteStats written;
     std::uint64_t output_bytes = 0;
 };

@@ -22,8 +22,10 @@ void put_le32(std::array<unsigned char, 8>& out, std::size_t at, std::uint32_t v
     for (int i = 0; i < 4; ++i) out[at + static_cast<std::size_t>(i)] = static_cast<unsigned char>(v >> (8 * i));
 }
 
+}  // namespace
+
 // A worker's deflate stream, reset for each block.
-class Deflater {
+class ParallelGzipSink::Deflater {
 public:
     explicit Deflater(int level) {
         const int rc = deflateInit2(&zs_, level, Z_DEFLATED, kRawDeflate, kMemLevel, Z_DEFAULT_STRATEGY);
@@ -64,18 +66,16 @@ private:
     z_stream zs_{};
 };
 
-}  // namespace
-
 ParallelGzipSink::ParallelGzipSink(ByteSink& downstream, int level, unsigned workers, std::size_t block_bytes)
     : downstream_(downstream), level_(level), block_bytes_(std::clamp<std::size_t>(block_bytes, 1, UINT_MAX / 2)),
-      max_jobs_(std::max(1u, workers) + 1), filling_(std::make_unique<Job>()) {
+      max_jobs_(std::max(1u, workers) + 2), filling_(std::make_unique<Job>()) {
     Deflater check(level_);  // an invalid level fails here, not on a worker
     filling_->input.reserve(block_bytes_);
     crc_ = static_cast<std::uint32_t>(crc32(0, nullptr, 0));
     for (unsigned i = 0; i < std::max(1u, workers); ++i) workers_.emplace_back([this] { run(); });
 }
 
-ParallelGzipSink::~ParallelGzipSink() { stop_workers(); }
+ParallelGzipSink::~ParallelGzipSink() { stop_workers(); }  // (the deflaters end after the threads)
 
 void ParallelGzipSink::stop_workers() {
     {
@@ -85,6 +85,22 @@ void ParallelGzipSink::stop_workers() {
     changed_.notify_all();
     for (std::thread& w : workers_)
         if (w.joinable()) w.join();
+}
+
+// Compresses a taken job; its failure is kept for the writer to throw in stream order.
+void ParallelGzipSink::compress(Job& job, Deflater* deflater, std::exception_ptr init_failure) {
+    try {
+        if (init_failure) std::rethrow_exception(init_failure);
+        deflater->compress(job.input, job.dictionary, job.last, job.output);
+        job.crc = static_cast<std::uint32_t>(crc32(0, job.input.data(), static_cast<uInt>(job.input.size())));
+    } catch (...) {
+        job.failure = std::current_exception();
+    }
+    {
+        std::lock_guard lock(mutex_);
+        job.done = true;
+    }
+    changed_.notify_all();
 }
 
 void ParallelGzipSink::run() {
@@ -103,19 +119,22 @@ void ParallelGzipSink::run() {
             if (stopping_) return;
             job = jobs_[next_to_start_++].get();
         }
-        try {
-            if (init_failure) std::rethrow_exception(init_failure);
-            deflater->compress(job->input, job->dictionary, job->last, job->output);
-            job->crc = static_cast<std::uint32_t>(crc32(0, job->input.data(), static_cast<uInt>(job->input.size())));
-        } catch (...) {
-            job->failure = std::current_exception();
-        }
-        {
-            std::lock_guard lock(mutex_);
-            job->done = true;
-        }
-        changed_.notify_all();
+        compress(*job, deflater.get(), init_failure);
     }
+}
+
+// With every slot taken, the writer compresses a waiting block itself rather than wait: on a
+// machine with as many cores as threads, no core idles while the JSON writer is held up.
+bool ParallelGzipSink::help_with_a_waiting_job() {
+    Job* job = nullptr;
+    {
+        std::lock_guard lock(mutex_);
+        if (next_to_start_ >= jobs_.size()) return false;
+        job = jobs_[next_to_start_++].get();
+    }
+    if (!own_deflater_) own_deflater_ = std::make_unique<Deflater>(level_);
+    compress(*job, own_deflater_.get(), nullptr);
+    return true;
 }
 
 void ParallelGzipSink::write(const char* data, std::size_t size) {
@@ -153,7 +172,7 @@ void ParallelGzipSink::submit(bool last) {
                 break;
             }
         }
-        write_done_jobs(true);
+        if (!help_with_a_waiting_job()) write_done_jobs(true);
     }
     changed_.notify_all();
     if (!spare_.empty()) {
@@ -201,7 +220,7 @@ void ParallelGzipSink::finish() {
             std::lock_guard lock(mutex_);
             if (jobs_.empty()) break;
         }
-        write_done_jobs(true);
+        if (!help_with_a_waiting_job()) write_done_jobs(true);
     }
     std::array<unsigned char, 8> trailer{};
     put_le32(trailer, 0, crc_);

@@ -27,7 +27,7 @@ namespace el2fx::fxprof {
 class ParallelGzipSink final : public ByteSink {
 public:
     static constexpr std::size_t kBlockBytes = 512 << 10;
-    static constexpr unsigned kWorkers = 2;
+    static constexpr unsigned kWorkers = 1;  // and the writer's thread, when blocks wait
 
     explicit ParallelGzipSink(ByteSink& downstream, int level = GzipSink::kDefaultLevel, unsigned workers = kWorkers,
                               std::size_t block_bytes = kBlockBytes);
@@ -51,8 +51,11 @@ private:
         std::exception_ptr failure;
     };
 
+    class Deflater;
     void submit(bool last);            // the filling block to the workers (waits if too many are out)
     void write_done_jobs(bool wait);   // finished blocks downstream, in order
+    bool help_with_a_waiting_job();    // compresses one on the writer's thread; false if none waits
+    void compress(Job& job, Deflater* deflater, std::exception_ptr init_failure);
     void run();                        // a worker
     void stop_workers();
 
@@ -60,6 +63,7 @@ private:
     const int level_;
     const std::size_t block_bytes_;
     const std::size_t max_jobs_;  // blocks compressed or waiting at once: bounded memory
+    std::unique_ptr<Deflater> own_deflater_;  // the writer's, when it helps
     std::unique_ptr<Job> filling_;
     std::vector<std::unique_ptr<Job>> spare_;  // written jobs, their buffers reused
     bool header_written_ = false;

@@ -235,6 +235,20 @@ BOOST_AUTO_TEST_CASE(truncated_log_converts_with_a_warning) {
     BOOST_TEST(strict.status == 3);
 }
 
+BOOST_AUTO_TEST_CASE(timings_name_each_phase_on_standard_error) {
+    const std::string log = env_dir("EL2FX_FIXTURES") + "/concurrency.eventlog";
+    auto r = el2fx::testing::run_binary({"convert", "--timings", log, "-o", "-"});
+    BOOST_TEST(r.status == 0, r.err);
+    for (const char* phase : {"index ", "census ", "events ", "write ", "total "})
+        BOOST_TEST(r.err.find(phase) != std::string::npos, phase << " in: " << r.err);
+    BOOST_TEST(fxprof::validate_profile(fxprof::gunzip(r.out)).empty());  // the profile untouched
+    auto two = el2fx::testing::run_binary({"convert", "--timings", log, log, "-o", "-"});
+    BOOST_TEST(two.status == 0, two.err);
+    BOOST_TEST(two.err.find("profile written in") != std::string::npos, two.err);
+    auto quiet = el2fx::testing::run_binary({"convert", log, "-o", "-"});
+    BOOST_TEST(quiet.err.find("census") == std::string::npos);  // only when asked for
+}
+
 // Level of detail (span_detail.hpp): a second of 100 µs collections every 200 µs, and three
 // long ones. By default (resolution = the 1 ms interval) each capability keeps the long pauses
 // as markers and merges the short ones; --marker-resolution 0 keeps them all.
