@@ -77,7 +77,11 @@ void EventPrefetcher::fill(Batch& batch) {
             if (record->size > kMaxRecordBytes)  // framing cannot give one; never write past the batch
                 throw Error("record larger than any eventlog record", {{}, record->offset, {}});
             std::memcpy(batch.bytes.data() + used, record->bytes, record->size);
-            batch.records[batch.size++] = Record{record->offset, static_cast<std::uint32_t>(used), record->size, record->cap};
+            Record& r = batch.records[batch.size++];  // field by field: no struct copy through the stack
+            r.offset = record->offset;
+            r.at = static_cast<std::uint32_t>(used);
+            r.size = record->size;
+            r.cap = record->cap;
             used += record->size;
         }
     } catch (...) {

@@ -15,6 +15,12 @@ std::size_t FrameInfoHash::operator()(const FrameInfo& f) const noexcept {
     return static_cast<std::size_t>(h);
 }
 
+FrameHandle FrameTable::add_distinct(const FrameInfo& f) {
+    if (rows_.size() >= INT32_MAX) throw Error("profile frame table is full");
+    rows_.push_back(f);
+    return FrameHandle(static_cast<std::uint32_t>(rows_.size() - 1));
+}
+
 FrameHandle FrameTable::handle_for(const FrameInfo& f) {
     if (rows_.size() >= INT32_MAX) throw Error("profile frame table is full");
     const auto next = static_cast<std::uint32_t>(rows_.size());

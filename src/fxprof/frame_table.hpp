@@ -26,6 +26,8 @@ struct FrameInfoHash {
 class FrameTable {
 public:
     FrameHandle handle_for(const FrameInfo& f);
+    // As FuncTable::add_distinct: appended without an index entry.
+    FrameHandle add_distinct(const FrameInfo& f);
     const std::vector<FrameInfo>& rows() const { return rows_; }
     std::size_t size() const { return rows_.size(); }
 

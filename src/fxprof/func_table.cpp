@@ -25,6 +25,12 @@ std::size_t FuncInfoHash::operator()(const FuncInfo& f) const noexcept {
     return static_cast<std::size_t>(h);
 }
 
+FuncHandle FuncTable::add_distinct(const FuncInfo& f) {
+    if (rows_.size() >= INT32_MAX) throw Error("profile func table is full");
+    rows_.push_back(f);
+    return FuncHandle(static_cast<std::uint32_t>(rows_.size() - 1));
+}
+
 FuncHandle FuncTable::handle_for(const FuncInfo& f) {
     if (rows_.size() >= INT32_MAX) throw Error("profile func table is full");
     const auto next = static_cast<std::uint32_t>(rows_.size());

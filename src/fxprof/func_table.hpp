@@ -28,6 +28,10 @@ struct FuncInfoHash {
 class FuncTable {
 public:
     FuncHandle handle_for(const FuncInfo& f);
+    // A row the caller knows to differ from every other and asks for once (it keeps the
+    // handle): appended without an index entry. For one function per Haskell thread that
+    // saves most of the index. handle_for() of an equal row later adds a second one.
+    FuncHandle add_distinct(const FuncInfo& f);
     const std::vector<FuncInfo>& rows() const { return rows_; }
     std::size_t size() const { return rows_.size(); }
 

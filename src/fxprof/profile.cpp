@@ -142,25 +142,48 @@ SourceHandle Profile::handle_for_source(StringHandle filename) {
     return sources_.handle_for(filename);
 }
 
-FuncHandle Profile::handle_for_func(const FuncInfo& func) {
+void Profile::check(const FuncInfo& func) const {
     check(func.name);
     if (func.resource && func.resource->index() >= resources_.size())
         throw misuse("unknown resource handle");
     if (func.source && func.source->index() >= sources_.size())
         throw misuse("unknown source handle");
-    return funcs_.handle_for(func);
 }
 
-FrameHandle Profile::handle_for_frame(const FrameInfo& frame) {
+void Profile::check(const FrameInfo& frame) const {
     if (frame.func.index() >= funcs_.size()) throw misuse("unknown func handle");
     if (frame.category && !categories_.contains(*frame.category))
         throw misuse("unknown category or subcategory handle");
+}
+
+FuncHandle Profile::handle_for_func(const FuncInfo& func) {
+    check(func);
+    return funcs_.handle_for(func);
+}
+
+FuncHandle Profile::add_distinct_func(const FuncInfo& func) {
+    check(func);
+    return funcs_.add_distinct(func);
+}
+
+FrameHandle Profile::handle_for_frame(const FrameInfo& frame) {
+    check(frame);
     return frames_.handle_for(frame);
+}
+
+FrameHandle Profile::add_distinct_frame(const FrameInfo& frame) {
+    check(frame);
+    return frames_.add_distinct(frame);
 }
 
 StackHandle Profile::handle_for_stack(std::optional<StackHandle> prefix, FrameHandle frame) {
     if (frame.index() >= frames_.size()) throw misuse("unknown frame handle");
     return stacks_.handle_for(prefix, frame);
+}
+
+StackHandle Profile::add_distinct_stack(std::optional<StackHandle> prefix, FrameHandle frame) {
+    if (frame.index() >= frames_.size()) throw misuse("unknown frame handle");
+    return stacks_.add_distinct(prefix, frame);
 }
 
 std::optional<StackHandle> Profile::handle_for_stack_frames(

@@ -109,6 +109,12 @@ public:
     FrameHandle handle_for_frame(const FrameInfo& frame);
     // A stack is a frame called from its prefix (nullopt: a root).
     StackHandle handle_for_stack(std::optional<StackHandle> prefix, FrameHandle frame);
+    // Rows the caller knows to be new and keeps the handles of (a Haskell thread's name and
+    // its stacks): added without interning, which for 100,000s of threads saves most of the
+    // tables' indexes and their lookups. Interning an equal row later adds a second one.
+    FuncHandle add_distinct_func(const FuncInfo& func);
+    FrameHandle add_distinct_frame(const FrameInfo& frame);
+    StackHandle add_distinct_stack(std::optional<StackHandle> prefix, FrameHandle frame);
     // Frames from the root (outermost caller) to the leaf; nullopt for no frames.
     std::optional<StackHandle> handle_for_stack_frames(std::span<const FrameHandle> root_to_leaf);
 
@@ -185,6 +191,8 @@ private:
     Counter& counter(CounterHandle h);
     void check(StringHandle h) const;
     void check(CategoryHandle h) const;
+    void check(const FuncInfo& func) const;   // its handles exist
+    void check(const FrameInfo& frame) const;
 
     std::unique_ptr<SpillStore> store_;  // on the heap: tables keep its address across moves
     MetaInfo meta_;

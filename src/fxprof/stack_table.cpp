@@ -5,6 +5,15 @@
 
 namespace el2fx::fxprof {
 
+StackHandle StackTable::add_distinct(std::optional<StackHandle> prefix, FrameHandle frame) {
+    const std::uint32_t p = prefix ? prefix->index() : kRoot;
+    if (prefix && p >= frames_.size()) throw Error("unknown prefix stack handle");
+    if (frames_.size() >= INT32_MAX) throw Error("profile stack table is full");
+    frames_.push_back(frame.index());
+    prefixes_.push_back(p);
+    return StackHandle(static_cast<std::uint32_t>(frames_.size() - 1));
+}
+
 StackHandle StackTable::handle_for(std::optional<StackHandle> prefix, FrameHandle frame) {
     const std::uint32_t p = prefix ? prefix->index() : kRoot;
     if (prefix && p >= frames_.size()) throw Error("unknown prefix stack handle");

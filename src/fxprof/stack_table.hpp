@@ -15,6 +15,8 @@ namespace el2fx::fxprof {
 class StackTable {
 public:
     StackHandle handle_for(std::optional<StackHandle> prefix, FrameHandle frame);
+    // As FuncTable::add_distinct: appended without an index entry (a thread's own stacks).
+    StackHandle add_distinct(std::optional<StackHandle> prefix, FrameHandle frame);
 
     std::size_t size() const { return frames_.size(); }
     FrameHandle frame(StackHandle s) const { return FrameHandle(frames_[s.index()]); }

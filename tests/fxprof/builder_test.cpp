@@ -149,11 +149,37 @@ BOOST_AUTO_TEST_CASE(same_func_frame_stack_same_handle) {
     BOOST_TEST(p.stacks().size() == 2u);
 }
 
+BOOST_AUTO_TEST_CASE(distinct_rows_are_added_as_they_are_not_interned) {
+    OneThread t;
+    Profile& p = t.p;
+    const StringHandle name = p.handle_for_string("12 worker");
+    const FuncHandle interned = p.handle_for_func({.name = name});
+    const FuncHandle f = p.add_distinct_func({.name = name});
+    BOOST_TEST((f != interned));  // the caller said it was new: it is, even if equal
+    BOOST_TEST((p.handle_for_func({.name = name}) == interned));  // the index knows only its own
+    const FrameHandle fr = p.add_distinct_frame({.func = f});
+    BOOST_TEST((p.add_distinct_frame({.func = f}) != fr));
+    BOOST_TEST(p.frames().size() == 2u);
+    const StackHandle root = p.add_distinct_stack(std::nullopt, fr);
+    const StackHandle child = p.add_distinct_stack(root, fr);
+    BOOST_TEST((p.stacks().prefix(child) == std::optional<StackHandle>(root)));
+    BOOST_TEST((p.stacks().frame(child) == fr));
+    // Interning below a distinct stack works as below any other.
+    const StackHandle below = p.handle_for_stack(child, fr);
+    BOOST_TEST((p.handle_for_stack(child, fr) == below));
+    BOOST_TEST(p.stacks().size() == 3u);
+    p.add_sample(t.thread, ms(1), below, std::nullopt);
+    t.json();  // and it validates
+}
+
 BOOST_AUTO_TEST_CASE(handles_from_elsewhere_are_refused) {
     Profile p("t");
     BOOST_CHECK_THROW(p.handle_for_func({.name = StringHandle(99)}), Error);
     BOOST_CHECK_THROW(p.handle_for_frame({.func = FuncHandle(0)}), Error);
     BOOST_CHECK_THROW(p.handle_for_stack(std::nullopt, FrameHandle(0)), Error);
+    BOOST_CHECK_THROW(p.add_distinct_func({.name = StringHandle(99)}), Error);
+    BOOST_CHECK_THROW(p.add_distinct_frame({.func = FuncHandle(0)}), Error);
+    BOOST_CHECK_THROW(p.add_distinct_stack(std::nullopt, FrameHandle(0)), Error);
     BOOST_CHECK_THROW(p.add_sample(ThreadHandle(0), ms(0), std::nullopt, std::nullopt), Error);
     BOOST_CHECK_THROW(p.handle_for_subcategory(CategoryHandle(5), "x"), Error);
 }
