@@ -53,8 +53,9 @@ echo "dump (text, to /dev/null):    $(peak build-release/src/cli/eventlog2fxprof
 
 out=$(mktemp "${TMPDIR:-/tmp}/el2fx-bench-XXXXXX.json.gz")
 trap 'rm -f "$out"' EXIT
-/usr/bin/time -f "%e %M" build-release/src/cli/eventlog2fxprof "$input" -o "$out" -q 2> /tmp/el2fx-bench-time.txt > /dev/null
+/usr/bin/time -f "%e %M" build-release/src/cli/eventlog2fxprof "$input" -o "$out" -q --timings 2> /tmp/el2fx-bench-time.txt > /dev/null
 read -r wall rss_kb < <(tail -n 1 /tmp/el2fx-bench-time.txt)
+echo "convert phases:               $(grep -o 'index.*' /tmp/el2fx-bench-time.txt)"
 out_size=$(stat -c %s "$out")
 awk -v w="$wall" -v r="$rss_kb" -v o="$out_size" -v s="$size" 'BEGIN {
   printf "convert:                      wall=%.2fs (%.1f MB/s; target >= 100) peak_rss=%.0f MB (%.1f%% of input; target < 25%%) output=%.1f MB (%.1f%% of input; target < 10%%)\n",
