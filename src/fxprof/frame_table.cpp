@@ -15,18 +15,24 @@ std::size_t FrameInfoHash::operator()(const FrameInfo& f) const noexcept {
     return static_cast<std::size_t>(h);
 }
 
-FrameHandle FrameTable::add_distinct(const FrameInfo& f) {
+FrameHandle FrameTable::append(const FrameInfo& f) {
     if (rows_.size() >= INT32_MAX) throw Error("profile frame table is full");
-    rows_.push_back(f);
+    if (f == FrameInfo{.func = f.func}) {
+        rows_.push_back({f.func.index(), kBare});
+    } else {
+        rows_.push_back({f.func.index(), static_cast<std::uint32_t>(details_.size())});
+        details_.push_back(f);
+    }
     return FrameHandle(static_cast<std::uint32_t>(rows_.size() - 1));
 }
+
+FrameHandle FrameTable::add_distinct(const FrameInfo& f) { return append(f); }
 
 FrameHandle FrameTable::handle_for(const FrameInfo& f) {
     if (rows_.size() >= INT32_MAX) throw Error("profile frame table is full");
     const auto next = static_cast<std::uint32_t>(rows_.size());
-    auto [row, added] = index_.intern(FrameInfoHash{}(f), next, [&](std::uint32_t r) { return rows_[r] == f; });
-    if (added) rows_.push_back(f);
-    return FrameHandle(row);
+    auto [r, added] = index_.intern(FrameInfoHash{}(f), next, [&](std::uint32_t i) { return row(i) == f; });
+    return added ? append(f) : FrameHandle(r);
 }
 
 }  // namespace el2fx::fxprof

@@ -7,6 +7,7 @@
 
 #include "fxprof/flat_index.hpp"
 #include "fxprof/handles.hpp"
+#include "fxprof/row_view.hpp"
 
 namespace el2fx::fxprof {
 
@@ -28,11 +29,25 @@ public:
     FrameHandle handle_for(const FrameInfo& f);
     // As FuncTable::add_distinct: appended without an index entry.
     FrameHandle add_distinct(const FrameInfo& f);
-    const std::vector<FrameInfo>& rows() const { return rows_; }
+    RowView<FrameTable, FrameInfo> rows() const { return RowView<FrameTable, FrameInfo>(*this); }
+    FrameInfo row(std::size_t i) const {
+        const Stored& s = rows_[i];
+        return s.detail == kBare ? FrameInfo{.func = FuncHandle(s.func)} : details_[s.detail];
+    }
     std::size_t size() const { return rows_.size(); }
 
 private:
-    std::vector<FrameInfo> rows_;
+    // As in FuncTable: a frame that is only its function (a Haskell thread's name) takes 8
+    // bytes; one with a category or a line keeps its whole row aside.
+    struct Stored {
+        std::uint32_t func;
+        std::uint32_t detail;  // index in details_, or kBare
+    };
+    static constexpr std::uint32_t kBare = UINT32_MAX;
+    FrameHandle append(const FrameInfo& f);
+
+    std::vector<Stored> rows_;
+    std::vector<FrameInfo> details_;
     FlatIndex index_;
 };
 

@@ -25,18 +25,24 @@ std::size_t FuncInfoHash::operator()(const FuncInfo& f) const noexcept {
     return static_cast<std::size_t>(h);
 }
 
-FuncHandle FuncTable::add_distinct(const FuncInfo& f) {
+FuncHandle FuncTable::append(const FuncInfo& f) {
     if (rows_.size() >= INT32_MAX) throw Error("profile func table is full");
-    rows_.push_back(f);
+    if (f == FuncInfo{.name = f.name}) {
+        rows_.push_back({f.name.index(), kBare});
+    } else {
+        rows_.push_back({f.name.index(), static_cast<std::uint32_t>(details_.size())});
+        details_.push_back(f);
+    }
     return FuncHandle(static_cast<std::uint32_t>(rows_.size() - 1));
 }
+
+FuncHandle FuncTable::add_distinct(const FuncInfo& f) { return append(f); }
 
 FuncHandle FuncTable::handle_for(const FuncInfo& f) {
     if (rows_.size() >= INT32_MAX) throw Error("profile func table is full");
     const auto next = static_cast<std::uint32_t>(rows_.size());
-    auto [row, added] = index_.intern(FuncInfoHash{}(f), next, [&](std::uint32_t r) { return rows_[r] == f; });
-    if (added) rows_.push_back(f);
-    return FuncHandle(row);
+    auto [r, added] = index_.intern(FuncInfoHash{}(f), next, [&](std::uint32_t i) { return row(i) == f; });
+    return added ? append(f) : FuncHandle(r);
 }
 
 }  // namespace el2fx::fxprof

@@ -7,6 +7,7 @@
 
 #include "fxprof/flat_index.hpp"
 #include "fxprof/handles.hpp"
+#include "fxprof/row_view.hpp"
 
 namespace el2fx::fxprof {
 
@@ -32,11 +33,25 @@ public:
     // handle): appended without an index entry. For one function per Haskell thread that
     // saves most of the index. handle_for() of an equal row later adds a second one.
     FuncHandle add_distinct(const FuncInfo& f);
-    const std::vector<FuncInfo>& rows() const { return rows_; }
+    RowView<FuncTable, FuncInfo> rows() const { return RowView<FuncTable, FuncInfo>(*this); }
+    FuncInfo row(std::size_t i) const {
+        const Stored& s = rows_[i];
+        return s.detail == kBare ? FuncInfo{.name = StringHandle(s.name)} : details_[s.detail];
+    }
     std::size_t size() const { return rows_.size(); }
 
 private:
-    std::vector<FuncInfo> rows_;
+    // Most functions are a bare name (a Haskell thread, a state, a reason): 8 bytes. The few
+    // with more (cost centres: a module, a source location) keep their whole row aside.
+    struct Stored {
+        std::uint32_t name;
+        std::uint32_t detail;  // index in details_, or kBare
+    };
+    static constexpr std::uint32_t kBare = UINT32_MAX;
+    FuncHandle append(const FuncInfo& f);
+
+    std::vector<Stored> rows_;
+    std::vector<FuncInfo> details_;
     FlatIndex index_;
 };
 

@@ -251,7 +251,7 @@ private:
         length(ns);
         j_.end_object();
 
-        const auto& frames = p_.frames().rows();
+        const auto frames = p_.frames().rows();
         const std::size_t nf = frames.size();
         j_.key(key::frameTable);
         j_.begin_object();
@@ -279,7 +279,7 @@ private:
         length(nf);
         j_.end_object();
 
-        const auto& funcs = p_.funcs().rows();
+        const auto funcs = p_.funcs().rows();
         const std::size_t nfn = funcs.size();
         j_.key(key::funcTable);
         j_.begin_object();

@@ -149,6 +149,48 @@ BOOST_AUTO_TEST_CASE(same_func_frame_stack_same_handle) {
     BOOST_TEST(p.stacks().size() == 2u);
 }
 
+// Rows are stored packed (a bare name in 8 bytes, a fuller row aside): each comes back as given.
+BOOST_AUTO_TEST_CASE(bare_and_full_rows_come_back_as_given) {
+    OneThread t;
+    Profile& p = t.p;
+    const StringHandle a = p.handle_for_string("a"), b = p.handle_for_string("b");
+    const ResourceHandle r = p.handle_for_resource(b, ResourceType::library);
+    const CategoryHandle c = p.handle_for_category("C", CategoryColor::blue);
+    const std::vector<FuncInfo> funcs = {
+        {.name = a},
+        {.name = a, .resource = r},
+        {.name = b, .line = 0},
+        {.name = b, .line = UINT32_MAX, .column = 7},
+        {.name = a, .is_js = true},
+        {.name = b, .relevant_for_js = true},
+        {.name = b},
+    };
+    std::vector<FuncHandle> handles;
+    for (const FuncInfo& f : funcs) handles.push_back(p.handle_for_func(f));
+    for (std::size_t i = 0; i < funcs.size(); ++i) {
+        BOOST_TEST((p.funcs().rows()[handles[i].index()] == funcs[i]), "func " << i);
+        BOOST_TEST((p.handle_for_func(funcs[i]) == handles[i]), "func " << i << " interned once");
+    }
+    BOOST_TEST(p.funcs().size() == funcs.size());
+    const std::vector<FrameInfo> frames = {
+        {.func = handles[0]},
+        {.func = handles[0], .category = c},
+        {.func = handles[1], .category = SubcategoryHandle(c, 0), .line = 3},
+        {.func = handles[1], .column = 0},
+        {.func = handles[2]},
+    };
+    std::vector<FrameHandle> frame_handles;
+    for (const FrameInfo& f : frames) frame_handles.push_back(p.handle_for_frame(f));
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+        BOOST_TEST((p.frames().rows()[frame_handles[i].index()] == frames[i]), "frame " << i);
+        BOOST_TEST((p.handle_for_frame(frames[i]) == frame_handles[i]), "frame " << i << " interned once");
+    }
+    std::size_t n = 0;
+    for (const FrameInfo& f : p.frames().rows()) BOOST_TEST((f == frames[n++]));
+    BOOST_TEST(n == frames.size());
+    t.json();  // and it validates
+}
+
 BOOST_AUTO_TEST_CASE(distinct_rows_are_added_as_they_are_not_interned) {
     OneThread t;
     Profile& p = t.p;

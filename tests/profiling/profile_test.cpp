@@ -60,7 +60,7 @@ void expect_valid(const fxprof::Profile& profile, const std::string& what) {
 
 std::string str(const fxprof::Profile& p, fxprof::StringHandle h) { return std::string(p.strings().get(h)); }
 
-const fxprof::FuncInfo& func_of(const fxprof::Profile& p, fxprof::StackHandle s) {
+fxprof::FuncInfo func_of(const fxprof::Profile& p, fxprof::StackHandle s) {
     fxprof::FrameHandle f = p.stacks().frame(s);
     return p.funcs().rows()[p.frames().rows()[f.index()].func.index()];
 }
