@@ -430,16 +430,27 @@ private:
     }
 
     // The thread's name as a frame without a category of its own: under "Mutator" it is
-    // running, as the root of a folded thread's stacks it has the default one. Its name
-    // (with its id) is the thread's alone, so its function, frame and the stacks it roots are
-    // added without interning (PerThread keeps them): 100,000s of threads would otherwise
-    // fill most of the tables' indexes.
+    // running, as the root of a folded thread's stacks it has the default one. In a profile
+    // of one run its name (with its id) is the thread's alone, so the name of a folded
+    // thread, its function, frame and the stacks it roots are added without interning
+    // (PerThread keeps them): 100,000s of threads would otherwise fill most of the tables'
+    // indexes. (An own track's name is interned already: add_thread_tracks.) Runs side by
+    // side share them, so that selecting both runs merges their call trees.
     FrameHandle thread_frame(PerThread& t, ThreadId id) {
-        if (!t.frame) {
-            const StringHandle name = p_.handle_for_string(ctx_.thread_name(id));
+        if (t.frame) return *t.frame;
+        const std::string text = ctx_.thread_name(id);
+        if (ctx_.run_count > 1) {
+            t.frame = p_.handle_for_frame({.func = p_.handle_for_func({.name = p_.handle_for_string(text)})});
+        } else {
+            const StringHandle name = t.own == PerThread::kFolded ? p_.add_distinct_string(text) : p_.handle_for_string(text);
             t.frame = p_.add_distinct_frame({.func = p_.add_distinct_func({.name = name})});
         }
         return *t.frame;
+    }
+
+    // A stack under a thread's own frame (see thread_frame).
+    StackHandle thread_owned_stack(std::optional<StackHandle> prefix, FrameHandle frame) {
+        return ctx_.run_count > 1 ? p_.handle_for_stack(prefix, frame) : p_.add_distinct_stack(prefix, frame);
     }
 
     StackHandle capability_stack(const CapabilityActivity& a) {
@@ -463,7 +474,7 @@ private:
         }
         if (!t->mutator_stack) {
             const FrameHandle name = thread_frame(*t, a.thread);
-            t->mutator_stack = p_.add_distinct_stack(mutator, name);
+            t->mutator_stack = thread_owned_stack(mutator, name);
         }
         return *t->mutator_stack;
     }
@@ -519,12 +530,12 @@ private:
     StackHandle folded_stack(ThreadId id, const ThreadActivity& a) {
         PerThread* t = per_thread(id);
         if (!t) return activity_stack(a, p_.handle_for_stack(std::nullopt, frame(ctx_.thread_name(id), other_)));
-        if (!t->folded_root) t->folded_root = p_.add_distinct_stack(std::nullopt, thread_frame(*t, id));
+        if (!t->folded_root) t->folded_root = thread_owned_stack(std::nullopt, thread_frame(*t, id));
         if (a.state == ThreadState::running) {
-            if (!t->folded_running) t->folded_running = p_.add_distinct_stack(*t->folded_root, running_frame());
+            if (!t->folded_running) t->folded_running = thread_owned_stack(*t->folded_root, running_frame());
             return *t->folded_running;
         }
-        if (!t->folded_blocked) t->folded_blocked = p_.add_distinct_stack(*t->folded_root, blocked_frame());
+        if (!t->folded_blocked) t->folded_blocked = thread_owned_stack(*t->folded_root, blocked_frame());
         return reason_stack(*t->folded_blocked, a);
     }
 

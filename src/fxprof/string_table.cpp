@@ -31,6 +31,12 @@ std::string_view StringTable::store(std::string_view s) {
     return stored;
 }
 
+StringHandle StringTable::add_distinct(std::string_view s) {
+    if (strings_.size() >= UINT32_MAX) throw Error("profile string table is full");
+    strings_.push_back(store(s));
+    return StringHandle(static_cast<std::uint32_t>(strings_.size() - 1));
+}
+
 StringHandle StringTable::handle_for(std::string_view s) {
     if (strings_.size() >= UINT32_MAX) throw Error("profile string table is full");
     const auto next = static_cast<std::uint32_t>(strings_.size());

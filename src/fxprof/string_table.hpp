@@ -23,6 +23,9 @@ public:
     StringTable& operator=(StringTable&&) = default;
 
     StringHandle handle_for(std::string_view s);
+    // A string the caller knows to be new and keeps the handle of: stored without an index
+    // entry (handle_for() of the same string later stores it again).
+    StringHandle add_distinct(std::string_view s);
     // Valid as long as the table lives: stored bytes never move.
     std::string_view get(StringHandle h) const { return strings_[h.index()]; }
     std::size_t size() const { return strings_.size(); }

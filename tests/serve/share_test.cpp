@@ -232,6 +232,19 @@ BOOST_AUTO_TEST_CASE(the_same_program_twice_shares_every_function_and_gets_disti
     auto once = parse(fxprof::profile_to_json(convert::build_profile(a, {}, single)));
     // Same names, resources and files: the compare view and a selection of both runs match them.
     BOOST_TEST(twice["shared"]["stringArray"].Size() == once["shared"]["stringArray"].Size());
+    // Every function once, whichever run it came from (thread names included, folded or not).
+    auto functions_are_shared = [](const rapidjson::Document& d) {
+        const auto& names = d["shared"]["funcTable"]["name"];
+        std::multiset<std::string> seen;
+        for (const auto& n : names.GetArray()) seen.insert(d["shared"]["stringArray"][n.GetUint()].GetString());
+        for (const std::string& name : seen)
+            if (seen.count(name) > 1) return "twice: " + name;
+        return std::string();
+    };
+    BOOST_TEST(functions_are_shared(twice) == "");
+    convert::ConvertOptions folding;
+    folding.max_threads = 1;
+    BOOST_TEST(functions_are_shared(parse(fxprof::profile_to_json(convert::build_profile({{a, {}}, {a, {}}}, folding, reports)))) == "");
     std::set<std::string> pids, process_names;
     for (const auto& t : twice["threads"].GetArray()) {
         pids.insert(t["pid"].GetString());
