@@ -245,7 +245,7 @@ private:
         const std::size_t ns = stacks.size();
         j_.key(key::stackTable);
         j_.begin_object();
-        column(key::frame, ns, [&](std::size_t i) { j_.uint64(stacks.frames()[i]); });
+        column(key::frame, ns, [&](std::size_t i) { j_.uint64(stacks.frame_index(std::uint32_t(i))); });
         column(key::prefixOffset, ns,
                [&](std::size_t i) { j_.uint64(stacks.prefix_offset(std::uint32_t(i))); });
         length(ns);

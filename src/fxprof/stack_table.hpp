@@ -5,10 +5,10 @@
 
 #include <cstdint>
 #include <optional>
-#include <vector>
 
 #include "fxprof/flat_index.hpp"
 #include "fxprof/handles.hpp"
+#include "util/chunked_vector.hpp"
 
 namespace el2fx::fxprof {
 
@@ -29,12 +29,14 @@ public:
         const std::uint32_t p = prefixes_[index];
         return p == kRoot ? 0 : index - p;
     }
-    const std::vector<std::uint32_t>& frames() const { return frames_; }
+    // The value written in the frame column.
+    std::uint32_t frame_index(std::uint32_t index) const { return frames_[index]; }
 
 private:
     static constexpr std::uint32_t kRoot = UINT32_MAX;
-    std::vector<std::uint32_t> frames_;
-    std::vector<std::uint32_t> prefixes_;  // kRoot for roots
+    // In blocks: a profile of 100,000s of Haskell threads has millions of stacks.
+    util::ChunkedVector<std::uint32_t> frames_;
+    util::ChunkedVector<std::uint32_t> prefixes_;  // kRoot for roots
     FlatIndex index_;  // (prefix, frame) -> stack
 };
 
