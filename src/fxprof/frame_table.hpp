@@ -8,6 +8,7 @@
 #include "fxprof/flat_index.hpp"
 #include "fxprof/handles.hpp"
 #include "fxprof/row_view.hpp"
+#include "util/chunked_vector.hpp"
 
 namespace el2fx::fxprof {
 
@@ -46,7 +47,7 @@ private:
     static constexpr std::uint32_t kBare = UINT32_MAX;
     FrameHandle append(const FrameInfo& f);
 
-    std::vector<Stored> rows_;
+    util::ChunkedVector<Stored> rows_;  // in blocks: one per Haskell thread
     std::vector<FrameInfo> details_;
     FlatIndex index_;
 };
