@@ -9,6 +9,7 @@
 
 #include "fxprof/flat_index.hpp"
 #include "fxprof/handles.hpp"
+#include "util/chunked_vector.hpp"
 
 namespace el2fx::fxprof {
 
@@ -27,19 +28,30 @@ public:
     // entry (handle_for() of the same string later stores it again).
     StringHandle add_distinct(std::string_view s);
     // Valid as long as the table lives: stored bytes never move.
-    std::string_view get(StringHandle h) const { return strings_[h.index()]; }
+    std::string_view get(StringHandle h) const { return stored(strings_[h.index()]); }
     std::size_t size() const { return strings_.size(); }
     bool contains(StringHandle h) const { return h.index() < strings_.size(); }
 
 private:
-    std::string_view store(std::string_view s);
+    // A string is kept as its length (a LEB128 varint) then its bytes, and named by where
+    // that starts: 8 bytes a row instead of a 16-byte view, for 100,000s of thread names.
+    static std::string_view stored(const unsigned char* at) {
+        std::size_t size = 0;
+        for (unsigned shift = 0;; shift += 7) {
+            const unsigned char b = *at++;
+            size |= std::size_t{b & 0x7fu} << shift;
+            if (!(b & 0x80)) break;
+        }
+        return std::string_view(reinterpret_cast<const char*>(at), size);
+    }
+    const unsigned char* store(std::string_view s);
 
     // The bytes, packed into blocks that are never reallocated (so the views stay valid).
-    std::vector<std::unique_ptr<char[]>> blocks_;
-    std::vector<std::unique_ptr<char[]>> large_;  // one string each
+    std::vector<std::unique_ptr<unsigned char[]>> blocks_;
+    std::vector<std::unique_ptr<unsigned char[]>> large_;  // one string each
     std::size_t block_free_ = 0;  // bytes left at the end of the last block
-    char* block_next_ = nullptr;
-    std::vector<std::string_view> strings_;
+    unsigned char* block_next_ = nullptr;
+    util::ChunkedVector<const unsigned char*> strings_;
     FlatIndex index_;
 };
 
