@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "util/error.hpp"
+
 namespace el2fx::convert {
 
 std::optional<fxprof::ThreadHandle> ProfileContext::capability_track(eventlog::CapNo cap) const {
@@ -14,18 +16,19 @@ void ProfileContext::set_thread_track(eventlog::ThreadId thread, fxprof::ThreadH
     std::optional<std::uint32_t> i = threads.ordinal(thread);
     if (!i) return;  // tracks are only made for threads of the catalog
     if (*i >= thread_tracks_.size()) thread_tracks_.resize(threads.threads().size());
-    thread_tracks_[*i] = ThreadTrack{track, folded, true};
+    if (track.index() >= (1u << 31) - 1) throw Error("too many thread tracks");
+    thread_tracks_[*i] = ThreadTrack{track.index() + 1, folded};
 }
 
 const ProfileContext::ThreadTrack* ProfileContext::track_of(eventlog::ThreadId thread) const {
     std::optional<std::uint32_t> i = threads.ordinal(thread);
-    if (!i || *i >= thread_tracks_.size() || !thread_tracks_[*i].assigned) return nullptr;
+    if (!i || *i >= thread_tracks_.size() || thread_tracks_[*i].handle_plus_one == 0) return nullptr;
     return &thread_tracks_[*i];
 }
 
 std::optional<fxprof::ThreadHandle> ProfileContext::thread_track(eventlog::ThreadId thread) const {
     const ThreadTrack* t = track_of(thread);
-    return t ? std::optional(t->handle) : std::nullopt;
+    return t ? std::optional(fxprof::ThreadHandle(t->handle_plus_one - 1)) : std::nullopt;
 }
 
 bool ProfileContext::thread_is_folded(eventlog::ThreadId thread) const {

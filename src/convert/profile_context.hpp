@@ -87,10 +87,10 @@ public:
     void set_thread_track(eventlog::ThreadId thread, fxprof::ThreadHandle track, bool folded);
 
 private:
+    // 4 bytes, as there is one per Haskell thread.
     struct ThreadTrack {
-        fxprof::ThreadHandle handle{0};
-        bool folded = false;
-        bool assigned = false;
+        std::uint32_t handle_plus_one : 31 = 0;  // 0: none assigned
+        std::uint32_t folded : 1 = 0;
     };
     const ThreadTrack* track_of(eventlog::ThreadId thread) const;
     std::vector<ThreadTrack> thread_tracks_;  // by threads.ordinal()
