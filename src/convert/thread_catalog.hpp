@@ -97,9 +97,9 @@ public:
     void handle(const eventlog::Event& event);
 
 private:
-    struct State {
-        std::uint32_t labels = 0;
-        bool finished = false;
+    struct State {  // 4 bytes: one per Haskell thread
+        std::uint32_t labels : 31 = 0;  // (2^31 labels on one thread would take a 20 GB log)
+        std::uint32_t finished : 1 = 0;
     };
     std::function<void(const ThreadMoment&)> sink_;
     util::IdMap<State> threads_;
