@@ -74,6 +74,23 @@ BOOST_AUTO_TEST_CASE(strings_of_any_length_and_bytes_are_kept) {
     BOOST_TEST(p.strings().get(nul) == with_nul);
 }
 
+BOOST_AUTO_TEST_CASE(string_lengths_at_the_edges_of_their_encoding) {
+    // A stored string is its length as a varint (one byte below 128, two below 16384) then its
+    // bytes; past a quarter block (16 KiB) a string gets a block of its own.
+    Profile p("t");
+    const std::size_t lengths[] = {1, 127, 128, 129, 16'380, 16'381, 16'382, 16'383, 16'384, 16'385, 65'536, 2'097'152};
+    std::vector<StringHandle> handles;
+    for (std::size_t n : lengths) handles.push_back(p.handle_for_string(std::string(n, char('a' + n % 26))));
+    for (std::size_t i = 0; i < std::size(lengths); ++i) {
+        const std::string text(lengths[i], char('a' + lengths[i] % 26));
+        BOOST_TEST(p.strings().get(handles[i]) == text);
+        BOOST_TEST((p.handle_for_string(text) == handles[i]));
+    }
+    const StringHandle distinct = p.add_distinct_string(std::string(300, 'z'));
+    BOOST_TEST(p.strings().get(distinct) == std::string(300, 'z'));
+    BOOST_TEST(p.strings().size() == std::size(lengths) + 1);
+}
+
 BOOST_AUTO_TEST_CASE(flat_index_tells_colliding_keys_apart) {
     // Every key hashes alike: only equals() can tell them apart, across growth.
     std::vector<int> rows;
