@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -60,17 +61,35 @@ private:
     std::size_t size_ = 0;
 };
 
-// A set of such ids.
+// A set of such ids: a bit per id while they stay dense (a hash node costs 300 times as much),
+// a hash set for the far ones. Ids the bitmap later grows over stay in the hash set.
 class IdSet {
 public:
-    bool contains(std::uint32_t id) const { return ids_.contains(id); }
+    bool contains(std::uint32_t id) const {
+        if (id < bits_.size() && bits_[id]) return true;
+        return !sparse_.empty() && sparse_.contains(id);
+    }
     // True when the id was not in the set.
-    bool insert(std::uint32_t id) { return ids_.try_emplace(id).second; }
-    std::size_t size() const { return ids_.size(); }
+    bool insert(std::uint32_t id) {
+        if (contains(id)) return false;
+        ++size_;
+        if (id < bits_.size() || dense_enough(id)) {
+            if (id >= bits_.size()) bits_.resize(std::max<std::size_t>(std::size_t{id} + 1, bits_.size() + bits_.size() / 2), false);
+            bits_[id] = true;
+        } else {
+            sparse_.insert(id);
+        }
+        return true;
+    }
+    std::size_t size() const { return size_; }
 
 private:
-    struct Nothing {};
-    IdMap<Nothing> ids_;
+    // The bitmap may take up to 16 bytes per id in the set, plus 8 KiB.
+    bool dense_enough(std::uint32_t id) const { return std::size_t{id} < 128 * size_ + 65536; }
+
+    std::vector<bool> bits_;
+    std::unordered_set<std::uint32_t> sparse_;
+    std::size_t size_ = 0;
 };
 
 }  // namespace el2fx::util

@@ -60,4 +60,29 @@ BOOST_AUTO_TEST_CASE(id_set_inserts_once) {
     BOOST_TEST(s.size() == 2u);
 }
 
+BOOST_AUTO_TEST_CASE(id_set_dense_far_and_grown_over) {
+    IdSet s;
+    BOOST_TEST(s.insert(0));
+    BOOST_TEST(s.insert(65'535));  // within the first bitmap
+    BOOST_TEST(s.insert(10'000'000));  // far: the hash set
+    BOOST_TEST(s.insert(4'000'000'000u));
+    // Many dense ids: the bitmap grows over 10,000,000, which stays where it was put.
+    for (std::uint32_t id = 1; id < 100'000; ++id)
+        if (id != 65'535) BOOST_TEST_REQUIRE(s.insert(id));
+    for (std::uint32_t id = 100'000; id < 10'000'100; id += 97) s.insert(id);
+    BOOST_TEST(s.contains(10'000'000));
+    BOOST_TEST(!s.insert(10'000'000));
+    BOOST_TEST(s.contains(4'000'000'000u));
+    BOOST_TEST(!s.contains(3'999'999'999u));
+    BOOST_TEST(s.contains(99'999));
+    BOOST_TEST(!s.contains(100'001));
+    BOOST_TEST(s.contains(100'000 + 97));
+    BOOST_TEST(!s.contains(UINT32_MAX));
+    BOOST_TEST(s.insert(UINT32_MAX));
+    BOOST_TEST(s.contains(UINT32_MAX));
+    std::size_t expected = 100'000 + 2 + 1;
+    for (std::uint32_t id = 100'000; id < 10'000'100; id += 97) expected += id == 10'000'000 ? 0 : 1;
+    BOOST_TEST(s.size() == expected);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
