@@ -35,12 +35,13 @@ void ThreadCatalog::finish() {
     for (ThreadFacts& t : threads_) {
         if (!t.labelled()) continue;
         const auto first = static_cast<std::uint32_t>(contiguous.size());
-        for (std::uint32_t i = t.first_label_; i != ThreadFacts::kNoLabel; i = labels_[i].next)
+        for (std::uint32_t i = t.first_label_; i != ThreadFacts::kNoLabel; i = next_label_[i])
             contiguous.push_back(labels_[i]);
         t.first_label_ = first;
         t.last_label_ = static_cast<std::uint32_t>(contiguous.size() - 1);
     }
     labels_ = std::move(contiguous);
+    next_label_ = {};
     threads_.shrink_to_fit();
     label_bytes_.shrink_to_fit();
     finished_ = true;
@@ -110,9 +111,10 @@ void ThreadCatalog::handle(const eventlog::Event& event) {
                 }
                 const auto index = static_cast<std::uint32_t>(labels_.size());
                 labels_.push_back({event.time, static_cast<std::uint32_t>(offset),
-                                   static_cast<std::uint32_t>(label_bytes_.size() - offset), ThreadFacts::kNoLabel});
+                                   static_cast<std::uint32_t>(label_bytes_.size() - offset)});
+                next_label_.push_back(ThreadFacts::kNoLabel);
                 if (t.labelled())
-                    labels_[t.last_label_].next = index;
+                    next_label_[t.last_label_] = index;
                 else
                     t.first_label_ = index;
                 t.last_label_ = index;

@@ -72,10 +72,9 @@ public:
     std::string_view nth_label(const ThreadFacts& thread, std::uint32_t n) const;
 
 private:
-    struct LabelChange {
+    struct LabelChange {  // 16 bytes: kept for the whole conversion
         std::uint64_t time = 0;
         std::uint32_t offset = 0, size = 0;  // in label_bytes_
-        std::uint32_t next = ThreadFacts::kNoLabel;
     };
     ThreadFacts& facts(eventlog::ThreadId id, std::uint64_t time);
     std::string_view text(const LabelChange& l) const { return std::string_view(label_bytes_).substr(l.offset, l.size); }
@@ -85,6 +84,7 @@ private:
     void require_finished() const;
 
     std::vector<LabelChange> labels_;
+    std::vector<std::uint32_t> next_label_;  // the chains, by label, until finish()
     std::string label_bytes_;
     bool finished_ = false;
 };
