@@ -253,7 +253,8 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
     events::UserSpanPairer pairer;
     std::uint64_t edges = 0;
 
-    for (const Record& r : records_) {
+    for (std::size_t i = 0; i < records_.size(); ++i) {
+        const Record& r = records_[i];
         std::string_view t = text(r);
         if (r.kind == Kind::span_edge) {
             ++edges;

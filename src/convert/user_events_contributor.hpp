@@ -19,11 +19,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "analysis/running_threads.hpp"
 #include "convert/profile_contributor.hpp"
 #include "events/user_spans.hpp"
+#include "util/chunked_vector.hpp"
 #include "util/diagnostics.hpp"
 
 namespace el2fx::convert {
@@ -55,7 +55,7 @@ private:
     Diagnostics& diagnostics_;
     analysis::RunningThreads running_;
     std::string arena_;
-    std::vector<Record> records_;
+    util::ChunkedVector<Record> records_;  // in blocks: a log may have 100,000s
     std::uint64_t messages_ = 0, markers_ = 0, binary_ = 0;
 };
 

@@ -19,9 +19,6 @@ namespace el2fx::util {
 
 template <class T, std::size_t kBlockBytes = std::size_t{64} << 10>
 class ChunkedVector {
-    static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>,
-                  "rows are copied as bytes when the first block grows");
-
 public:
     // Elements per block: a power of two, so an index splits with a shift and a mask.
     static constexpr std::size_t kBlockSize = std::bit_floor(std::max<std::size_t>(kBlockBytes / sizeof(T), 1));
@@ -55,6 +52,9 @@ public:
 
 private:
     void grow() {
+        // Here, not on the class: a nested row type is complete only after its enclosing class.
+        static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>,
+                      "rows are copied as bytes when the first block grows");
         if (capacity_ >= kBlockSize) {  // the first block is full-sized: add one more
             blocks_.push_back(std::make_unique_for_overwrite<T[]>(kBlockSize));
             capacity_ += kBlockSize;
