@@ -17,10 +17,10 @@ std::size_t FrameInfoHash::operator()(const FrameInfo& f) const noexcept {
 
 FrameHandle FrameTable::append(const FrameInfo& f) {
     if (rows_.size() >= INT32_MAX) throw Error("profile frame table is full");
-    if (f == FrameInfo{.func = f.func}) {
-        rows_.push_back({f.func.index(), kBare});
+    if (f == FrameInfo{.func = f.func} && f.func.index() < kDetail) {
+        rows_.push_back(f.func.index());
     } else {
-        rows_.push_back({f.func.index(), static_cast<std::uint32_t>(details_.size())});
+        rows_.push_back(kDetail | static_cast<std::uint32_t>(details_.size()));
         details_.push_back(f);
     }
     return FrameHandle(static_cast<std::uint32_t>(rows_.size() - 1));

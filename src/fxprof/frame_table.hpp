@@ -32,22 +32,18 @@ public:
     FrameHandle add_distinct(const FrameInfo& f);
     RowView<FrameTable, FrameInfo> rows() const { return RowView<FrameTable, FrameInfo>(*this); }
     FrameInfo row(std::size_t i) const {
-        const Stored& s = rows_[i];
-        return s.detail == kBare ? FrameInfo{.func = FuncHandle(s.func)} : details_[s.detail];
+        const std::uint32_t r = rows_[i];
+        return r & kDetail ? details_[r & ~kDetail] : FrameInfo{.func = FuncHandle(r)};
     }
     std::size_t size() const { return rows_.size(); }
 
 private:
-    // As in FuncTable: a frame that is only its function (a Haskell thread's name) takes 8
-    // bytes; one with a category or a line keeps its whole row aside.
-    struct Stored {
-        std::uint32_t func;
-        std::uint32_t detail;  // index in details_, or kBare
-    };
-    static constexpr std::uint32_t kBare = UINT32_MAX;
+    // As in FuncTable: a frame that is only its function (a Haskell thread's name) is that
+    // function, 4 bytes; one with a category or a line keeps its whole row aside.
+    static constexpr std::uint32_t kDetail = 0x8000'0000u;  // a bare row from 2^31 on goes aside too
     FrameHandle append(const FrameInfo& f);
 
-    util::ChunkedVector<Stored> rows_;  // in blocks: one per Haskell thread
+    util::ChunkedVector<std::uint32_t> rows_;  // in blocks: one per Haskell thread
     std::vector<FrameInfo> details_;
     FlatIndex index_;
 };

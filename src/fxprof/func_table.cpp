@@ -27,10 +27,10 @@ std::size_t FuncInfoHash::operator()(const FuncInfo& f) const noexcept {
 
 FuncHandle FuncTable::append(const FuncInfo& f) {
     if (rows_.size() >= INT32_MAX) throw Error("profile func table is full");
-    if (f == FuncInfo{.name = f.name}) {
-        rows_.push_back({f.name.index(), kBare});
+    if (f == FuncInfo{.name = f.name} && f.name.index() < kDetail) {
+        rows_.push_back(f.name.index());
     } else {
-        rows_.push_back({f.name.index(), static_cast<std::uint32_t>(details_.size())});
+        rows_.push_back(kDetail | static_cast<std::uint32_t>(details_.size()));
         details_.push_back(f);
     }
     return FuncHandle(static_cast<std::uint32_t>(rows_.size() - 1));

@@ -36,22 +36,19 @@ public:
     FuncHandle add_distinct(const FuncInfo& f);
     RowView<FuncTable, FuncInfo> rows() const { return RowView<FuncTable, FuncInfo>(*this); }
     FuncInfo row(std::size_t i) const {
-        const Stored& s = rows_[i];
-        return s.detail == kBare ? FuncInfo{.name = StringHandle(s.name)} : details_[s.detail];
+        const std::uint32_t r = rows_[i];
+        return r & kDetail ? details_[r & ~kDetail] : FuncInfo{.name = StringHandle(r)};
     }
     std::size_t size() const { return rows_.size(); }
 
 private:
-    // Most functions are a bare name (a Haskell thread, a state, a reason): 8 bytes. The few
-    // with more (cost centres: a module, a source location) keep their whole row aside.
-    struct Stored {
-        std::uint32_t name;
-        std::uint32_t detail;  // index in details_, or kBare
-    };
-    static constexpr std::uint32_t kBare = UINT32_MAX;
+    // Most functions are a bare name (a Haskell thread, a state, a reason): a row is then that
+    // name, 4 bytes. The few with more (cost centres: a module, a source location) keep their
+    // whole row aside and are marked kDetail | their index there.
+    static constexpr std::uint32_t kDetail = 0x8000'0000u;  // a bare row from 2^31 on goes aside too
     FuncHandle append(const FuncInfo& f);
 
-    util::ChunkedVector<Stored> rows_;  // in blocks: one per Haskell thread
+    util::ChunkedVector<std::uint32_t> rows_;  // in blocks: one per Haskell thread
     std::vector<FuncInfo> details_;
     FlatIndex index_;
 };

@@ -4,6 +4,8 @@
 
 #include "fxprof_test_util.hpp"
 #include "fxprof/flat_index.hpp"
+#include "fxprof/frame_table.hpp"
+#include "fxprof/func_table.hpp"
 #include "fxprof/validate.hpp"
 #include "util/error.hpp"
 
@@ -167,6 +169,34 @@ BOOST_AUTO_TEST_CASE(same_func_frame_stack_same_handle) {
 }
 
 // Rows are stored packed (a bare name in 8 bytes, a fuller row aside): each comes back as given.
+// A bare row is stored as its name (or func) alone, with the top bit marking rows kept aside:
+// names and funcs at and above that bit must come back too.
+BOOST_AUTO_TEST_CASE(bare_rows_at_the_limits_of_their_encoding) {
+    FuncTable funcs;
+    const std::uint32_t names[] = {0, 0x7fff'ffffu, 0x8000'0000u, 0x8000'0001u, UINT32_MAX - 1, UINT32_MAX};
+    std::vector<FuncHandle> fh;
+    for (std::uint32_t n : names) fh.push_back(funcs.handle_for({.name = StringHandle(n)}));
+    fh.push_back(funcs.add_distinct({.name = StringHandle(0x8000'0000u)}));  // a second, not interned
+    fh.push_back(funcs.handle_for({.name = StringHandle(5), .line = 1}));
+    BOOST_TEST(funcs.size() == std::size(names) + 2);
+    for (std::size_t i = 0; i < std::size(names); ++i) {
+        BOOST_TEST((funcs.rows()[fh[i].index()] == FuncInfo{.name = StringHandle(names[i])}), "func " << i);
+        BOOST_TEST((funcs.handle_for({.name = StringHandle(names[i])}) == fh[i]), "func " << i << " interned once");
+    }
+    BOOST_TEST((funcs.rows()[fh[6].index()] == FuncInfo{.name = StringHandle(0x8000'0000u)}));
+    BOOST_TEST((funcs.rows()[fh[7].index()] == FuncInfo{.name = StringHandle(5), .line = 1}));
+
+    FrameTable frames;
+    const std::uint32_t funcs_at[] = {0, 0x7fff'ffffu, 0x8000'0000u, UINT32_MAX};
+    std::vector<FrameHandle> rh;
+    for (std::uint32_t f : funcs_at) rh.push_back(frames.handle_for({.func = FuncHandle(f)}));
+    for (std::size_t i = 0; i < std::size(funcs_at); ++i) {
+        BOOST_TEST((frames.rows()[rh[i].index()] == FrameInfo{.func = FuncHandle(funcs_at[i])}), "frame " << i);
+        BOOST_TEST((frames.handle_for({.func = FuncHandle(funcs_at[i])}) == rh[i]), "frame " << i << " interned once");
+    }
+    BOOST_TEST(frames.size() == std::size(funcs_at));
+}
+
 BOOST_AUTO_TEST_CASE(bare_and_full_rows_come_back_as_given) {
     OneThread t;
     Profile& p = t.p;
