@@ -34,21 +34,29 @@ void ThreadCatalog::finish() {
     contiguous.reserve(labels_.size());
     for (ThreadFacts& t : threads_) {
         if (!t.labelled()) continue;
-        const auto first = static_cast<std::uint32_t>(contiguous.size());
-        for (std::uint32_t i = t.first_label_; i != ThreadFacts::kNoLabel; i = next_label_[i])
+        const std::size_t first = contiguous.size();
+        for (std::uint32_t i = t.last_label_; i != ThreadFacts::kNoLabel; i = previous_label_[i])
             contiguous.push_back(labels_[i]);
-        t.first_label_ = first;
-        t.last_label_ = static_cast<std::uint32_t>(contiguous.size() - 1);
+        std::reverse(contiguous.begin() + static_cast<std::ptrdiff_t>(first), contiguous.end());
+        t.last_label_ = static_cast<std::uint32_t>(contiguous.size() - 1) & ThreadFacts::kNoLabel;
+        label_ends_.push_back(t.last_label_);
     }
     labels_ = std::move(contiguous);
-    next_label_ = {};
+    previous_label_ = {};
     threads_.shrink_to_fit();
+    label_ends_.shrink_to_fit();
     label_bytes_.shrink_to_fit();
     finished_ = true;
 }
 
 void ThreadCatalog::require_finished() const {
     if (!finished_) throw Error("thread catalog: label queries need finish() first");
+}
+
+std::pair<std::uint32_t, std::uint32_t> ThreadCatalog::label_range(const ThreadFacts& t) const {
+    const std::uint32_t last = t.last_label_;
+    auto it = std::lower_bound(label_ends_.begin(), label_ends_.end(), last);
+    return {it == label_ends_.begin() ? 0 : *std::prev(it) + 1, last};
 }
 
 std::string_view ThreadCatalog::label(const ThreadFacts& t) const {
@@ -58,15 +66,17 @@ std::string_view ThreadCatalog::label(const ThreadFacts& t) const {
 std::string_view ThreadCatalog::label_at(const ThreadFacts& t, std::uint64_t time) const {
     require_finished();
     if (!t.labelled()) return {};
-    const auto begin = labels_.begin() + t.first_label_, end = labels_.begin() + t.last_label_ + 1;
+    const auto [first, last] = label_range(t);
+    const auto begin = labels_.begin() + first, end = labels_.begin() + last + 1;
     auto it = std::upper_bound(begin, end, time, [](std::uint64_t at, const LabelChange& l) { return at < l.time; });
     return it == begin ? std::string_view() : text(*std::prev(it));
 }
 
 std::string_view ThreadCatalog::nth_label(const ThreadFacts& t, std::uint32_t n) const {
     require_finished();
-    if (!t.labelled() || n > t.last_label_ - t.first_label_) return {};
-    return text(labels_[t.first_label_ + n]);
+    if (!t.labelled()) return {};
+    const auto [first, last] = label_range(t);
+    return n > last - first ? std::string_view() : text(labels_[first + n]);
 }
 
 void ThreadCatalog::handle(const eventlog::Event& event) {
@@ -77,8 +87,6 @@ void ThreadCatalog::handle(const eventlog::Event& event) {
                 ThreadFacts& t = facts(p->thread, event.time);
                 t.created_ = event.time;
                 t.has_created_ = true;
-                t.created_on_ = event.cap.value_or(0);
-                t.has_created_on_ = event.cap.has_value();
             }
             break;
         case RunThread::tag:
@@ -106,18 +114,14 @@ void ThreadCatalog::handle(const eventlog::Event& event) {
                 const std::size_t offset = label_bytes_.size();
                 utf8::append_sanitized(label_bytes_, p->label.bytes);
                 if (label_bytes_.size() > UINT32_MAX || labels_.size() >= ThreadFacts::kNoLabel) {
-                    label_bytes_.resize(offset);  // over 4 GB of labels: keep the ones we have
+                    label_bytes_.resize(offset);  // over 4 GB or 2^30 labels: keep the ones we have
                     break;
                 }
                 const auto index = static_cast<std::uint32_t>(labels_.size());
                 labels_.push_back({event.time, static_cast<std::uint32_t>(offset),
                                    static_cast<std::uint32_t>(label_bytes_.size() - offset)});
-                next_label_.push_back(ThreadFacts::kNoLabel);
-                if (t.labelled())
-                    next_label_[t.last_label_] = index;
-                else
-                    t.first_label_ = index;
-                t.last_label_ = index;
+                previous_label_.push_back(t.last_label_);
+                t.last_label_ = index & ThreadFacts::kNoLabel;
             }
             break;
         default:

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "eventlog/event.hpp"
@@ -16,29 +17,28 @@
 
 namespace el2fx::convert {
 
-// The facts of one thread: 40 bytes, as a log may have hundreds of thousands of threads.
+// The facts of one thread: 32 bytes, as a log may have hundreds of thousands of threads.
 struct ThreadFacts {
     std::uint64_t first_seen = 0;  // its first event of any kind
     eventlog::ThreadId id = 0;
 
     std::optional<std::uint64_t> created() const { return has_created_ ? std::optional(created_) : std::nullopt; }
-    std::optional<eventlog::CapNo> created_on() const { return has_created_on_ ? std::optional(created_on_) : std::nullopt; }
     std::optional<std::uint64_t> finished() const { return has_finished_ ? std::optional(finished_) : std::nullopt; }
     bool labelled() const { return last_label_ != kNoLabel; }
 
 private:
     friend class ThreadCatalog;
-    static constexpr std::uint32_t kNoLabel = UINT32_MAX;
-    // The thread's labels in the catalog's table: a chain while events come, then (finish())
-    // the contiguous range first..last.
-    std::uint32_t first_label_ = kNoLabel;
-    std::uint32_t last_label_ = kNoLabel;
-    eventlog::CapNo created_on_ = 0;
-    bool has_created_ : 1 = false, has_created_on_ : 1 = false, has_finished_ : 1 = false;
+    // Label changes of all threads together stay below 2^30 (a 26 GB log of only labels).
+    static constexpr std::uint32_t kNoLabel = (1u << 30) - 1;
+    // Its latest label in the catalog's table. While events come the thread's labels chain
+    // back from it; after finish() they lie side by side, ending with it.
+    std::uint32_t last_label_ : 30 = kNoLabel;
+    std::uint32_t has_created_ : 1 = 0;
+    std::uint32_t has_finished_ : 1 = 0;
     std::uint64_t created_ = 0;
     std::uint64_t finished_ = 0;
 };
-static_assert(sizeof(ThreadFacts) <= 40);
+static_assert(sizeof(ThreadFacts) <= 32);
 
 struct ThreadMoment {
     enum class Kind : std::uint8_t { created, migrated, woken, labelled, finished };
@@ -83,8 +83,14 @@ private:
     util::IdMap<std::uint32_t> index_;  // id -> place in threads_
     void require_finished() const;
 
+    // A thread's labels, first..last (after finish()).
+    std::pair<std::uint32_t, std::uint32_t> label_range(const ThreadFacts& t) const;
+
     std::vector<LabelChange> labels_;
-    std::vector<std::uint32_t> next_label_;  // the chains, by label, until finish()
+    std::vector<std::uint32_t> previous_label_;  // the chains, by label, until finish()
+    // After finish(): each labelled thread's last label, ascending (its range starts after
+    // the previous one's), so a thread keeps one index, not two.
+    std::vector<std::uint32_t> label_ends_;
     std::string label_bytes_;
     bool finished_ = false;
 };
