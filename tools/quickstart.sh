@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 tools/install-deps.sh
 if [[ ! -f build/build.ninja ]]; then meson setup build -Dtests=false; fi
-meson compile -C build
+meson compile -C build eventlog2fxprof  # just the program, whatever else build/ is set up for
 
 input=fixtures/concurrency.eventlog
 out=build/concurrency.json.gz

@@ -15,6 +15,7 @@
 #include "eventlog/byte_source.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "printing.hpp"
+#include "upstream_data.hpp"
 #include "util/error.hpp"
 
 using el2fx::Diagnostics;
@@ -170,9 +171,9 @@ BOOST_AUTO_TEST_CASE(fixture_eventlogs_keep_the_threading_invariants) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(ghc_events_testdata_eventlogs_keep_the_threading_invariants) {
-    auto dir = directory_from_env("EL2FX_SHARED", "ghc-events-testdata");
-    if (!dir) return;
+BOOST_AUTO_TEST_CASE(ghc_events_testdata_eventlogs_keep_the_threading_invariants, UPSTREAM_DATA) {
+    auto dir = el2fx::testing::upstream_data_dir();
+    BOOST_REQUIRE(dir);
     for (const fs::path& file : eventlogs_in(*dir)) {
         const std::string report = check_eventlog(file);  // not inside the macro: it logs too
         BOOST_TEST_MESSAGE(report);

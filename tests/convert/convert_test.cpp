@@ -16,11 +16,14 @@
 #include "fxprof/rapidjson.hpp"
 #include "fxprof/validate.hpp"
 #include "run_process.hpp"
+#include "upstream_data.hpp"
 #include "util/error.hpp"
 
 namespace fs = std::filesystem;
 using namespace el2fx;
 using el2fx::testing::env_dir;
+using el2fx::testing::upstream_data_dir;
+using el2fx::testing::upstream_log;
 using el2fx::testing::EventlogBuilder;
 
 namespace {
@@ -80,13 +83,11 @@ BOOST_AUTO_TEST_CASE(every_fixture_converts_to_a_valid_profile) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(every_upstream_eventlog_converts_to_a_valid_profile) {
-    std::string dir = env_dir("EL2FX_SHARED") + "/ghc-events-testdata";
-    auto logs = eventlogs_in(dir);
-    if (logs.empty()) {
-        BOOST_TEST_MESSAGE("skipped: " << dir << " is absent");
-        return;
-    }
+BOOST_AUTO_TEST_CASE(every_upstream_eventlog_converts_to_a_valid_profile, UPSTREAM_DATA) {
+    auto dir = upstream_data_dir();
+    BOOST_REQUIRE(dir);
+    auto logs = eventlogs_in(dir->string());
+    BOOST_REQUIRE(!logs.empty());
     for (const std::string& log : logs) {
         Converted c = convert_to_json(log);
         auto problems = fxprof::validate_profile(c.json);
@@ -156,12 +157,8 @@ BOOST_AUTO_TEST_CASE(environment_is_written_only_when_asked_for) {
     BOOST_TEST(fxprof::validate_profile(asked.json).empty());
 }
 
-BOOST_AUTO_TEST_CASE(upstream_log_with_environment_keeps_it_out) {
-    std::string log = env_dir("EL2FX_SHARED") + "/ghc-events-testdata/hello-ghc-8.6.5.eventlog";
-    if (!fs::exists(log)) {
-        BOOST_TEST_MESSAGE("skipped: " << log << " is absent");
-        return;
-    }
+BOOST_AUTO_TEST_CASE(upstream_log_with_environment_keeps_it_out, UPSTREAM_DATA) {
+    std::string log = upstream_log("hello-ghc-8.6.5.eventlog");
     BOOST_TEST(convert_to_json(log).json.find("ALLUSERSPROFILE") == std::string::npos);
 }
 

@@ -19,11 +19,13 @@
 #include "fxprof/rapidjson.hpp"
 #include "fxprof/validate.hpp"
 #include "run_process.hpp"
+#include "upstream_data.hpp"
 
 namespace fs = std::filesystem;
 using namespace el2fx;
 using namespace el2fx::eventlog;
 using el2fx::testing::env_dir;
+using el2fx::testing::upstream_log;
 using el2fx::testing::EventlogBuilder;
 
 namespace {
@@ -127,15 +129,7 @@ Converted convert_bytes(const std::string& bytes, convert::ConvertOptions option
 
 std::string fixture(const std::string& name) { return env_dir("EL2FX_FIXTURES") + "/" + name; }
 
-std::optional<std::string> shared_log(const std::string& name) {
-    std::string dir = env_dir("EL2FX_SHARED");
-    std::string path = dir + "/ghc-events-testdata/" + name;
-    if (dir.empty() || !fs::exists(path)) {
-        BOOST_TEST_MESSAGE("skipped: " << path << " is absent");
-        return std::nullopt;
-    }
-    return path;
-}
+std::optional<std::string> shared_log(const std::string& name) { return upstream_log(name); }
 
 EventlogBuilder scheduler_types() {
     EventlogBuilder b;
@@ -313,7 +307,7 @@ BOOST_AUTO_TEST_CASE(no_user_messages_keeps_spans_and_markers) {
     BOOST_TEST(c.of_type("UserBinaryMessage").size() == 5u);
 }
 
-BOOST_AUTO_TEST_CASE(upstream_unicode_and_binary_logs) {
+BOOST_AUTO_TEST_CASE(upstream_unicode_and_binary_logs, UPSTREAM_DATA) {
     if (auto path = shared_log("unicode.eventlog")) {
         Converted c = convert_file(*path);
         auto messages = c.of_type("UserMessage");
@@ -508,7 +502,7 @@ BOOST_AUTO_TEST_CASE(capability_disable_and_enable_make_a_span) {
     BOOST_TEST(find(c.of_type("CapabilityEvent", "Capability 1"), "Capability disabled"));
 }
 
-BOOST_AUTO_TEST_CASE(log_messages_and_eden_events_are_shown) {
+BOOST_AUTO_TEST_CASE(log_messages_and_eden_events_are_shown, UPSTREAM_DATA) {
     auto path = shared_log("parallelTest.eventlog");
     if (!path) return;
     Converted c = convert_file(*path);
@@ -555,7 +549,7 @@ BOOST_AUTO_TEST_CASE(perf_events_go_to_the_capability_of_their_os_thread) {
     BOOST_TEST(deleted->str("task") == "0xa0");
 }
 
-BOOST_AUTO_TEST_CASE(ticky_counters_become_tracks_of_the_most_entered) {
+BOOST_AUTO_TEST_CASE(ticky_counters_become_tracks_of_the_most_entered, UPSTREAM_DATA) {
     auto path = shared_log("ticky-new.eventlog");
     if (!path) return;
     Converted c = convert_file(*path);
@@ -573,7 +567,7 @@ BOOST_AUTO_TEST_CASE(ticky_counters_become_tracks_of_the_most_entered) {
     BOOST_TEST(c.extra("Ticky-ticky counters (most entered)", "Counters") == "2");
 }
 
-BOOST_AUTO_TEST_CASE(ticky_logs_without_rounds_or_samples_convert) {
+BOOST_AUTO_TEST_CASE(ticky_logs_without_rounds_or_samples_convert, UPSTREAM_DATA) {
     for (const char* name : {"ticky-ticky.eventlog", "ticky-json.eventlog", "ticky-begin-sample.eventlog"}) {
         auto path = shared_log(name);
         if (!path) continue;

@@ -21,24 +21,21 @@
 #include "fxprof/profile_writer.hpp"
 #include "fxprof/validate.hpp"
 #include "run_process.hpp"
+#include "upstream_data.hpp"
 
 namespace fs = std::filesystem;
 namespace ev = el2fx::eventlog;
 using namespace el2fx;
 using el2fx::testing::env_dir;
+using el2fx::testing::upstream_data_dir;
+using el2fx::testing::upstream_log;
 using el2fx::testing::EventlogBuilder;
 
 namespace {
 
 std::string fixture(const std::string& name) { return env_dir("EL2FX_FIXTURES") + "/" + name; }
 
-// The upstream test data, or "" when $EL2FX_SHARED is absent (those tests then skip).
-std::string shared_log(const std::string& name) {
-    std::string dir = env_dir("EL2FX_SHARED");
-    if (dir.empty()) return "";
-    std::string path = dir + "/ghc-events-testdata/" + name + ".eventlog";
-    return fs::exists(path) ? path : "";
-}
+std::string shared_log(const std::string& name) { return upstream_log(name + ".eventlog"); }
 
 struct Converted {
     convert::ConversionReport report;
@@ -387,13 +384,9 @@ BOOST_AUTO_TEST_CASE(ticks_weigh_as_many_virtual_intervals_and_go_under_their_th
     BOOST_TEST(stacks_of(p, must(track(p, "thread 5")))["main/main.\\/runAll/stageSort"] == 4 * 11);
 }
 
-BOOST_AUTO_TEST_CASE(a_log_without_scheduler_events_still_shows_cpu_for_its_ticks) {
+BOOST_AUTO_TEST_CASE(a_log_without_scheduler_events_still_shows_cpu_for_its_ticks, UPSTREAM_DATA) {
     // hs-speedscope's recipe, `+RTS -p -l-au`: ticks but no RUN/STOP to account CPU time by.
     std::string path = shared_log("time-prof");
-    if (path.empty()) {
-        BOOST_TEST_MESSAGE("skipped: $EL2FX_SHARED/ghc-events-testdata is absent");
-        return;
-    }
     Converted c = convert_file(path);
     expect_valid(c.profile, path);
     const fxprof::Thread* cap0 = track(c.profile, "Capability 0");
@@ -580,11 +573,7 @@ BOOST_AUTO_TEST_CASE(hy_top_bands_and_other_add_up_to_each_census) {
     BOOST_TEST(only_other.front()->name == "Heap: other");
 }
 
-BOOST_AUTO_TEST_CASE(upstream_heap_profiles_of_every_breakdown) {
-    if (shared_log("sleep.hC").empty()) {
-        BOOST_TEST_MESSAGE("skipped: $EL2FX_SHARED/ghc-events-testdata is absent");
-        return;
-    }
+BOOST_AUTO_TEST_CASE(upstream_heap_profiles_of_every_breakdown, UPSTREAM_DATA) {
     const std::pair<const char*, const char*> logs[] = {
         {"sleep.h", "-hc, by cost-centre stack"}, {"sleep.hC", "-hc, by cost-centre stack"},
         {"sleep.hd", "-hd, by closure description"}, {"sleep.hm", "-hm, by module"},
