@@ -26,7 +26,11 @@ struct Categories {
     fxprof::CategoryHandle idle{0};     // transparent: counts as idle for the profiler
     fxprof::CategoryHandle running{0};  // green: Haskell code runs
     fxprof::CategoryHandle gc{0};       // orange: garbage collection
-    fxprof::CategoryHandle blocked{0};  // light blue: a thread waits
+    // Why a Haskell thread does not run (analysis/off_cpu_state.hpp):
+    fxprof::CategoryHandle waiting_for_gc{0};  // brown: stopped so that the GC can run
+    fxprof::CategoryHandle runnable{0};        // grey: ready, waiting for its capability
+    fxprof::CategoryHandle foreign_call{0};    // magenta: in C code outside the RTS
+    fxprof::CategoryHandle blocked{0};         // light blue: blocked on an MVar, STM, I/O, …
     fxprof::CategoryHandle user{0};     // yellow: the program's own events (traceEvent, traceMarker)
     fxprof::CategoryHandle memory{0};   // purple: heap, allocation, heap profiles
     fxprof::CategoryHandle warning{0};  // red: something odd in the eventlog

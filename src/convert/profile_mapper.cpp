@@ -1,9 +1,11 @@
 #include "convert/profile_mapper.hpp"
 
+#include <array>
 #include <algorithm>
 #include <map>
 #include <unordered_map>
 
+#include "analysis/off_cpu_state.hpp"
 #include "analysis/stop_status_text.hpp"
 #include "convert/merged_markers.hpp"
 
@@ -35,11 +37,19 @@ private:
         SpanDetailFilter<ThreadId> mutators;
         SpanDetailFilter<Idle> idles;
     };
+    // A group of merged stopped spans is named by the stop status that took most of its time.
+    struct StoppedTally {
+        analysis::StopStatusTally by_status;
+        void add(const ThreadActivity& a, std::uint64_t duration) { by_status.add(a.reason.status, duration); }
+        void reset() { by_status.reset(); }
+    };
+    using StoppedFilter = SpanDetailFilter<ThreadActivity, StoppedTally>;
     struct OwnThread {
         ThreadHandle handle;
         ThreadId id;
         SpanDetailFilter<CapNo> running;
-        SpanDetailFilter<ThreadActivity> blocked;
+        // One stream per kind of stop (waiting for GC, runnable, …): each is a row of its own.
+        std::array<StoppedFilter, analysis::kOffCpuKinds> stopped;
     };
     // What the mapper keeps of every Haskell thread, in a table by the census's thread ordinal
     // (a log may have 100,000s of threads): its own track, and its stacks once made.
@@ -47,7 +57,8 @@ private:
         static constexpr std::uint32_t kFolded = UINT32_MAX, kWanted = UINT32_MAX - 1;
         std::uint32_t own = kFolded;  // index in own_, or kFolded (kWanted while choosing)
         CompactOptional<FrameHandle> frame;
-        CompactOptional<StackHandle> mutator_stack, folded_root, folded_running, folded_blocked;
+        CompactOptional<StackHandle> mutator_stack, folded_root, folded_running;
+        std::array<CompactOptional<StackHandle>, analysis::kOffCpuKinds> folded_stopped;  // by OffCpuKind
     };
     PerThread* per_thread(ThreadId id) {
         std::optional<std::uint32_t> i = ctx_.threads.ordinal(id);
@@ -98,14 +109,32 @@ private:
                                             running_schema_, {FieldValue(cap)});
                           }};
     }
-    auto blocked_sink(ThreadHandle t) {
-        return MarkerSink{p_, merged_schema_, t, names_.blocked, blocked_,
-                          [this, t](std::uint64_t start, std::uint64_t end, const ThreadActivity& a) {
-                              StringHandle reason = p_.handle_for_string(reason_text(a));
-                              p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.blocked, blocked_,
-                                            blocked_schema_,
-                                            {FieldValue(reason), FieldValue(a.reason.status), FieldValue(a.reason.blocker)});
-                          }};
+    // A thread's stopped spans: a marker named by why it stopped ("Waiting for GC", "Blocked on
+    // an MVar"), a merged group by the status that took most of its time.
+    struct StoppedSink {
+        Mapper& m;
+        ThreadHandle t;
+        void span(std::uint64_t start, std::uint64_t end, const ThreadActivity& a) {
+            StringHandle reason = m.p_.handle_for_string(m.reason_text(a));
+            m.p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), m.stopped_name(a.reason.status),
+                            m.stopped_category(a.reason.status), m.stopped_schema_,
+                            {FieldValue(reason), FieldValue(a.reason.status), FieldValue(a.reason.blocker)});
+        }
+        void merged(const MergedSpans& group, const StoppedTally& tally) {
+            const std::uint16_t status = tally.by_status.dominant();
+            add_merged_marker(m.p_, m.merged_schema_, t, m.stopped_name(status), m.stopped_category(status), group);
+        }
+    };
+    StoppedSink stopped_sink(ThreadHandle t) { return StoppedSink{*this, t}; }
+
+    StringHandle stopped_name(std::uint16_t status) {
+        std::size_t slot = std::min<std::size_t>(status, stopped_names_.size() - 1);
+        if (slot == stopped_names_.size() - 1) return p_.handle_for_string(analysis::off_cpu_marker_name(status));
+        if (!stopped_names_[slot]) stopped_names_[slot] = p_.handle_for_string(analysis::off_cpu_marker_name(status));
+        return *stopped_names_[slot];
+    }
+    CategoryHandle stopped_category(std::uint16_t status) const {
+        return stopped_categories_[static_cast<std::size_t>(analysis::off_cpu_kind(status))];
     }
     auto moment_sink(const MomentStream& s) {
         return MarkerSink{p_, merged_schema_, s.track, moment_name(s.kind), other_,
@@ -119,7 +148,8 @@ public:
 
     void begin() {
         const Categories& c = ctx_.categories;
-        other_ = c.other, idle_ = c.idle, running_ = c.running, gc_ = c.gc, blocked_ = c.blocked, warning_ = c.warning;
+        other_ = c.other, idle_ = c.idle, running_ = c.running, gc_ = c.gc, warning_ = c.warning;
+        stopped_categories_ = {c.waiting_for_gc, c.runnable, c.foreign_call, c.blocked};  // by OffCpuKind
         declare_schemas();
         set_meta();
         std::string pid = unique_pid(ctx_.run.pid ? std::to_string(*ctx_.run.pid) : "0");
@@ -146,8 +176,8 @@ public:
         for (OwnThread& track : own_) {
             auto running = running_sink(track.handle);
             track.running.finish(running);
-            auto blocked = blocked_sink(track.handle);
-            track.blocked.finish(blocked);
+            auto stopped = stopped_sink(track.handle);
+            for (StoppedFilter& filter : track.stopped) filter.finish(stopped);
         }
         for (auto& [key, stream] : moment_streams_) {
             auto sink = moment_sink(stream);
@@ -196,8 +226,9 @@ public:
             auto sink = running_sink(track.handle);
             track.running.offer(span.start, span.end, span.activity.cap, sink);
         } else {
-            auto sink = blocked_sink(track.handle);
-            track.blocked.offer(span.start, span.end, span.activity, sink);
+            auto sink = stopped_sink(track.handle);
+            const auto kind = static_cast<std::size_t>(analysis::off_cpu_kind(span.activity.reason.status));
+            track.stopped[kind].offer(span.start, span.end, span.activity, sink);
         }
     }
 
@@ -270,7 +301,7 @@ private:
     // Marker names, interned once in a fixed order (string indexes stay the same
     // whatever order a compiler evaluates arguments in).
     struct Names {
-        StringHandle idle{0}, mutator{0}, running{0}, blocked{0}, created{0}, migrated{0}, woken{0},
+        StringHandle idle{0}, mutator{0}, running{0}, created{0}, migrated{0}, woken{0},
             labelled{0}, finished{0}, warning{0};
     };
 
@@ -278,7 +309,6 @@ private:
         names_.idle = p_.handle_for_string("Idle");
         names_.mutator = p_.handle_for_string("Mutator");
         names_.running = p_.handle_for_string("Running");
-        names_.blocked = p_.handle_for_string("Blocked");
         names_.created = p_.handle_for_string("Thread created");
         names_.migrated = p_.handle_for_string("Thread migrated");
         names_.woken = p_.handle_for_string("Thread woken");
@@ -312,16 +342,18 @@ private:
                                   .table_label = "capability {marker.data.cap}",
                                   .chart_label = "cap {marker.data.cap}",
                                   .description = "The Haskell thread runs."});
-        blocked_schema_ = schema({.name = "Blocked",
+        stopped_schema_ = schema({.name = "ThreadStopped",
                                   .display = timeline,
                                   .fields = {{"reason", "Reason", FieldFormat::string},
                                              {"status", "Stop status", FieldFormat::integer},
                                              {"blocker", "Blocked by thread", FieldFormat::integer}},
-                                  .tooltip_label = "{marker.data.reason}",
+                                  .tooltip_label = "{marker.name}: {marker.data.reason}",
                                   .table_label = "{marker.data.reason}",
                                   .chart_label = "{marker.data.reason}",
-                                  .description = "The Haskell thread does not run, for the reason given "
-                                                 "(the status of its STOP_THREAD event)."});
+                                  .description = "The Haskell thread does not run: waiting for a GC (heap or "
+                                                 "stack overflow), runnable (preempted, waiting for its "
+                                                 "capability), in a foreign call, or blocked (MVar, black hole, "
+                                                 "STM, throwTo, delay, I/O). The status of its STOP_THREAD event."});
         created_schema_ = schema({.name = "ThreadCreated",
                                   .display = chart,
                                   .fields = {{"cap", "Capability", FieldFormat::integer}},
@@ -496,37 +528,37 @@ private:
         return s;
     }
 
-    // Running, or Blocked → reason, under the prefix (a folded thread's name).
+    // Running, or why it stopped → reason (Waiting for GC → heap overflow, Blocked → blocked
+    // on an MVar, …), under the prefix (a folded thread's name).
     StackHandle activity_stack(const ThreadActivity& a, std::optional<StackHandle> prefix) {
         if (a.state == ThreadState::running) return p_.handle_for_stack(prefix, running_frame());
-        return reason_stack(p_.handle_for_stack(prefix, blocked_frame()), a);
+        return reason_stack(p_.handle_for_stack(prefix, stopped_frame(stopped_kind(a))), a);
     }
 
-    // Both made at the first need of either, in a fixed order (the tables' order).
-    void make_activity_frames() {
-        if (running_frame_) return;
-        running_frame_ = frame("Running", running_);
-        blocked_frame_ = frame("Blocked", blocked_);
-    }
+    static analysis::OffCpuKind stopped_kind(const ThreadActivity& a) { return analysis::off_cpu_kind(a.reason.status); }
+
     FrameHandle running_frame() {
-        make_activity_frames();
+        if (!running_frame_) running_frame_ = frame("Running", running_);
         return *running_frame_;
     }
-    FrameHandle blocked_frame() {
-        make_activity_frames();
-        return *blocked_frame_;
+    // The root frame of a kind of stop, made at its first need.
+    FrameHandle stopped_frame(analysis::OffCpuKind kind) {
+        auto& f = stopped_frames_[static_cast<std::size_t>(kind)];
+        if (!f) f = frame(analysis::off_cpu_kind_name(kind), stopped_categories_[static_cast<std::size_t>(kind)]);
+        return *f;
     }
 
-    // The reason a thread is blocked, under its "Blocked" stack.
-    StackHandle reason_stack(StackHandle blocked, const ThreadActivity& a) {
+    // The reason a thread stopped, under its kind's stack.
+    StackHandle reason_stack(StackHandle stopped, const ThreadActivity& a) {
         ReasonKey k{a.reason.status, a.reason.blocker};
         auto it = reason_frames_.find(k);
-        if (it == reason_frames_.end()) it = reason_frames_.emplace(k, frame(reason_text(a), blocked_)).first;
-        return p_.handle_for_stack(blocked, it->second);
+        if (it == reason_frames_.end())
+            it = reason_frames_.emplace(k, frame(reason_text(a), stopped_category(a.reason.status))).first;
+        return p_.handle_for_stack(stopped, it->second);
     }
 
     // A folded thread's stack: its name, then what it did. Its stacks down to "Running" and
-    // "Blocked" are kept, to look up only the reason for each sample.
+    // each kind of stop are kept, to look up only the reason for each sample.
     StackHandle folded_stack(ThreadId id, const ThreadActivity& a) {
         PerThread* t = per_thread(id);
         if (!t) return activity_stack(a, p_.handle_for_stack(std::nullopt, frame(ctx_.thread_name(id), other_)));
@@ -535,8 +567,10 @@ private:
             if (!t->folded_running) t->folded_running = thread_owned_stack(*t->folded_root, running_frame());
             return *t->folded_running;
         }
-        if (!t->folded_blocked) t->folded_blocked = thread_owned_stack(*t->folded_root, blocked_frame());
-        return reason_stack(*t->folded_blocked, a);
+        const analysis::OffCpuKind kind = stopped_kind(a);
+        auto& stopped = t->folded_stopped[static_cast<std::size_t>(kind)];
+        if (!stopped) stopped = thread_owned_stack(*t->folded_root, stopped_frame(kind));
+        return reason_stack(*stopped, a);
     }
 
     // ---- tracks ---------------------------------------------------------------------------
@@ -586,8 +620,9 @@ private:
                 p_.set_thread_show_markers_in_timeline(t, true);
                 ctx_.set_thread_track(f.id, t, false);
                 threads_[i].own = static_cast<std::uint32_t>(own_.size());
+                const StoppedFilter stopped(ctx_.span_detail);
                 own_.push_back(OwnThread{t, f.id, SpanDetailFilter<CapNo>(ctx_.span_detail),
-                                         SpanDetailFilter<ThreadActivity>(ctx_.span_detail)});
+                                         {stopped, stopped, stopped, stopped}});
                 // Its name as a string whether or not a kept marker or a sample uses it, so two
                 // runs of one program intern the same strings (the compare view matches by name).
                 p_.handle_for_string(ctx_.thread_name(f.id));
@@ -702,8 +737,10 @@ private:
     const Diagnostics& diagnostics_;
     MappingSummary summary_;
     ProcessHandle process_{0};
-    CategoryHandle other_{0}, idle_{0}, running_{0}, gc_{0}, blocked_{0}, warning_{0};
-    MarkerSchemaHandle mutator_schema_{0}, idle_schema_{0}, running_schema_{0}, blocked_schema_{0},
+    CategoryHandle other_{0}, idle_{0}, running_{0}, gc_{0}, warning_{0};
+    std::array<CategoryHandle, analysis::kOffCpuKinds> stopped_categories_{CategoryHandle{0}, CategoryHandle{0}, CategoryHandle{0}, CategoryHandle{0}};  // by OffCpuKind
+    std::array<std::optional<StringHandle>, 32> stopped_names_;  // marker names by stop status; the last: others
+    MarkerSchemaHandle mutator_schema_{0}, idle_schema_{0}, running_schema_{0}, stopped_schema_{0},
         created_schema_{0}, migrated_schema_{0}, woken_schema_{0}, labelled_schema_{0}, finished_schema_{0},
         warning_schema_{0}, merged_schema_{0};
     struct ThreadStackKey {
@@ -727,7 +764,8 @@ private:
     };
     std::unordered_map<ThreadStackKey, StackHandle, ThreadStackKeyHash> thread_stacks_;
     std::unordered_map<ReasonKey, FrameHandle, ReasonKeyHash> reason_frames_;
-    std::optional<FrameHandle> running_frame_, blocked_frame_;
+    std::optional<FrameHandle> running_frame_;
+    std::array<std::optional<FrameHandle>, analysis::kOffCpuKinds> stopped_frames_;  // by OffCpuKind
     Names names_;
     std::optional<StackHandle> idle_stack_, gc_stack_, mutator_root_;
     std::map<CapNo, CapabilityTrack> caps_;
@@ -749,6 +787,9 @@ Categories declare_categories(Profile& profile) {
     c.idle = profile.handle_for_category("Idle", CategoryColor::transparent);
     c.running = profile.handle_for_category("Running", CategoryColor::green);
     c.gc = profile.handle_for_category("GC", CategoryColor::orange);
+    c.waiting_for_gc = profile.handle_for_category("Waiting for GC", CategoryColor::brown);
+    c.runnable = profile.handle_for_category("Runnable", CategoryColor::grey);
+    c.foreign_call = profile.handle_for_category("Foreign call", CategoryColor::magenta);
     c.blocked = profile.handle_for_category("Blocked", CategoryColor::lightblue);
     c.user = profile.handle_for_category("User", CategoryColor::yellow);
     c.memory = profile.handle_for_category("Memory", CategoryColor::purple);

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 namespace el2fx::convert {
@@ -46,9 +47,19 @@ inline SpanDetail default_span_detail(std::uint64_t duration, std::uint64_t samp
 // An explicit resolution (--marker-resolution): windows of ten resolutions; 0 keeps every span.
 inline SpanDetail span_detail_for(std::uint64_t resolution) { return {resolution, resolution * 10}; }
 
+// What a group remembers of its spans' payloads besides the figures: nothing by default. A
+// tally (add(payload, duration), reset()) is handed to the sink with the group, e.g. to name
+// it by the payload that took most of its time.
+struct NoTally {
+    template <typename Payload>
+    void add(const Payload&, std::uint64_t) {}
+    void reset() {}
+};
+
 // Sink: void span(std::uint64_t start, std::uint64_t end, const Payload&) for a span kept as it
-// is, void merged(const MergedSpans&) for a group. Spans must come in start-time order.
-template <typename Payload>
+// is, void merged(const MergedSpans&) for a group (merged(const MergedSpans&, const Tally&) with
+// a tally). Spans must come in start-time order.
+template <typename Payload, typename Tally = NoTally>
 class SpanDetailFilter {
 public:
     explicit SpanDetailFilter(SpanDetail detail) : detail_(detail) {}
@@ -71,6 +82,7 @@ public:
         group_.count += 1;
         group_.total += length;
         group_.longest = std::max(group_.longest, length);
+        tally_.add(payload, length);
     }
 
     template <typename Sink>
@@ -84,15 +96,21 @@ private:
         if (group_.count == 1) {
             sink.span(group_.start, group_.end, *first_);
         } else if (group_.count > 1) {
-            sink.merged(group_);
+            if constexpr (std::is_same_v<Tally, NoTally>) {
+                sink.merged(group_);
+            } else {
+                sink.merged(group_, tally_);
+            }
         }
         group_ = MergedSpans{};
         first_.reset();
+        tally_.reset();
     }
 
     SpanDetail detail_;
     MergedSpans group_{};
     std::optional<Payload> first_;
+    Tally tally_{};
 };
 
 }  // namespace el2fx::convert

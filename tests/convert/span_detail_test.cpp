@@ -38,6 +38,28 @@ constexpr SpanDetail kDetail{.resolution = 100, .window = 1000};
 
 BOOST_AUTO_TEST_SUITE(span_detail)
 
+// A tally sees every span of a merged group, and is reset for the next group.
+BOOST_AUTO_TEST_CASE(a_tally_sees_each_group_and_starts_afresh) {
+    struct Sum {
+        int total = 0;
+        void add(const int& payload, std::uint64_t) { total += payload; }
+        void reset() { total = 0; }
+    };
+    struct Sink {
+        std::vector<int> sums;
+        void span(std::uint64_t, std::uint64_t, const int&) {}
+        void merged(const MergedSpans&, const Sum& s) { sums.push_back(s.total); }
+    } sink;
+    SpanDetailFilter<int, Sum> f(kDetail);
+    f.offer(0, 10, 1, sink);
+    f.offer(20, 30, 2, sink);
+    f.offer(40, 500, 100, sink);  // long: flushes the group of two
+    f.offer(600, 610, 4, sink);
+    f.offer(620, 630, 8, sink);
+    f.finish(sink);
+    BOOST_TEST((sink.sums == std::vector<int>{3, 12}));
+}
+
 BOOST_AUTO_TEST_CASE(resolution_zero_keeps_every_span) {
     SpanDetailFilter<int> f({0, 0});
     Recorder r;
