@@ -2,7 +2,9 @@
 # Regenerate the GHC eventlog fixtures in fixtures/ from the programs in
 # fixtures/src/ (see fixtures/README.md).
 #
-# Usage: tools/regen-fixtures.sh
+# Usage: tools/regen-fixtures.sh [FILE...]
+# With FILE names (e.g. gc-n4.eventlog gc-n4.S.txt), only those outputs are copied to
+# fixtures/: a new fixture can be added without changing the committed ones.
 #
 # Needs GHC with profiling libraries and the parallel package; on Debian
 # bookworm (GHC 9.0.2):
@@ -77,12 +79,17 @@ build profiled    -prof -fprof-auto -threaded
 run concurrency +RTS -N2 -l -olconcurrency.eventlog -Sconcurrency.S.txt -RTS
 run sparks      +RTS -N2 -lsgpfu -e64 -olsparks.eventlog -Ssparks.S.txt -RTS
 run alloc       +RTS -N2 -G3 -l -olalloc.eventlog -Salloc.S.txt -RTS
+# More capabilities than cores (this machine has 2): capabilities wait in parallel GCs while
+# their OS threads are descheduled.
+run alloc       +RTS -N4 -G3 -l -olgc-n4.eventlog -Sgc-n4.S.txt -RTS
 run userevents  +RTS -l -oluserevents.eventlog -Suserevents.S.txt -RTS
 # The nonmoving (concurrent mark) collector for the oldest generation, with
 # its census events: -xn plus the `n` event class.
 run alloc       30000 +RTS -N2 -xn -lsgpun -olnonmoving.eventlog -RTS
 # Profiled, run 1: time profile (.prof and PROF_SAMPLE_COST_CENTRE events)
 # plus heap profile by cost centre; run 2: heap profile by type only.
+# A heap profile with the runtime's report: its PROF time (the censuses) is not GC time.
+run profiled    +RTS -N2 -A4m -hy -i0.005 -l -olcensus-hy.eventlog -Scensus-hy.S.txt -RTS
 run profiled    +RTS -N2 -A4m -p -hc -i0.005 -l -olprofiled.eventlog -RTS
 mv "$RUN/profiled.hp" "$RUN/profiled-hc.hp.keep"
 run profiled    +RTS -N2 -A4m -hy -i0.005 -l -olprofiled-hy.eventlog -RTS
@@ -146,7 +153,15 @@ FILES=(
   profiled.eventlog profiled.prof profiled.hp
   profiled-hy.eventlog profiled-hy.hp
   killed.eventlog killed-early.eventlog
+  gc-n4.eventlog gc-n4.S.txt
+  census-hy.eventlog census-hy.S.txt
 )
+if [ "$#" -gt 0 ]; then
+  for f in "$@"; do
+    case " ${FILES[*]} " in *" $f "*) ;; *) die "$f is not one of the outputs: ${FILES[*]}" ;; esac
+  done
+  FILES=("$@")
+fi
 for f in "${FILES[@]}"; do
   [ -f "$RUN/$f" ] || die "expected output $f was not produced"
   cp "$RUN/$f" "$OUT/$f"

@@ -4,6 +4,7 @@
 // nanoseconds since the RTS started, as in eventlog::Event::time.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "eventlog/event_types.hpp"
@@ -12,12 +13,25 @@ namespace el2fx::analysis {
 
 enum class CapabilityState : std::uint8_t { idle, gc, mutator };
 
+// Where a capability is within a collection, from its GC_WORK / GC_IDLE / GC_DONE events and
+// the heap census: only samples carry it (a capability that merely waits in a parallel GC, its
+// OS thread descheduled, is not collecting); the seed's GC span is one span whatever the phase.
+enum class GcPhase : std::uint8_t {
+    collecting,  // from GC_START, and whenever no phase event says otherwise
+    working,     // GC_WORK: copying and scanning
+    idle,        // GC_IDLE: waiting for other GC threads
+    done,        // GC_DONE: its part is over, waiting to be released
+    census,      // the initiating capability takes a heap-profile census (-h*)
+};
+inline constexpr std::size_t kGcPhases = 5;
+
 struct CapabilityActivity {
     CapabilityState state = CapabilityState::idle;
     eventlog::ThreadId thread = 0;  // the Haskell thread it runs, for mutator
+    GcPhase phase = GcPhase::collecting;  // for gc, in samples only
 
     static constexpr CapabilityActivity idle() { return {CapabilityState::idle, 0}; }
-    static constexpr CapabilityActivity gc() { return {CapabilityState::gc, 0}; }
+    static constexpr CapabilityActivity gc(GcPhase phase = GcPhase::collecting) { return {CapabilityState::gc, 0, phase}; }
     static constexpr CapabilityActivity mutator(eventlog::ThreadId t) { return {CapabilityState::mutator, t}; }
     bool operator==(const CapabilityActivity&) const = default;
 };

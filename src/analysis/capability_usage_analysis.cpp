@@ -20,6 +20,7 @@ std::optional<CapabilitySpan> CapabilityUsageAnalysis::stop_thread(std::uint64_t
 
 std::optional<CapabilitySpan> CapabilityUsageAnalysis::start_gc(std::uint64_t time) {
     if (!gc_.in_gc() && mutator_.running_thread()) diagnostics_.add(Diagnostic::gc_during_mutator_span);
+    if (!gc_.in_gc()) phase_ = GcPhase::collecting;
     gc_.start_gc(time);
     return update(time);
 }
@@ -34,6 +35,14 @@ std::optional<CapabilitySpan> CapabilityUsageAnalysis::finish(std::uint64_t end)
     (void)mutator_.finish(end);
     // Unlike an event, the end closes the current span even when it is idle.
     return switch_to(end, CapabilityActivity::idle());
+}
+
+void CapabilityUsageAnalysis::gc_phase(GcPhase phase) {
+    if (gc_.in_gc()) phase_ = phase;
+}
+
+CapabilityActivity CapabilityUsageAnalysis::sample_activity() const {
+    return current_.state == CapabilityState::gc ? CapabilityActivity::gc(phase_) : current_;
 }
 
 CapabilityActivity CapabilityUsageAnalysis::derived_activity() const {

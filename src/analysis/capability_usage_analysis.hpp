@@ -43,8 +43,16 @@ public:
     // Closes the last span at `end` (the end of the log).
     std::optional<CapabilitySpan> finish(std::uint64_t end);
 
+    // GC_WORK, GC_IDLE, GC_DONE or the census: the phase of the collection under way (ignored
+    // outside one). It changes what samples say, never the spans.
+    void gc_phase(GcPhase phase);
+
     std::uint64_t start_time() const { return start_time_; }
+    // What the current span is (a GC span has no phase).
     CapabilityActivity activity() const { return current_; }
+    // What a sample taken now says: the activity, with the collection's phase.
+    CapabilityActivity sample_activity() const;
+    bool in_gc() const { return gc_.in_gc(); }
 
 private:
     CapabilityActivity derived_activity() const;
@@ -58,6 +66,7 @@ private:
     std::uint64_t start_time_;
     CapabilityActivity current_ = CapabilityActivity::idle();
     std::uint64_t since_;  // start of the current activity
+    GcPhase phase_ = GcPhase::collecting;  // of the collection under way
 };
 
 }  // namespace el2fx::analysis

@@ -26,6 +26,7 @@ void ThreadingAnalysis::handle(const eventlog::Event& event) {
     if (!event.cap) {
         // Thread and GC events are always written to a capability's buffer.
         if (is_scheduler_event(event)) diagnostics_.add(Diagnostic::scheduler_event_without_capability);
+        if (event.as<eventlog::HeapProfSampleBegin>()) settle_census_candidate(GcPhase::census);
         return;
     }
     handle_capability_event(event, *event.cap, now_);
@@ -33,6 +34,7 @@ void ThreadingAnalysis::handle(const eventlog::Event& event) {
 
 void ThreadingAnalysis::handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap,
                                                 std::uint64_t time) {
+    if (census_candidate_ && census_candidate_->cap == cap) settle_census_candidate(GcPhase::done);
     CapabilityTrack& c = capability(cap, time);
     if (const auto* run = event.as<eventlog::RunThread>()) {
         record(c, time, c.usage.run_thread(time, run->thread));
@@ -45,6 +47,12 @@ void ThreadingAnalysis::handle_capability_event(const eventlog::Event& event, ev
         record(c, time, c.usage.start_gc(time));
     } else if (event.as<eventlog::EndGC>()) {
         record(c, time, c.usage.end_gc(time));
+    } else if (event.as<eventlog::GCWork>()) {
+        gc_phase_event(c, time, GcPhase::working);
+    } else if (event.as<eventlog::GCIdle>()) {
+        gc_phase_event(c, time, GcPhase::idle);
+    } else if (event.as<eventlog::GCDone>()) {
+        gc_phase_event(c, time, GcPhase::done);
     } else if (const auto* wakeup = event.as<eventlog::WakeupThread>()) {
         if (auto it = threads_.find(wakeup->thread); it != threads_.end()) it->second.state.wakeup_thread();
         else if (finished_.contains(wakeup->thread)) diagnostics_.add(Diagnostic::event_after_thread_finished);
@@ -58,7 +66,7 @@ ThreadingAnalysis::CapabilityTrack& ThreadingAnalysis::capability(eventlog::CapN
         slot.emplace(CapabilityTrack{cap, CapabilityUsageAnalysis(time, diagnostics_),
                                      VirtualSamplingTimer<CapabilityActivity>(options_.sampling_interval_ns)});
         sink_.capability_started(cap, time);
-        slot->timer.enter(time, slot->usage.activity());
+        slot->timer.enter(time, slot->usage.sample_activity());
         drain(*slot);
     }
     return *slot;
@@ -81,8 +89,28 @@ ThreadingAnalysis::ThreadTrack* ThreadingAnalysis::thread(eventlog::ThreadId id)
 
 void ThreadingAnalysis::record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span) {
     if (span) sink_.capability_span(track.cap, *span);
-    track.timer.enter(time, track.usage.activity());
+    track.timer.enter(time, track.usage.sample_activity());
     drain(track);
+}
+
+void ThreadingAnalysis::gc_phase_event(CapabilityTrack& track, std::uint64_t time, GcPhase phase) {
+    if (!track.usage.in_gc()) return;  // a phase outside a collection changes nothing
+    if (phase == GcPhase::done) {
+        settle_census_candidate(GcPhase::done);  // an earlier one, on another capability
+        census_candidate_ = PendingDone{track.cap, time};
+        return;
+    }
+    track.usage.gc_phase(phase);
+    record(track, time, std::nullopt);
+}
+
+void ThreadingAnalysis::settle_census_candidate(GcPhase phase) {
+    if (!census_candidate_) return;
+    const PendingDone pending = *census_candidate_;
+    census_candidate_.reset();
+    CapabilityTrack& track = *capabilities_[pending.cap];
+    track.usage.gc_phase(phase);
+    record(track, pending.time, std::nullopt);
 }
 
 void ThreadingAnalysis::record(ThreadTrack& track, std::uint64_t time, std::optional<ThreadStateSpan> span) {
@@ -107,6 +135,7 @@ void ThreadingAnalysis::drain(ThreadTrack& track) {
 }
 
 ThreadingResult ThreadingAnalysis::finish() {
+    settle_census_candidate(GcPhase::done);
     ThreadingResult lives;
     lives.end_time = now_;
     for (std::optional<CapabilityTrack>& track : capabilities_) {

@@ -59,6 +59,10 @@ private:
     ThreadTrack* thread(eventlog::ThreadId id);
     void handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap, std::uint64_t time);
     void record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span);
+    // GC_WORK / GC_IDLE / GC_DONE on a capability in a collection.
+    void gc_phase_event(CapabilityTrack& track, std::uint64_t time, GcPhase phase);
+    // The pending GC_DONE (see census_candidate_) takes effect as `phase`.
+    void settle_census_candidate(GcPhase phase);
     void record(ThreadTrack& track, std::uint64_t time, std::optional<ThreadStateSpan> span);
     void drain(CapabilityTrack& track);
     void drain(ThreadTrack& track);
@@ -70,6 +74,16 @@ private:
     bool own_sink_;
     std::uint64_t now_ = 0;  // time of the latest event
     std::vector<std::optional<CapabilityTrack>> capabilities_;  // by capability number
+    // A heap census (-h*) is taken by the initiating capability after its last GC_DONE, and
+    // its HEAP_PROF_SAMPLE_BEGIN (global) is written when the census is over. So the latest
+    // GC_DONE of a collection is held back until the next event of its capability (then it
+    // was "done") or a census sample (then it was the census). Nothing else of that
+    // capability's timer moves meanwhile.
+    struct PendingDone {
+        eventlog::CapNo cap;
+        std::uint64_t time;
+    };
+    std::optional<PendingDone> census_candidate_;
     std::unordered_map<eventlog::ThreadId, ThreadTrack> threads_;  // live threads
     // Finished threads are forgotten but for their id: later events of theirs only count as
     // a diagnostic, and a program with a million short-lived threads keeps a million ids only.

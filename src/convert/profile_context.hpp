@@ -26,6 +26,7 @@ struct Categories {
     fxprof::CategoryHandle idle{0};     // transparent: counts as idle for the profiler
     fxprof::CategoryHandle running{0};  // green: Haskell code runs
     fxprof::CategoryHandle gc{0};       // orange: garbage collection
+    fxprof::CategoryHandle gc_wait{0};  // dark grey: a capability waits within a collection
     // Why a Haskell thread does not run (analysis/off_cpu_state.hpp):
     fxprof::CategoryHandle waiting_for_gc{0};  // brown: stopped so that the GC can run
     fxprof::CategoryHandle runnable{0};        // grey: ready, waiting for its capability

@@ -15,6 +15,8 @@ namespace {
 using namespace el2fx::fxprof;
 using analysis::CapabilityActivity;
 using analysis::CapabilityState;
+using analysis::GcPhase;
+using analysis::kGcPhases;
 using analysis::ThreadActivity;
 using analysis::ThreadState;
 using eventlog::CapNo;
@@ -148,7 +150,8 @@ public:
 
     void begin() {
         const Categories& c = ctx_.categories;
-        other_ = c.other, idle_ = c.idle, running_ = c.running, gc_ = c.gc, warning_ = c.warning;
+        other_ = c.other, idle_ = c.idle, running_ = c.running, gc_ = c.gc, gc_wait_ = c.gc_wait, memory_ = c.memory,
+        warning_ = c.warning;
         stopped_categories_ = {c.waiting_for_gc, c.runnable, c.foreign_call, c.blocked};  // by OffCpuKind
         declare_schemas();
         set_meta();
@@ -485,14 +488,40 @@ private:
         return ctx_.run_count > 1 ? p_.handle_for_stack(prefix, frame) : p_.add_distinct_stack(prefix, frame);
     }
 
+    // A capability in a collection: "GC" is the time spent collecting (its working phase a
+    // frame under it); waiting for the other GC threads or to be released, and the heap
+    // census, are roots of their own, so that a capability that only waits in a parallel GC
+    // (its OS thread descheduled: more capabilities than cores) does not read as collecting.
+    // All made at the first need of any, in a fixed order: two runs of one program then have
+    // the same functions whichever phases their samples happen to hit (the compare view and a
+    // selection of both runs match functions by name).
+    StackHandle gc_stack(GcPhase phase) {
+        if (!gc_stacks_[0])
+            for (std::size_t p = 0; p < kGcPhases; ++p) make_gc_stack(static_cast<GcPhase>(p));
+        return *gc_stacks_[static_cast<std::size_t>(phase)];
+    }
+    void make_gc_stack(GcPhase phase) {
+        auto& stack = gc_stacks_[static_cast<std::size_t>(phase)];
+        switch (phase) {
+            case GcPhase::collecting: stack = p_.handle_for_stack(std::nullopt, frame("GC", gc_)); break;
+            case GcPhase::working: stack = p_.handle_for_stack(*gc_stacks_[0], frame("working", gc_)); break;
+            case GcPhase::idle:
+                stack = p_.handle_for_stack(std::nullopt, frame("GC idle: waiting for other GC threads", gc_wait_));
+                break;
+            case GcPhase::done:
+                stack = p_.handle_for_stack(std::nullopt, frame("GC done: waiting to be released", gc_wait_));
+                break;
+            case GcPhase::census: stack = p_.handle_for_stack(std::nullopt, frame("Heap census", memory_)); break;
+        }
+    }
+
     StackHandle capability_stack(const CapabilityActivity& a) {
         switch (a.state) {
             case CapabilityState::idle:
                 if (!idle_stack_) idle_stack_ = p_.handle_for_stack(std::nullopt, frame("Idle", idle_));
                 return *idle_stack_;
             case CapabilityState::gc:
-                if (!gc_stack_) gc_stack_ = p_.handle_for_stack(std::nullopt, frame("GC", gc_));
-                return *gc_stack_;
+                return gc_stack(a.phase);
             case CapabilityState::mutator:
                 break;
         }
@@ -541,11 +570,13 @@ private:
         if (!running_frame_) running_frame_ = frame("Running", running_);
         return *running_frame_;
     }
-    // The root frame of a kind of stop, made at its first need.
+    // The root frames of the kinds of stop, all made at the first need of any (see gc_stack).
     FrameHandle stopped_frame(analysis::OffCpuKind kind) {
-        auto& f = stopped_frames_[static_cast<std::size_t>(kind)];
-        if (!f) f = frame(analysis::off_cpu_kind_name(kind), stopped_categories_[static_cast<std::size_t>(kind)]);
-        return *f;
+        if (!stopped_frames_[0])
+            for (std::size_t k = 0; k < analysis::kOffCpuKinds; ++k)
+                stopped_frames_[k] = frame(analysis::off_cpu_kind_name(static_cast<analysis::OffCpuKind>(k)),
+                                           stopped_categories_[k]);
+        return *stopped_frames_[static_cast<std::size_t>(kind)];
     }
 
     // The reason a thread stopped, under its kind's stack.
@@ -737,7 +768,7 @@ private:
     const Diagnostics& diagnostics_;
     MappingSummary summary_;
     ProcessHandle process_{0};
-    CategoryHandle other_{0}, idle_{0}, running_{0}, gc_{0}, warning_{0};
+    CategoryHandle other_{0}, idle_{0}, running_{0}, gc_{0}, gc_wait_{0}, memory_{0}, warning_{0};
     std::array<CategoryHandle, analysis::kOffCpuKinds> stopped_categories_{CategoryHandle{0}, CategoryHandle{0}, CategoryHandle{0}, CategoryHandle{0}};  // by OffCpuKind
     std::array<std::optional<StringHandle>, 32> stopped_names_;  // marker names by stop status; the last: others
     MarkerSchemaHandle mutator_schema_{0}, idle_schema_{0}, running_schema_{0}, stopped_schema_{0},
@@ -767,7 +798,8 @@ private:
     std::optional<FrameHandle> running_frame_;
     std::array<std::optional<FrameHandle>, analysis::kOffCpuKinds> stopped_frames_;  // by OffCpuKind
     Names names_;
-    std::optional<StackHandle> idle_stack_, gc_stack_, mutator_root_;
+    std::optional<StackHandle> idle_stack_, mutator_root_;
+    std::array<std::optional<StackHandle>, kGcPhases> gc_stacks_;  // by GcPhase
     std::map<CapNo, CapabilityTrack> caps_;
     std::vector<ThreadHandle> capability_order_;
     std::vector<PerThread> threads_;  // by the census's thread ordinal
@@ -787,6 +819,7 @@ Categories declare_categories(Profile& profile) {
     c.idle = profile.handle_for_category("Idle", CategoryColor::transparent);
     c.running = profile.handle_for_category("Running", CategoryColor::green);
     c.gc = profile.handle_for_category("GC", CategoryColor::orange);
+    c.gc_wait = profile.handle_for_category("GC wait", CategoryColor::darkgrey);
     c.waiting_for_gc = profile.handle_for_category("Waiting for GC", CategoryColor::brown);
     c.runnable = profile.handle_for_category("Runnable", CategoryColor::grey);
     c.foreign_call = profile.handle_for_category("Foreign call", CategoryColor::magenta);

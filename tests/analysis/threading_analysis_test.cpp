@@ -310,3 +310,87 @@ BOOST_AUTO_TEST_CASE(a_sink_receives_every_span_and_sample_as_they_become_final)
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(gc_phases)
+
+// The tick key of each sample of capability `cap`, as "phase@time".
+std::vector<std::string> gc_ticks(const ThreadingResult& r, std::size_t cap) {
+    static const char* const kNames[] = {"collecting", "working", "idle", "done", "census"};
+    std::vector<std::string> out;
+    for (const auto& s : r.capabilities.at(cap).samples) {
+        if (s.weight == 0) continue;
+        if (s.key.state != CapabilityState::gc) {
+            out.push_back((s.key.state == CapabilityState::idle ? "off@" : "mutator@") + std::to_string(s.time));
+            continue;
+        }
+        out.push_back(std::string(kNames[static_cast<int>(s.key.phase)]) + "@" + std::to_string(s.time));
+    }
+    return out;
+}
+
+BOOST_AUTO_TEST_CASE(work_idle_and_done_change_samples_but_not_the_gc_span) {
+    Diagnostics d;
+    ThreadingAnalysis a(d, ThreadingOptions{10});
+    a.handle(event(0, 0, ev::BlockMarker{0, 0, 0}));
+    a.handle(event(1, 0, ev::StartGC{}));
+    a.handle(event(15, 0, ev::GCWork{}));
+    a.handle(event(35, 0, ev::GCIdle{}));
+    a.handle(event(45, 0, ev::GCDone{}));
+    a.handle(event(58, 0, ev::EndGC{}));  // the pending GC_DONE takes effect as "done"
+    ThreadingResult r = a.finish();
+    BOOST_TEST((gc_ticks(r, 0) == std::vector<std::string>{"collecting@10", "working@20", "working@30", "idle@40",
+                                                          "done@50"}));
+    // One GC span 1..58, as the seed draws it.
+    const auto& spans = r.capabilities.at(0).spans;
+    BOOST_REQUIRE(spans.size() >= 2u);
+    BOOST_TEST((spans[1] == CapabilitySpan{1, 58, CapabilityActivity::gc()}));
+}
+
+BOOST_AUTO_TEST_CASE(a_census_sample_turns_the_last_gc_done_into_census_time) {
+    Diagnostics d;
+    ThreadingAnalysis a(d, ThreadingOptions{10});
+    a.handle(event(0, 0, ev::BlockMarker{0, 0, 0}));
+    a.handle(event(0, 1, ev::BlockMarker{0, 0, 1}));
+    a.handle(event(1, 0, ev::StartGC{}));
+    a.handle(event(2, 1, ev::StartGC{}));
+    a.handle(event(3, 0, ev::GCWork{}));
+    a.handle(event(4, 1, ev::GCWork{}));
+    a.handle(event(12, 1, ev::GCDone{}));   // a helper: waits to be released
+    a.handle(event(14, 0, ev::GCDone{}));   // the initiating capability: its census follows
+    a.handle(event(47, std::nullopt, ev::HeapProfSampleBegin{1}));
+    a.handle(event(48, std::nullopt, ev::HeapProfSampleEnd{1}));
+    a.handle(event(52, 0, ev::EndGC{}));
+    a.handle(event(53, 1, ev::EndGC{}));
+    ThreadingResult r = a.finish();
+    BOOST_TEST((gc_ticks(r, 0) == std::vector<std::string>{"working@10", "census@20", "census@30", "census@40",
+                                                          "census@50"}));
+    BOOST_TEST((gc_ticks(r, 1) == std::vector<std::string>{"working@10", "done@20", "done@30", "done@40",
+                                                          "done@50"}));
+}
+
+BOOST_AUTO_TEST_CASE(without_a_census_a_held_back_gc_done_is_done_from_its_own_time) {
+    Diagnostics d;
+    ThreadingAnalysis a(d, ThreadingOptions{10});
+    a.handle(event(0, 0, ev::BlockMarker{0, 0, 0}));
+    a.handle(event(1, 0, ev::StartGC{}));
+    a.handle(event(3, 0, ev::GCWork{}));
+    a.handle(event(14, 0, ev::GCDone{}));
+    ThreadingResult r = a.finish();  // the log ends in the collection
+    BOOST_TEST((gc_ticks(r, 0) == std::vector<std::string>{"working@10"}));
+    // The time from 14 is done: the final sample (weight 0) carries it.
+    BOOST_TEST((r.capabilities.at(0).samples.back().key == CapabilityActivity::gc(GcPhase::done)));
+}
+
+BOOST_AUTO_TEST_CASE(phase_events_outside_a_collection_change_nothing) {
+    Diagnostics d;
+    ThreadingAnalysis a(d, ThreadingOptions{10});
+    a.handle(event(0, 0, ev::BlockMarker{0, 0, 0}));
+    a.handle(event(1, 0, ev::RunThread{1}));
+    a.handle(event(5, 0, ev::GCWork{}));
+    a.handle(event(6, 0, ev::GCDone{}));
+    a.handle(event(25, 0, ev::StopThread{1, kYield, 0}));
+    ThreadingResult r = a.finish();
+    BOOST_TEST((gc_ticks(r, 0) == std::vector<std::string>{"mutator@10", "mutator@20"}));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -170,3 +170,33 @@ BOOST_AUTO_TEST_CASE(a_profiled_programs_main_thread_waits_for_gc_rather_than_bl
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(capability_gc_phases)
+
+// More capabilities than cores: "GC" is the time spent collecting; waiting for the other GC
+// threads or to be released are roots of their own, in the "GC wait" category.
+BOOST_AUTO_TEST_CASE(waits_in_a_parallel_gc_are_not_collecting) {
+    View v(env_dir("EL2FX_FIXTURES") + "/gc-n4.eventlog");
+    double gc = 0, waiting = 0;
+    for (const auto& [path, weight] : v.stacks("Capability 0")) {
+        if (path == "GC" || path == "GC/working") gc += weight;
+        if (path == "GC idle: waiting for other GC threads" || path == "GC done: waiting to be released") waiting += weight;
+    }
+    BOOST_TEST(gc > 0);
+    BOOST_TEST(waiting > 0);
+    BOOST_TEST(v.category_of_func("working") == "GC");
+    BOOST_TEST(v.category_of_func("GC done: waiting to be released") == "GC wait");
+    BOOST_TEST(v.category_of_func("GC idle: waiting for other GC threads") == "GC wait");
+}
+
+BOOST_AUTO_TEST_CASE(heap_census_time_is_its_own_root) {
+    View v(env_dir("EL2FX_FIXTURES") + "/census-hy.eventlog");
+    double census = 0;
+    for (const char* cap : {"Capability 0", "Capability 1"})
+        for (const auto& [path, weight] : v.stacks(cap))
+            if (path == "Heap census") census += weight;
+    BOOST_TEST(census > 0);
+    BOOST_TEST(v.category_of_func("Heap census") == "Memory");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
