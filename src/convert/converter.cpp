@@ -69,7 +69,9 @@ struct RunPlacement {
 void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOptions& given,
              const RunPlacement& placement, ConversionReport& report) {
     ConvertOptions options = given;
-    if (options.redact_paths) options.input_name = std::string(file_name(options.input_name));
+    // The eventlog's name only, never its path (with or without --redact-paths): it names the
+    // profile when the log has no program arguments, and profiles get shared.
+    options.input_name = std::string(file_name(options.input_name));
     const RewriteOptions rewriting{.shift_to_zero = placement.count > 1,
                                            .redact_args = options.redact_args,
                                            .redact_paths = options.redact_paths};

@@ -1,3 +1,4 @@
+#include "convert/run_summary_marker.hpp"
 #include "convert/gc_heap_contributor.hpp"
 
 #include <algorithm>
@@ -244,6 +245,7 @@ public:
         pending_allocation_.reset();
         add_nonmoving(r);
         add_summary(r.summary);
+        add_run_summary_marker(ctx_, r.summary, ctx_.run.first_time, end_);
     }
 
     // The rest is this file's own business (the class lives in this file only).
@@ -634,6 +636,7 @@ public:
         duration_entry(s, "INIT time (elapsed)", m.init_elapsed);
         duration_entry(s, "MUT time (elapsed)", m.mut_elapsed);
         duration_entry(s, "GC time (elapsed)", m.gc_elapsed);
+        if (m.has_censuses) duration_entry(s, "PROF time: heap censuses (elapsed)", m.prof_elapsed);
         duration_entry(s, "EXIT time (elapsed)", m.exit_elapsed);
         duration_entry(s, "Total time (elapsed)", m.total_elapsed);
         if (m.alloc_rate.value) {

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "eventlog/event.hpp"
+#include "gc/heap_census_timer.hpp"
 #include "gc/gc_collection.hpp"
 #include "gc/heap_counters.hpp"
 
@@ -107,6 +108,10 @@ struct RtsSummary {
     Figure<double> work_balance;  // 0..1
     Figure<SparkFigures> sparks;
     Figure<std::uint64_t> init_elapsed, mut_elapsed, gc_elapsed, exit_elapsed, total_elapsed;  // ns
+    // Heap-profile censuses (the runtime's PROF line, left out of its GC line); missing with no
+    // census in the log. gc_elapsed excludes it.
+    Figure<std::uint64_t> prof_elapsed;
+    bool has_censuses = false;
     Figure<double> alloc_rate;    // bytes per MUT second (elapsed)
     Figure<double> productivity;  // MUT / Total, elapsed; 0..1
     Figure<double> gc_share;      // GC / Total, elapsed (the non-threaded runtime's %GC line)
@@ -174,7 +179,8 @@ private:
     bool par_balanced_everywhere_ = true;
     std::uint64_t max_frag_ = 0;
     std::vector<GenerationFigures> gens_;
-    std::uint64_t gc_elapsed_ = 0;  // the sum of collections' pauses
+    std::uint64_t gc_elapsed_ = 0;  // the sum of collections' pauses (censuses included)
+    HeapCensusTimer censuses_;
     double seed_gc_elapsed_ = 0, seed_max_pause_ = 0;
     std::uint64_t seed_timed_ = 0;
     std::uint64_t sync_count_ = 0, sync_total_ = 0, sync_max_ = 0;

@@ -175,6 +175,7 @@ std::string render_summary_json(const RtsSummary& s, const std::string& input_na
     figure(w, "init_elapsed_ns", s.init_elapsed);
     figure(w, "mut_elapsed_ns", s.mut_elapsed);
     figure(w, "gc_elapsed_ns", s.gc_elapsed);
+    if (s.has_censuses) figure(w, "prof_elapsed_ns", s.prof_elapsed);
     figure(w, "exit_elapsed_ns", s.exit_elapsed);
     figure(w, "total_elapsed_ns", s.total_elapsed);
     figure(w, "alloc_rate_bytes_per_mut_second", s.alloc_rate);

@@ -142,6 +142,7 @@ std::string render_summary_text(const RtsSummary& s) {
     time_line("INIT", s.init_elapsed);
     time_line("MUT", s.mut_elapsed);
     time_line("GC", s.gc_elapsed);
+    if (s.has_censuses) time_line("PROF", s.prof_elapsed);
     time_line("EXIT", s.exit_elapsed);
     time_line("Total", s.total_elapsed);
     out += "\n";

@@ -1,0 +1,78 @@
+#include "convert/run_summary_marker.hpp"
+
+#include <cstdio>
+
+namespace el2fx::convert {
+namespace {
+
+using namespace el2fx::fxprof;
+
+template <typename T>
+const char* accuracy_mark(const gc::Figure<T>& f) {
+    switch (f.accuracy) {
+        case gc::Accuracy::lower_bound: return "≥";
+        case gc::Accuracy::estimate: return "~";
+        default: return "";
+    }
+}
+
+// 50.4 MB, 2.1 GB: three significant figures, decimal units as the profiler's own.
+std::string decimal_bytes(double bytes) {
+    const char* const units[] = {"B", "kB", "MB", "GB", "TB"};
+    int u = 0;
+    while (bytes >= 1000 && u < 4) bytes /= 1000, ++u;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, bytes < 10 ? "%.2f %s" : bytes < 100 ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+    return buf;
+}
+
+void append(std::string& out, const std::string& part) {
+    if (!out.empty()) out += " · ";
+    out += part;
+}
+
+}  // namespace
+
+std::string run_summary_text(const gc::RtsSummary& s) {
+    std::string out;
+    char buf[64];
+    if (s.gc_elapsed.value && s.total_elapsed.value && *s.total_elapsed.value > 0) {
+        const double share = 100.0 * static_cast<double>(*s.gc_elapsed.value) / static_cast<double>(*s.total_elapsed.value);
+        std::snprintf(buf, sizeof buf, "GC %s%.1f%%", accuracy_mark(s.total_elapsed), share);
+        append(out, buf);
+    }
+    if (s.productivity.value) {
+        std::snprintf(buf, sizeof buf, "productivity %s%.1f%%", accuracy_mark(s.productivity), *s.productivity.value * 100);
+        append(out, buf);
+    }
+    if (s.max_residency.value)
+        append(out, std::string("max residency ") + accuracy_mark(s.max_residency) +
+                        decimal_bytes(static_cast<double>(*s.max_residency.value)));
+    if (s.alloc_rate.value)
+        append(out, std::string("alloc ") + accuracy_mark(s.alloc_rate) + decimal_bytes(*s.alloc_rate.value) +
+                        "/s of MUT");
+    return out;
+}
+
+void add_run_summary_marker(ProfileContext& context, const gc::RtsSummary& summary, std::uint64_t start,
+                            std::uint64_t end) {
+    const std::string text = run_summary_text(summary);
+    if (text.empty()) return;
+    Profile& p = context.profile;
+    using DL = DisplayLocation;
+    const MarkerSchemaHandle schema = p.register_marker_schema(
+        {.name = "RunSummary",
+         .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
+         .fields = {{"summary", "Summary", FieldFormat::string}},
+         .tooltip_label = "+RTS -s: {marker.data.summary}",
+         .table_label = "{marker.data.summary}",
+         .chart_label = "{marker.data.summary}",
+         .description = "The headline figures of the +RTS -s summary, computed from the events (elapsed "
+                        "times; ~ an estimate, ≥ a lower bound). Profile Info has the whole summary."});
+    auto at = [](std::uint64_t ns) { return Timestamp::from_nanos(static_cast<std::int64_t>(ns)); };
+    p.add_marker(context.process_track, MarkerTiming::interval(at(start), at(std::max(start, end))),
+                 p.handle_for_string("+RTS -s"), context.categories.gc, schema,
+                 {FieldValue(p.handle_for_string(text))});
+}
+
+}  // namespace el2fx::convert
