@@ -62,7 +62,9 @@ void add_run_summary_marker(ProfileContext& context, const gc::RtsSummary& summa
     using DL = DisplayLocation;
     const MarkerSchemaHandle schema = p.register_marker_schema(
         {.name = "RunSummary",
-         .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
+         // Not in the timeline: a bar over the whole process track would hide its GC markers.
+         // The process track opens on the marker chart, where this is the first row.
+         .display = {DL::marker_chart, DL::marker_table},
          .fields = {{"summary", "Summary", FieldFormat::string}},
          .tooltip_label = "+RTS -s: {marker.data.summary}",
          .table_label = "{marker.data.summary}",
