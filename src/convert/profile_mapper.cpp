@@ -22,6 +22,10 @@ using eventlog::ThreadId;
 constexpr std::int64_t kCapabilityTidBase = 1'000'000'000;
 // The profiler shows this many tracks by default; we choose which.
 constexpr std::size_t kInitiallyVisible = 15;
+// meta.product, the same for every profile: the profiler's compare view names a pair of
+// profiles by the product they share, else "Firefox" (merge-compare.ts). The program's name
+// is the process track's name and the "Program" entry of the "GHC run" section.
+constexpr std::string_view kProduct = "Haskell program";
 
 Timestamp at(std::uint64_t ns) { return Timestamp::from_nanos(static_cast<std::int64_t>(ns)); }
 
@@ -362,7 +366,9 @@ private:
 
     void set_meta() {
         const RunInfo& run = ctx_.run;
-        p_.set_product(product_name());
+        p_.set_product(kProduct);
+        // Not Firefox Nightly: the Share panel removes personal data by default (format_v70.hpp).
+        p_.set_update_channel(v70::kUpdateChannelRelease);
         p_.set_interval(Duration::from_nanos(static_cast<std::int64_t>(options_.sampling_interval_ns)));
         if (run.wall_clock_unix_ns) {
             p_.set_start_time(WallClock::from_unix_nanos(static_cast<std::int64_t>(*run.wall_clock_unix_ns) -

@@ -16,6 +16,7 @@
 #include "fxprof/rapidjson.hpp"
 #include "fxprof/validate.hpp"
 #include "run_process.hpp"
+#include "share_simulation.hpp"
 #include "util/error.hpp"
 
 namespace fs = std::filesystem;
@@ -80,6 +81,21 @@ BOOST_AUTO_TEST_CASE(every_fixture_converts_to_a_valid_profile) {
     }
 }
 
+// Issue 19: the Share panel with "Include hidden threads" unticked keeps meta's thread lists as
+// they are; they must still name the same threads. And the panel must not take our profiles for
+// Firefox Nightly's, nor the compare view call a pair of them "Firefox".
+BOOST_AUTO_TEST_CASE(every_fixture_shared_without_hidden_threads_keeps_its_first_view) {
+    auto logs = eventlogs_in(env_dir("EL2FX_FIXTURES"));
+    BOOST_REQUIRE(logs.size() >= 8u);
+    for (const std::string& log : logs) {
+        auto d = parse(convert_to_json(log).json);
+        const auto shared = el2fx::testing::share_without_hidden_threads(d);
+        BOOST_TEST(shared.problems.empty(), log << ": " << (shared.problems.empty() ? "" : shared.problems.front()));
+        BOOST_TEST(d["meta"]["updateChannel"].GetString() == std::string("release"), log);
+        BOOST_TEST(d["meta"]["product"].GetString() == std::string("Haskell program"), log);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(every_upstream_eventlog_converts_to_a_valid_profile) {
     std::string dir = env_dir("EL2FX_SHARED") + "/ghc-events-testdata";
     auto logs = eventlogs_in(dir);
@@ -105,7 +121,7 @@ BOOST_AUTO_TEST_CASE(tracks_are_capabilities_then_labelled_threads_named_with_th
     BOOST_TEST(names[1] == "Capability 0");
     BOOST_TEST(names[2] == "Capability 1");
     BOOST_TEST((std::find(names.begin(), names.end(), "5 main") != names.end()));
-    BOOST_TEST(d["meta"]["product"].GetString() == std::string("concurrency"));
+    BOOST_TEST(d["meta"]["product"].GetString() == std::string("Haskell program"));
     BOOST_TEST(d["meta"]["initialVisibleThreads"].Size() <= 15u);
     // The shared track's samples sit on the 1 ms grid of the virtual timer.
     for (const auto& th : d["threads"].GetArray()) {
