@@ -397,7 +397,12 @@ private:
 
     void set_meta() {
         const RunInfo& run = ctx_.run;
+        // The program's name names the profile (top bar, window title), as samply's do. The
+        // compare view names a pair by the product only when both share it (merge-compare.ts),
+        // so two runs of one program read as it, two programs as the profiler's "Firefox".
         p_.set_product(product_name());
+        // Not Firefox Nightly: the Share panel removes personal data by default (format_v70.hpp).
+        p_.set_update_channel(v70::kUpdateChannelRelease);
         p_.set_interval(Duration::from_nanos(static_cast<std::int64_t>(options_.sampling_interval_ns)));
         if (run.wall_clock_unix_ns) {
             p_.set_start_time(WallClock::from_unix_nanos(static_cast<std::int64_t>(*run.wall_clock_unix_ns) -

@@ -16,6 +16,11 @@ inline constexpr int kPreprocessedProfileVersion = 70;
 // meta.version is the Gecko format version; unused for processed profiles but required (samply: 24).
 inline constexpr int kGeckoMetaVersion = 24;
 inline constexpr std::string_view kProcessType = "default";  // thread.processType
+// meta.updateChannel "release" (or "beta", "esr") makes the Share and Download panels say "By
+// default, your personal data is removed" and start with every "Include …" box unticked
+// (sanitize.ts, getShouldSanitizeByDefault); without it they say "This profile is from Firefox
+// Nightly, so by default most information is included".
+inline constexpr std::string_view kUpdateChannelRelease = "release";
 
 namespace key {
 // top level
@@ -36,7 +41,7 @@ inline constexpr std::string_view interval = "interval", startTime = "startTime"
     markerSchema = "markerSchema", extra = "extra", label = "label", entries = "entries",
     format = "format", value = "value", initialVisibleThreads = "initialVisibleThreads",
     initialSelectedThreads = "initialSelectedThreads",
-    keepProfileThreadOrder = "keepProfileThreadOrder";
+    keepProfileThreadOrder = "keepProfileThreadOrder", updateChannel = "updateChannel";
 // marker schema
 inline constexpr std::string_view name = "name", display = "display", fields = "fields",
     key = "key", hidden = "hidden", tooltipLabel = "tooltipLabel", tableLabel = "tableLabel",

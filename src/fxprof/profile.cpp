@@ -36,6 +36,7 @@ void Profile::set_profiling_range(Timestamp start, Timestamp end) {
 
 void Profile::set_arguments(std::string_view arguments) { meta_.arguments = arguments; }
 void Profile::set_imported_from(std::string_view what) { meta_.imported_from = what; }
+void Profile::set_update_channel(std::string_view channel) { meta_.update_channel = channel; }
 void Profile::set_platform(std::string_view platform) { meta_.platform = platform; }
 void Profile::set_oscpu(std::string_view oscpu) { meta_.oscpu = oscpu; }
 void Profile::set_cpu_name(std::string_view name) { meta_.cpu_name = name; }

@@ -71,13 +71,16 @@ public:
     void set_profiling_range(Timestamp start, Timestamp end);
     void set_arguments(std::string_view arguments);
     void set_imported_from(std::string_view what);
+    // Decides the Share panel's wording and defaults (format_v70.hpp, kUpdateChannelRelease).
+    void set_update_channel(std::string_view channel);
     void set_platform(std::string_view platform);
     void set_oscpu(std::string_view oscpu);
     void set_cpu_name(std::string_view name);
     void set_logical_cpus(std::uint32_t n);
     void set_physical_cpus(std::uint32_t n);
     void set_keep_profile_thread_order(bool keep);
-    // Override the profiler's visibility heuristic (top threads by CPU).
+    // Override the profiler's visibility heuristic (top threads by CPU). The threads shown
+    // (these and their processes' main threads) are written first (thread_order.hpp).
     void add_initial_visible_thread(ThreadHandle thread);
     void add_initial_selected_thread(ThreadHandle thread);
     ExtraSectionHandle add_extra_section(std::string_view label);

@@ -1,10 +1,12 @@
 #include "fxprof/profile_writer.hpp"
 
+#include <algorithm>
 #include <variant>
 
 #include "fxprof/format_v70.hpp"
 #include "fxprof/json_emitter.hpp"
 #include "fxprof/json_stream.hpp"
+#include "fxprof/thread_order.hpp"
 #include "util/error.hpp"
 
 namespace el2fx::fxprof {
@@ -15,7 +17,11 @@ namespace {
 
 class ProfileWriter {
 public:
-    ProfileWriter(const Profile& p, JsonEmitter& j) : p_(p), j_(j) {}
+    ProfileWriter(const Profile& p, JsonEmitter& j)
+        : p_(p), j_(j), order_(thread_write_order(p)), position_(order_.size()) {
+        for (std::size_t pos = 0; pos < order_.size(); ++pos)
+            position_[order_[pos]] = static_cast<std::uint32_t>(pos);
+    }
 
     void write() {
         j_.begin_object();
@@ -26,7 +32,8 @@ public:
         write_shared();
         j_.key(key::threads);
         j_.begin_array();
-        for (const Thread& t : p_.threads()) write_thread(t);
+        // Shown threads first (thread_order.hpp): every thread index written is a position.
+        for (std::uint32_t h : order_) write_thread(p_.threads()[h]);
         j_.end_array();
         j_.key(key::counters);
         j_.begin_array();
@@ -108,6 +115,7 @@ private:
         j_.key(key::keepProfileThreadOrder);
         j_.boolean(m.keep_profile_thread_order);
         if (!m.imported_from.empty()) string_field(key::importedFrom, m.imported_from);
+        if (!m.update_channel.empty()) string_field(key::updateChannel, m.update_channel);
         if (!m.arguments.empty()) string_field(key::arguments, m.arguments);
         if (!m.platform.empty()) string_field(key::platform, m.platform);
         if (!m.oscpu.empty()) string_field(key::oscpu, m.oscpu);
@@ -122,10 +130,10 @@ private:
         }
         if (!m.initial_visible_threads.empty())
             column(key::initialVisibleThreads, m.initial_visible_threads.size(),
-                   [&](std::size_t i) { j_.uint64(m.initial_visible_threads[i].index()); });
+                   [&](std::size_t i) { j_.uint64(position(m.initial_visible_threads[i])); });
         if (!m.initial_selected_threads.empty())
             column(key::initialSelectedThreads, m.initial_selected_threads.size(),
-                   [&](std::size_t i) { j_.uint64(m.initial_selected_threads[i].index()); });
+                   [&](std::size_t i) { j_.uint64(position(m.initial_selected_threads[i])); });
 
         j_.key(key::categories);
         j_.begin_array();
@@ -505,8 +513,13 @@ private:
     // ---- counters ---------------------------------------------------------------------------
     std::uint32_t main_thread_index(const Counter& c) {
         const Process& proc = p_.processes()[c.process.index()];
-        if (proc.main_thread) return proc.main_thread->index();
-        if (!proc.threads.empty()) return proc.threads.front().index();
+        if (proc.main_thread) return position(*proc.main_thread);
+        // No main thread: its first thread as written, so a shown one when there is one.
+        if (!proc.threads.empty()) {
+            std::uint32_t first = position(proc.threads.front());
+            for (ThreadHandle t : proc.threads) first = std::min(first, position(t));
+            return first;
+        }
         throw Error("counter \"" + c.name + "\": process " + proc.pid + " has no thread");
     }
 
@@ -601,8 +614,12 @@ private:
         j_.end_object();
     }
 
+    std::uint32_t position(ThreadHandle h) const { return position_[h.index()]; }
+
     const Profile& p_;
     JsonEmitter& j_;
+    std::vector<std::uint32_t> order_;     // written position -> thread handle index
+    std::vector<std::uint32_t> position_;  // thread handle index -> written position
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "fxprof/format_v70.hpp"
 #include "fxprof/gzip.hpp"
 #include "fxprof/rapidjson.hpp"
+#include "fxprof/thread_order.hpp"
 #include "util/error.hpp"
 
 namespace el2fx::fxprof {
@@ -251,6 +252,7 @@ private:
             problem(dot(w, key::profilingEndTime), "is not after profilingStartTime");
         optional_of(m, key::arguments, w, &Value::IsString, "a string");
         optional_of(m, key::keepProfileThreadOrder, w, &Value::IsBool, "a boolean");
+        optional_of(m, key::updateChannel, w, &Value::IsString, "a string");
         optional_of(m, key::usesOnlyOneStackType, w, &Value::IsBool, "a boolean");
 
         check_categories(m, w);
@@ -517,6 +519,7 @@ private:
             if (!t.IsObject()) {
                 problem(w, "is not an object");
                 thread_pids_.emplace_back();
+                thread_is_main_.push_back(false);
                 continue;
             }
             require(t, key::name, w, &Value::IsString, "a string");
@@ -526,7 +529,8 @@ private:
             require(t, key::registerTime, w, &Value::IsNumber, "a number");
             require_nullable_number(t, key::unregisterTime, w);
             require(t, key::pausedRanges, w, &Value::IsArray, "an array");
-            require(t, key::isMainThread, w, &Value::IsBool, "a boolean");
+            const Value* is_main = require(t, key::isMainThread, w, &Value::IsBool, "a boolean");
+            thread_is_main_.push_back(is_main && is_main->GetBool());
             optional_of(t, key::processName, w, &Value::IsString, "a string");
             optional_of(t, key::showMarkersInTimeline, w, &Value::IsBool, "a boolean");
             const Value* pid = require(t, key::pid, w, &Value::IsString, "a string");
@@ -722,6 +726,31 @@ private:
                 if (!is_index((*list)[i]) || (*list)[i].GetUint64() >= thread_count_)
                     problem(at(w, i), "is not a thread index");
         }
+        check_shown_threads_first(m);
+    }
+
+    // The Share panel's "Include hidden threads" keeps meta's thread lists unrenumbered: the
+    // threads shown at first must be the first threads (thread_order.hpp).
+    void check_shown_threads_first(const Value& m) {
+        const Value* visible = get(m, key::initialVisibleThreads);
+        if (!visible || !visible->IsArray() || thread_pids_.size() != thread_count_) return;
+        std::vector<ThreadSlot> slots;
+        for (std::size_t i = 0; i < thread_count_; ++i) slots.push_back({thread_pids_[i], thread_is_main_[i]});
+        std::vector<std::uint32_t> listed;
+        for (const Value& v : visible->GetArray())
+            if (is_index(v) && v.GetUint64() < thread_count_) listed.push_back(static_cast<std::uint32_t>(v.GetUint64()));
+        const std::int64_t k = shown_prefix_length(threads_shown_at_first(slots, listed));
+        const std::string w = dot(std::string(key::meta), key::initialVisibleThreads);
+        if (k < 0) {
+            problem(w, "the threads shown at first (these and their processes' main threads) are not the "
+                       "first threads: a profile shared without its hidden threads would break");
+            return;
+        }
+        if (const Value* selected = get(m, key::initialSelectedThreads); selected && selected->IsArray())
+            for (rapidjson::SizeType i = 0; i < selected->Size(); ++i)
+                if (is_index((*selected)[i]) && (*selected)[i].GetUint64() >= static_cast<std::uint64_t>(k))
+                    problem(at(dot(std::string(key::meta), key::initialSelectedThreads), i),
+                            "is a thread hidden at first");
     }
 
     std::vector<std::string> problems_;
@@ -733,6 +762,7 @@ private:
     std::size_t lib_count_ = 0;
     std::size_t thread_count_ = 0;
     std::vector<std::string> thread_pids_;
+    std::vector<bool> thread_is_main_;
 };
 
 }  // namespace

@@ -2,7 +2,8 @@
 // table column has the table's length, every index is in range (stack frames and prefixOffset
 // parents before children; frame func/category/subcategory; func name/resource/source; string
 // indexes), every marker's data matches its schema, samples and counter samples are in time
-// order, counters have a display, meta has its required fields and version 70.
+// order, counters have a display, meta has its required fields and version 70, and the threads
+// shown at first are the first threads (thread_order.hpp: safe to share without hidden threads).
 // The profiler itself validates nothing; this catches what would crash it or be dropped.
 #pragma once
 

@@ -16,6 +16,7 @@
 #include "fxprof/rapidjson.hpp"
 #include "fxprof/validate.hpp"
 #include "run_process.hpp"
+#include "share_simulation.hpp"
 #include "upstream_data.hpp"
 #include "util/error.hpp"
 
@@ -80,6 +81,20 @@ BOOST_AUTO_TEST_CASE(every_fixture_converts_to_a_valid_profile) {
         Converted c = convert_to_json(log);
         auto problems = fxprof::validate_profile(c.json);
         BOOST_TEST(problems.empty(), log << ": " << (problems.empty() ? "" : problems.front()));
+    }
+}
+
+// Issue 19: the Share panel with "Include hidden threads" unticked keeps meta's thread lists as
+// they are; they must still name the same threads. And the panel must not take our profiles for
+// Firefox Nightly's.
+BOOST_AUTO_TEST_CASE(every_fixture_shared_without_hidden_threads_keeps_its_first_view) {
+    auto logs = eventlogs_in(env_dir("EL2FX_FIXTURES"));
+    BOOST_REQUIRE(logs.size() >= 8u);
+    for (const std::string& log : logs) {
+        auto d = parse(convert_to_json(log).json);
+        const auto shared = el2fx::testing::share_without_hidden_threads(d);
+        BOOST_TEST(shared.problems.empty(), log << ": " << (shared.problems.empty() ? "" : shared.problems.front()));
+        BOOST_TEST(d["meta"]["updateChannel"].GetString() == std::string("release"), log);
     }
 }
 

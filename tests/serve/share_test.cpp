@@ -151,13 +151,16 @@ BOOST_AUTO_TEST_CASE(redact_args_replaces_every_argument_but_argv0s_file_name) {
     BOOST_TEST(json.find("[redacted]") != std::string::npos);
     auto d = parse(json);
     BOOST_TEST(d["meta"]["arguments"].GetString() == std::string("prog [redacted]"));
-    BOOST_TEST(d["meta"]["product"].GetString() == std::string("prog"));
-    bool extra_entry = false;
+    bool extra_entry = false, program_entry = false;
     for (const auto& section : d["meta"]["extra"].GetArray())
-        for (const auto& entry : section["entries"].GetArray())
+        for (const auto& entry : section["entries"].GetArray()) {
             if (entry["label"].GetString() == std::string("Arguments"))
                 extra_entry = entry["value"].GetString() == std::string("prog [redacted]");
+            if (entry["label"].GetString() == std::string("Program"))
+                program_entry = entry["value"].GetString() == std::string("prog");
+        }
     BOOST_TEST(extra_entry);
+    BOOST_TEST(program_entry);
 }
 
 BOOST_AUTO_TEST_CASE(redact_paths_leaves_no_directory_anywhere) {
