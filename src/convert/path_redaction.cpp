@@ -117,11 +117,10 @@ private:
         std::size_t j = i;
         bool has_separator = false;
         while (j < s_.size() && (is_word(s_[j]) || is_separator(s_[j]))) has_separator |= is_separator(s_[j++]);
-        if (has_separator) {
+        if (has_separator && (i == glued_after_ || shape_of(s_.substr(i, j - i)).climbs)) {
+            // Taken whole, to the path's end (what follows is looked at once only).
             const std::size_t end = path_end(s_, i);
-            const PathShape shape = shape_of(s_.substr(i, end - i));
-            if ((shape.climbs || i == glued_after_) && shape.components > 0 && shape.last != "..")
-                return reduce(shape.last, end);
+            return reduce(shape_of(s_.substr(i, end - i)).last, end);
         }
         if (j == i) ++j;  // a character that is no part of a word
         out_ += s_.substr(i, j - i);
