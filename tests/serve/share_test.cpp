@@ -610,6 +610,30 @@ BOOST_AUTO_TEST_CASE(redact_paths_writes_no_absolute_path_anywhere) {
     BOOST_TEST(json.find("-olout.eventlog") != std::string::npos);  // the flag stays, its path goes
 }
 
+// Real eventlogs hold no machine's paths (they were made in a temporary directory): with
+// --redact-paths their profiles lose nothing (relative source locations, messages, labels
+// stay), except the eventlog's own path where it names the profile.
+BOOST_AUTO_TEST_CASE(real_eventlogs_lose_nothing_but_the_eventlogs_own_path) {
+    TempDir dir;
+    for (const char* name : {"alloc", "concurrency", "killed", "nonmoving", "profiled", "profiled-hy", "sparks",
+                             "userevents"}) {
+        const std::string log = env_dir("EL2FX_FIXTURES") + "/" + name + ".eventlog";
+        convert::ConvertOptions options;
+        options.input_name = std::string(name) + ".eventlog";
+        const std::string plain = json_of(log, options);
+        options.redact_paths = true;
+        BOOST_TEST((json_of(log, options) == plain), name);
+        // Through the CLI, with the eventlog's absolute path: no absolute path is written.
+        const fs::path out = dir.path / "out.json.gz";
+        auto r = el2fx::testing::run_binary({log, "--redact-paths", "-q", "-o", out.string()});
+        BOOST_REQUIRE(r.status == 0);
+        std::vector<std::string> strings;
+        collect_strings(parse(fxprof::gunzip(slurp(out))), strings);
+        for (const std::string& s : strings)
+            BOOST_TEST(absolute_path_in(s).empty(), name << ": " << s.substr(0, 300));
+    }
+}
+
 // ---- Functions stay the same from run to run -------------------------------------------
 
 namespace {
