@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <cxxopts.hpp>
+#include <sys/stat.h>
 
 #include "cli/convert_command.hpp"
 #include "cli/dump_command.hpp"
@@ -212,6 +213,12 @@ int convert_main(int argc, char** argv) {
     serve.files = {output_path(command)};
     if (serve.files.front() == "-") {
         std::fputs("eventlog2fxprof: --open needs a file to serve, not -o -\n", stderr);
+        return kUsageError;
+    }
+    struct stat st {};  // a device or FIFO is written into, but cannot be served afterwards
+    if (::stat(serve.files.front().c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        std::fprintf(stderr, "eventlog2fxprof: --open needs a regular file to serve, and %s is not one\n",
+                     serve.files.front().c_str());
         return kUsageError;
     }
     int status = convert();

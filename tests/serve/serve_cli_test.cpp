@@ -241,6 +241,10 @@ BOOST_AUTO_TEST_CASE(serve_refuses_what_it_cannot_serve) {
     auto stdout_open = el2fx::testing::run_binary(
         {el2fx::testing::env_dir("EL2FX_FIXTURES") + "/sparks.eventlog", "-o", "-", "--open"});
     BOOST_TEST(stdout_open.status == 2);
+    auto device_open = el2fx::testing::run_binary(
+        {el2fx::testing::env_dir("EL2FX_FIXTURES") + "/sparks.eventlog", "-o", "/dev/null", "--open"});
+    BOOST_TEST(device_open.status == 2);
+    BOOST_TEST(device_open.err.find("--open needs a regular file") != std::string::npos, device_open.err);
     auto bad_address = el2fx::testing::run_binary({"serve", "--address", "example.com", el2fx::testing::env_dir("EL2FX_FIXTURES") + "/sparks.eventlog"});
     BOOST_TEST(bad_address.status == 1);
     // An output that cannot be made: one line, one colon after the name (once "x.json.gz::").
