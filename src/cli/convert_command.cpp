@@ -1,5 +1,8 @@
 #include "cli/convert_command.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cli/exit_codes.hpp"
 #include "cli/input_warnings.hpp"
 #include "convert/converter.hpp"
@@ -63,6 +66,18 @@ int run_compare(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
 
 }  // namespace
 
+std::optional<std::string> input_overwritten_by(const std::string& output, const std::vector<std::string>& inputs) {
+    if (output == "-") return std::nullopt;  // a shell's `> FILE` has emptied it before we run anyway
+    struct stat out {};
+    if (::stat(output.c_str(), &out) != 0) return std::nullopt;  // not there yet: nothing to lose
+    for (const std::string& input : inputs) {
+        struct stat in {};
+        const int rc = input == "-" ? ::fstat(STDIN_FILENO, &in) : ::stat(input.c_str(), &in);
+        if (rc == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) return input;
+    }
+    return std::nullopt;
+}
+
 std::string output_path(const ConvertCommand& command) {
     if (!command.output.empty()) return command.output;
     std::vector<convert::RunInput> inputs = run_inputs(command);
@@ -72,8 +87,15 @@ std::string output_path(const ConvertCommand& command) {
 }
 
 int run_convert(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
-    if (command.inputs.size() > 1 || !command.names.empty()) return run_compare(command, out, err);
     std::string output = output_path(command);
+    const std::vector<std::string> inputs = command.inputs.empty() ? std::vector<std::string>{command.input} : command.inputs;
+    if (auto input = input_overwritten_by(output, inputs)) {
+        std::fprintf(err, "eventlog2fxprof: error: the output %s is the input %s (the same file): "
+                          "writing the profile would destroy the eventlog; choose another -o\n",
+                     output.c_str(), *input == "-" ? "(standard input)" : input->c_str());
+        return kUsageError;
+    }
+    if (command.inputs.size() > 1 || !command.names.empty()) return run_compare(command, out, err);
     convert::ConvertOptions options = command.options;
     if (options.input_name.empty()) options.input_name = command.input == "-" ? "stdin" : command.input;
     convert::ConversionReport report = convert::convert_eventlog(command.input, output, options);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,12 @@ struct ConvertCommand {
     bool timings = false;  // the wall time of each phase, on standard error
 };
 
+// Refuses (exit status 2) an output that is one of the inputs, which the profile would replace.
 int run_convert(const ConvertCommand& command, std::FILE* out, std::FILE* err);
+
+// The input that `output` is the very file of (same device and inode: also through hard or
+// symbolic links; "-" is standard input), if any.
+std::optional<std::string> input_overwritten_by(const std::string& output, const std::vector<std::string>& inputs);
 
 // Where run_convert writes: -o, else beside the (first) input. Throws el2fx::Error for
 // standard input without -o.

@@ -7,10 +7,12 @@
 #include <vector>
 
 #include <cxxopts.hpp>
+#include <sys/stat.h>
 
 #include "cli/convert_command.hpp"
 #include "cli/dump_command.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/interrupt_cleanup.hpp"
 #include "cli/summary_command.hpp"
 #include "cli/serve_command.hpp"
 #include "util/error.hpp"
@@ -174,7 +176,13 @@ int convert_main(int argc, char** argv) {
                      command.inputs.size());
         return kUsageError;
     }
-    if (args.count("output")) command.output = args["output"].as<std::string>();
+    if (args.count("output")) {
+        command.output = args["output"].as<std::string>();
+        if (command.output.empty()) {  // not "the default path": a script's empty variable, most likely
+            std::fputs("eventlog2fxprof: -o needs a file name (- for standard output)\n", stderr);
+            return kUsageError;
+        }
+    }
     if (args.count("interval")) {
         command.options.sampling_interval_ns = parse_time(args["interval"].as<std::string>());
         if (command.options.sampling_interval_ns == 0) throw el2fx::Error("--interval must be more than 0");
@@ -194,7 +202,12 @@ int convert_main(int argc, char** argv) {
     command.quiet = args.count("quiet") > 0;
     command.options.redact_args = args.count("redact-args") > 0;
     command.options.redact_paths = args.count("redact-paths") > 0;
-    if (!args.count("open")) return run_convert(command, stdout, stderr);
+    // Interrupted, the conversion leaves no temporary file behind.
+    auto convert = [&] {
+        RemoveTempFilesOnSignal cleanup;
+        return run_convert(command, stdout, stderr);
+    };
+    if (!args.count("open")) return convert();
     ServeCommand serve;
     read_serve_options(args, serve);
     serve.files = {output_path(command)};
@@ -202,7 +215,13 @@ int convert_main(int argc, char** argv) {
         std::fputs("eventlog2fxprof: --open needs a file to serve, not -o -\n", stderr);
         return kUsageError;
     }
-    int status = run_convert(command, stdout, stderr);
+    struct stat st {};  // a device or FIFO is written into, but cannot be served afterwards
+    if (::stat(serve.files.front().c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        std::fprintf(stderr, "eventlog2fxprof: --open needs a regular file to serve, and %s is not one\n",
+                     serve.files.front().c_str());
+        return kUsageError;
+    }
+    int status = convert();
     return status == kOk ? run_serve(serve, stdout, stderr) : status;
 }
 

@@ -1,7 +1,5 @@
 #include "convert/converter.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <chrono>
 
@@ -209,12 +207,12 @@ fxprof::Profile build_profile(const std::vector<RunInput>& inputs, const Convert
 RunsReport convert_eventlogs(const std::vector<RunInput>& inputs, const std::string& output,
                              const ConvertOptions& options) {
     RunsReport report;
+    fxprof::OutputFile out(output);  // first: a bad output path fails before the work
     fxprof::Profile profile = build_profile(inputs, options, report.runs);
     Stopwatch writing;
-    report.written = fxprof::write_profile_gz(profile, output);
+    report.written = fxprof::write_profile_gz(profile, out);
     report.write_seconds = writing.lap();
-    struct stat st {};
-    if (output != "-" && ::stat(output.c_str(), &st) == 0) report.output_bytes = static_cast<std::uint64_t>(st.st_size);
+    report.output_bytes = out.bytes_written();
     return report;
 }
 
@@ -235,12 +233,12 @@ std::string default_output_path(const std::vector<RunInput>& inputs) {
 
 ConversionReport convert_eventlog(const std::string& input, const std::string& output, const ConvertOptions& options) {
     ConversionReport report;
+    fxprof::OutputFile out(output);  // first: a bad output path fails before the work
     fxprof::Profile profile = build_profile(input, options, report);
     Stopwatch writing;
-    report.written = fxprof::write_profile_gz(profile, output);
+    report.written = fxprof::write_profile_gz(profile, out);
     report.timings.write = writing.lap();
-    struct stat st {};
-    if (output != "-" && ::stat(output.c_str(), &st) == 0) report.output_bytes = static_cast<std::uint64_t>(st.st_size);
+    report.output_bytes = out.bytes_written();
     return report;
 }
 

@@ -33,7 +33,8 @@ struct ConversionReport {
 };
 
 // Reads `input` ("-": standard input), writes the gzipped profile to `output`
-// ("-": standard output) through a temporary file renamed on success.
+// ("-": standard output; else as fxprof::OutputFile says: a temporary file, created before
+// the input is read and renamed on success, or a device or FIFO written in place).
 // Throws el2fx::Error; a failed run leaves no output file.
 ConversionReport convert_eventlog(const std::string& input, const std::string& output, const ConvertOptions& options);
 

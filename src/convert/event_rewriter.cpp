@@ -10,60 +10,8 @@ namespace {
 
 using namespace eventlog;
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-bool is_separator(char c) { return c == '/' || c == '\\'; }
-bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-// A path may start after these…
-bool opens_path(char c) { return is_space(c) || std::string_view("=:,;\"'`([{<").find(c) != std::string_view::npos; }
-// …and ends before these.
-bool closes_path(char c) {
-    return is_space(c) || c == '\0' || std::string_view(":,;\"'`)]}>").find(c) != std::string_view::npos;
-}
-bool closes_url(char c) { return is_space(c) || c == '\0' || std::string_view("\"'`)]}>").find(c) != std::string_view::npos; }
-
-// The root of an absolute path at text[i] ("/", "~/", "C:\", "C:/", "\\"), or 0.
-std::size_t root_length(std::string_view s, std::size_t i) {
-    if (s[i] == '/') return 1;
-    if (s[i] == '~' && i + 1 < s.size() && s[i + 1] == '/') return 2;
-    if (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == '\\') return 2;
-    if (is_letter(s[i]) && i + 2 < s.size() && s[i + 1] == ':' && is_separator(s[i + 2])) return 3;
-    return 0;
-}
-
-// Appends the path at s[i] (root `root`) reduced to its last component; returns its end.
-std::size_t take_path(std::string_view s, std::size_t i, std::size_t root, std::string& out) {
-    std::size_t end = i + root;
-    while (end < s.size() && !closes_path(s[end])) ++end;
-    std::string_view path = s.substr(i, end - i);
-    std::string_view rest = path.substr(root);
-    std::size_t last = rest.find_last_not_of("/\\");
-    if (last == std::string_view::npos) {  // just a root: "/", "~/"
-        out += path;
-        return end;
-    }
-    std::string_view trimmed = rest.substr(0, last + 1);
-    std::size_t sep = trimmed.find_last_of("/\\");
-    // "/x" alone is not taken for a path ("x /= y", "a / b"); "~/x" and "C:\x" are.
-    if (sep == std::string_view::npos && root == 1) {
-        out += path;
-        return end;
-    }
-    out += sep == std::string_view::npos ? trimmed : trimmed.substr(sep + 1);
-    return end;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        char x = a[i], y = b[i];
-        if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-        if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-        if (x != y) return false;
-    }
-    return true;
-}
-
-bool may_hold_path(std::string_view s) { return s.find_first_of("/\\") != std::string_view::npos; }
+// Paths need a slash or backslash, or a percent-encoded one.
+bool may_hold_path(std::string_view s) { return s.find_first_of("/\\%") != std::string_view::npos; }
 
 class TextRewriter {
 public:
@@ -128,47 +76,6 @@ std::string redacted_command_line(std::string_view line) {
 }
 
 }  // namespace
-
-std::string_view file_name(std::string_view path) {
-    std::size_t last = path.find_last_not_of("/\\");
-    if (last == std::string_view::npos) return path;
-    std::string_view trimmed = path.substr(0, last + 1);
-    std::size_t sep = trimmed.find_last_of("/\\");
-    return sep == std::string_view::npos ? trimmed : trimmed.substr(sep + 1);
-}
-
-std::string reduce_paths(std::string_view s) {
-    std::string out;
-    out.reserve(s.size());
-    std::size_t i = 0;
-    while (i < s.size()) {
-        bool at_start = i == 0 || opens_path(s[i - 1]);
-        std::size_t root = at_start ? root_length(s, i) : 0;
-        if (root == 0) {
-            out += s[i++];
-            continue;
-        }
-        if (i > 0 && s[i - 1] == ':' && s.substr(i, 2) == "//") {  // a URL: "scheme://"
-            std::size_t b = i - 1;
-            while (b > 0 && (is_letter(s[b - 1]) || (s[b - 1] >= '0' && s[b - 1] <= '9') || s[b - 1] == '+' ||
-                             s[b - 1] == '-' || s[b - 1] == '.'))
-                --b;
-            if (!iequals(s.substr(b, i - 1 - b), "file")) {
-                std::size_t end = i;
-                while (end < s.size() && !closes_url(s[end])) ++end;
-                out += s.substr(i, end - i);
-                i = end;
-                continue;
-            }
-            out += "//";  // file://[host]/path: the path is reduced
-            i += 2;
-            if (i < s.size() && s[i] == '/') i = take_path(s, i, 1, out);
-            continue;
-        }
-        i = take_path(s, i, root, out);
-    }
-    return out;
-}
 
 const Event& EventRewriter::apply(const Event& event) {
     if (!started_) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "convert/path_redaction.hpp"  // reduce_paths, file_name
 #include "eventlog/event.hpp"
 
 namespace el2fx::convert {
@@ -48,15 +49,5 @@ private:
     eventlog::Event event_;
     std::deque<std::string> texts_;  // the rewritten strings of the current event (stable addresses)
 };
-
-// "/home/ann/src/Main.hs:12:3-20" → "Main.hs:12:3-20": every absolute path in `text`
-// reduced to its last component. A path starts at the beginning of the text or after
-// white space or one of = : , ; " ' ` ( [ { < and is `/…`, `~/…`, `C:\…`, `C:/…` or
-// `\\server\…` with at least one directory; it ends at white space or one of
-// : , ; " ' ` ) ] } >. URLs are left alone, except file: URLs.
-std::string reduce_paths(std::string_view text);
-
-// "/usr/bin/prog" → "prog" (either kind of slash).
-std::string_view file_name(std::string_view path);
 
 }  // namespace el2fx::convert

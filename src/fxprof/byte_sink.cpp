@@ -18,6 +18,7 @@ void FdSink::write(const char* data, std::size_t size) {
         if (n == 0) throw Error("cannot write: no progress", {name_, {}, {}});
         data += n;
         size -= static_cast<std::size_t>(n);
+        written_ += static_cast<std::uint64_t>(n);
     }
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace el2fx::fxprof {
@@ -28,10 +29,12 @@ class FdSink final : public ByteSink {
 public:
     FdSink(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
     void write(const char* data, std::size_t size) override;
+    std::uint64_t bytes_written() const { return written_; }
 
 private:
     int fd_;
     std::string name_;
+    std::uint64_t written_ = 0;
 };
 
 }  // namespace el2fx::fxprof

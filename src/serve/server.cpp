@@ -88,6 +88,7 @@ struct Server::Connection {
     std::string peer;
     State state = State::reading;
     Clock::time_point deadline;
+    Clock::time_point idle_since;  // waiting for a request since (reading, nothing received)
     bool peer_done = false;      // the client shut down its side
     bool parse_pending = false;  // `in` may hold a pipelined request
     unsigned requests = 0;
@@ -180,7 +181,9 @@ void Server::run(int stop_fd, std::FILE* log) {
         bool pending = false;
         fds.clear();
         fds.push_back({stop_fd, POLLIN, 0});
-        bool accepting = connections_.size() < options_.max_connections && now >= accept_paused_until_;
+        // At the cap, a new client takes the place of the connection idle the longest.
+        bool room = connections_.size() < options_.max_connections || oldest_idle() != nullptr;
+        bool accepting = room && now >= accept_paused_until_;
         if (!accepting && now < accept_paused_until_) wake = std::min(wake, accept_paused_until_);
         fds.push_back({accepting ? listen_fd_ : -1, POLLIN, 0});  // a negative fd is left out by poll
         for (const auto& c : connections_) {
@@ -200,6 +203,7 @@ void Server::run(int stop_fd, std::FILE* log) {
         if (fds[1].revents & POLLIN) accept_all();
         for (std::size_t i = 0; i < polled; ++i) {
             Connection& c = *connections_[i];
+            if (c.state == Connection::State::closed) continue;  // evicted by accept_all
             short events = fds[i + 2].revents;
             if (events && c.state == Connection::State::sending) on_writable(c);
             else if (events) on_readable(c);
@@ -235,22 +239,52 @@ void Server::run(int stop_fd, std::FILE* log) {
     listen_fd_ = -1;
 }
 
+std::size_t Server::open_connections() const {
+    return static_cast<std::size_t>(std::count_if(connections_.begin(), connections_.end(), [](const auto& c) {
+        return c->state != Connection::State::closed;
+    }));
+}
+
+// Idle: waiting for a request with nothing of one received (a browser's spare keep-alive
+// connection, or a client that connected and said nothing). Connections in the middle of a
+// request or an answer are never taken for idle.
+Server::Connection* Server::oldest_idle() {
+    Connection* oldest = nullptr;
+    for (auto& c : connections_)
+        if (c->state == Connection::State::reading && c->in.empty() && !c->parse_pending && !c->peer_done &&
+            (!oldest || c->idle_since < oldest->idle_since))
+            oldest = c.get();
+    return oldest;
+}
+
+// At the cap (or out of file descriptors), the connection idle the longest is closed to make
+// room: idle clients, however many, cannot lock new ones out.
 void Server::accept_all() {
-    while (connections_.size() < options_.max_connections) {
+    while (true) {
+        bool full = open_connections() >= options_.max_connections;
+        if (full && !oldest_idle()) return;
         sockaddr_storage peer{};
         socklen_t size = sizeof peer;
         int fd = ::accept(listen_fd_, reinterpret_cast<sockaddr*>(&peer), &size);
         if (fd < 0) {
             if (errno == EINTR || errno == ECONNABORTED) continue;
+            if (errno == EMFILE || errno == ENFILE) {
+                if (Connection* idle = oldest_idle()) {
+                    close_connection(*idle);
+                    continue;
+                }
+            }
             if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
                 accept_paused_until_ = Clock::now() + 100ms;  // no busy loop on a readable listener
             return;
         }
+        if (Connection* idle = full ? oldest_idle() : nullptr) close_connection(*idle);
         make_nonblocking(fd);
         auto c = std::make_unique<Connection>();
         c->fd = fd;
         c->peer = address_text(peer);
-        c->deadline = Clock::now() + options_.request_timeout;
+        c->idle_since = Clock::now();
+        c->deadline = c->idle_since + options_.request_timeout;
         connections_.push_back(std::move(c));
     }
 }
@@ -390,7 +424,8 @@ void Server::finish_answer(Connection& c, bool completed) {
         return;
     }
     c.state = Connection::State::reading;
-    c.deadline = Clock::now() + options_.request_timeout;
+    c.idle_since = Clock::now();
+    c.deadline = c.idle_since + options_.request_timeout;
     c.parse_pending = !c.in.empty() || c.peer_done;
 }
 
@@ -405,12 +440,26 @@ void Server::close_connection(Connection& c) {
 void Server::log_answer(const Connection& c, bool completed) {
     if (!log_) return;
     std::uint64_t body = c.total_sent > c.head_size ? c.total_sent - c.head_size : 0;
-    std::string line = c.peer + " " + printable(c.method) + " " + printable(c.path) + " " + std::to_string(c.status) +
-                       " " + std::to_string(body);
+    std::string line = c.peer + " " + printable(c.method) + " " + without_secrets(printable(c.path)) + " " +
+                       std::to_string(c.status) + " " + std::to_string(body);
     if (!c.problem.empty()) line += " (" + c.problem + ")";
     if (!completed) line += " (aborted)";
     std::fprintf(log_, "%s\n", line.c_str());
     std::fflush(log_);
+}
+
+// The log may be seen by others (a shared terminal, a CI log): the secret path shows as its
+// first 4 characters and "…", enough to tell files apart.
+std::string Server::without_secrets(std::string text) const {
+    for (const ServedFile& f : files_) {
+        const std::size_t end = f.url_path.find('/', 1);
+        if (end == std::string::npos || end < 2) continue;
+        const std::string token = f.url_path.substr(1, end - 1);
+        const std::string shown = token.substr(0, 4) + "\u2026";
+        for (std::size_t at = text.find(token); at != std::string::npos; at = text.find(token, at + shown.size()))
+            text.replace(at, token.size(), shown);
+    }
+    return text;
 }
 
 }  // namespace el2fx::serve

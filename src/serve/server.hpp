@@ -43,8 +43,10 @@ public:
 
     // Answers requests until `stop_fd` becomes readable or is closed at the other end,
     // then closes every connection and stops listening (so run once). Writes one line per answer to `log` (may be null):
-    // "<client> <method> <path> <status> <body bytes sent>". Throws el2fx::Error when
-    // poll(2) itself fails.
+    // "<client> <method> <path> <status> <body bytes sent>", the secret part of a served
+    // path shortened to its first 4 characters and "…". Throws el2fx::Error when poll(2)
+    // itself fails. At max_connections, a new client takes the place of the connection that
+    // has waited longest for a request with nothing received.
     void run(int stop_fd, std::FILE* log);
 
 private:
@@ -57,6 +59,9 @@ private:
     void finish_answer(Connection& c, bool completed);
     void close_connection(Connection& c);
     void log_answer(const Connection& c, bool completed);
+    std::size_t open_connections() const;
+    Connection* oldest_idle();
+    std::string without_secrets(std::string text) const;
 
     ServerOptions options_;
     std::vector<ServedFile> files_;

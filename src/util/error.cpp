@@ -15,11 +15,18 @@ Error Error::with_file(const std::string& file) const {
 
 // "prog.eventlog: byte 1234 (STOP_THREAD): payload truncated"
 std::string Error::render(const std::string& message, const Context& context) {
+    // The parts that are there, separated by spaces, then one ": " (a file alone once gave
+    // "prog.json.gz:: cannot ...").
     std::string out;
-    if (!context.file.empty()) out += context.file + ": ";
-    if (context.offset) out += "byte " + std::to_string(*context.offset) + " ";
-    if (!context.event.empty()) out += "(" + context.event + ") ";
-    if (!out.empty() && out.back() == ' ') out.back() = ':', out += ' ';
+    auto part = [&out](const std::string& text) {
+        if (!out.empty()) out += ' ';
+        out += text;
+    };
+    if (!context.file.empty()) part(context.file + ":");
+    if (context.offset) part("byte " + std::to_string(*context.offset));
+    if (!context.event.empty()) part("(" + context.event + ")");
+    if (!out.empty() && out.back() != ':') out += ':';
+    if (!out.empty()) out += ' ';
     out += message;
     return out;
 }

@@ -207,9 +207,12 @@ BOOST_AUTO_TEST_CASE(serve_answers_the_profilers_preflight_and_fetch_then_stops_
         BOOST_TEST(c.read_response().status == 405);
     }
     BOOST_TEST(child.interrupt() == 0, child.err);
-    BOOST_TEST(child.err.find("GET " + path + " 200 " + std::to_string(bytes.size()) + "\n") != std::string::npos,
+    // The log shows the secret path's first 4 characters only.
+    const std::string logged = "/" + token.substr(0, 4) + "\u2026/prog.json.gz";
+    BOOST_TEST(child.err.find("GET " + logged + " 200 " + std::to_string(bytes.size()) + "\n") != std::string::npos,
                child.err);
-    BOOST_TEST(child.err.find("OPTIONS " + path + " 204 0\n") != std::string::npos, child.err);
+    BOOST_TEST(child.err.find("OPTIONS " + logged + " 204 0\n") != std::string::npos, child.err);
+    BOOST_TEST(child.err.find(token) == std::string::npos, child.err);
     ::close(holder);
 }
 
@@ -238,6 +241,16 @@ BOOST_AUTO_TEST_CASE(serve_refuses_what_it_cannot_serve) {
     auto stdout_open = el2fx::testing::run_binary(
         {el2fx::testing::env_dir("EL2FX_FIXTURES") + "/sparks.eventlog", "-o", "-", "--open"});
     BOOST_TEST(stdout_open.status == 2);
+    auto device_open = el2fx::testing::run_binary(
+        {el2fx::testing::env_dir("EL2FX_FIXTURES") + "/sparks.eventlog", "-o", "/dev/null", "--open"});
+    BOOST_TEST(device_open.status == 2);
+    BOOST_TEST(device_open.err.find("--open needs a regular file") != std::string::npos, device_open.err);
     auto bad_address = el2fx::testing::run_binary({"serve", "--address", "example.com", el2fx::testing::env_dir("EL2FX_FIXTURES") + "/sparks.eventlog"});
     BOOST_TEST(bad_address.status == 1);
+    // An output that cannot be made: one line, one colon after the name (once "x.json.gz::").
+    auto unwritable = el2fx::testing::run_binary(
+        {el2fx::testing::env_dir("EL2FX_FIXTURES") + "/sparks.eventlog", "-o", "/nonexistent/x.json.gz", "--open"});
+    BOOST_TEST(unwritable.status == 1);
+    BOOST_TEST(unwritable.err == "eventlog2fxprof: error: /nonexistent/x.json.gz: cannot create a temporary file in "
+                                 "/nonexistent/: No such file or directory\n");
 }

@@ -3,10 +3,12 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -109,26 +111,7 @@ std::map<std::string, double> process_starts(const rapidjson::Document& d) {
 
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(paths_are_reduced_to_file_names) {
-    using convert::reduce_paths;
-    BOOST_TEST(reduce_paths("/home/ann/src/Main.hs:12:3-20") == "Main.hs:12:3-20");
-    BOOST_TEST(reduce_paths("opened /tmp/x/data.csv, then /var/log/y.log.") == "opened data.csv, then y.log.");
-    BOOST_TEST(reduce_paths("--out=/home/ann/out.txt") == "--out=out.txt");
-    BOOST_TEST(reduce_paths("PATH=/usr/bin:/home/ann/.local/bin") == "PATH=bin:bin");
-    BOOST_TEST(reduce_paths("(\"/a/b c\")") == "(\"b c\")");
-    BOOST_TEST(reduce_paths("~/notes.txt and ~/") == "notes.txt and ~/");
-    BOOST_TEST(reduce_paths("C:\\Users\\ann\\prog.exe D:/x/y") == "prog.exe y");
-    BOOST_TEST(reduce_paths("\\\\server\\share\\f.txt") == "f.txt");
-    BOOST_TEST(reduce_paths("/home/ann/dir/") == "dir");
-    BOOST_TEST(reduce_paths("file:///home/ann/a.hs") == "file://a.hs");
-    // Not paths: relative ones, URLs, operators, a lone root.
-    for (const char* same : {"src/Main.hs:1:1", "./prog", "../x/y", "https://example.com/a/b", "x /= y", "a / b",
-                             "/", "/usr", "1/2", "no path here", ""})
-        BOOST_TEST(reduce_paths(same) == same);
-    BOOST_TEST(convert::file_name("/usr/bin/prog") == "prog");
-    BOOST_TEST(convert::file_name("C:\\x\\prog.exe") == "prog.exe");
-    BOOST_TEST(convert::file_name("prog") == "prog");
-}
+// reduce_paths string by string: path_redaction_test.cpp.
 
 BOOST_AUTO_TEST_CASE(by_default_arguments_stay_and_the_environment_does_not) {
     TempDir dir;
@@ -486,6 +469,172 @@ BOOST_AUTO_TEST_CASE(several_runs_are_redacted_too) {
                 redacted_sections += entry["value"].GetString() == std::string("prog [redacted]");
     BOOST_TEST(redacted_sections == 2);
     BOOST_TEST(json.find("1 reader of input.csv") != std::string::npos);  // thread tracks: paths reduced
+}
+
+// ---- No absolute path in a profile written with --redact-paths ------------------------
+
+namespace {
+
+// Texts that hide paths in every way found so far; each names the directory "ann".
+const std::vector<std::string> kHostileTexts = {
+    "/home/ann/src/Main.hs:12:3-20", "-ol/home/ann/out.eventlog", "-po/home/ann/prof/prog", "-S/home/ann/s.txt",
+    "-hi/home/ann/x", "x|/home/ann/f", "a&/home/ann/f", "u@/home/ann/f", "$/home/ann/f", "*/home/ann/f",
+    "!/home/ann/f", "#/home/ann/f", "+/home/ann/f", "?/home/ann/f", "../../home/ann/f", "%2Fhome%2Fann%2Ff",
+    "%252Fhome%252Fann%252Ff", "C:\\Users\\ann\\f.txt", "\\\\server\\ann\\f.txt", "file:///home/ann/f",
+    "--out=/home/ann/f", "PATH=/usr/bin:/home/ann/bin", "ann@host:/home/ann/f", "/home/ann/a:b/ann/f",
+    "(/home/ann/f)", "~/ann/f", "~ann/x/f"};
+
+std::string hostile_eventlog(const fs::path& dir) {
+    using namespace eventlog;
+    EventlogBuilder b;
+    b.declare_block_marker()
+        .declare<RtsIdentifier>()
+        .declare<ProgramArgs>()
+        .declare<ProgramEnv>()
+        .declare<ProgramInvocation>()
+        .declare<CreateThread>()
+        .declare<RunThread>()
+        .declare<StopThread>()
+        .declare<ThreadLabel>()
+        .declare<UserMessage>()
+        .declare<UserMarker>()
+        .declare<HeapProfCostCentre>();
+    std::string list = "/home/ann/bin/prog";
+    for (const std::string& text : kHostileTexts) list += '\0' + text;
+    std::string env = "HOME=/home/ann";
+    for (const std::string& text : kHostileTexts) env += std::string("\0V=", 3) + text;
+    std::string line;
+    for (const std::string& text : kHostileTexts) line += (line.empty() ? "" : " ") + text;
+    b.begin_block(1, kGlobalCap);
+    b.event(2, RtsIdentifier{0, Text{"GHC-9.0.2 rts_thr " + kHostileTexts[1]}});
+    b.event(2, ProgramArgs{0, StringList{list}});
+    b.event(3, ProgramEnv{0, StringList{env}});
+    b.event(3, ProgramInvocation{Text{line}});
+    std::uint32_t cc = 1;
+    for (const std::string& text : kHostileTexts)
+        b.event(4, HeapProfCostCentre{cc++, CString{text}, CString{text}, CString{text}, 0});
+    b.end_block();
+    b.begin_block(5, 0);
+    std::uint64_t t = 10;
+    std::uint32_t thread = 1;
+    for (const std::string& text : kHostileTexts) {
+        b.event(t++, CreateThread{thread});
+        b.event(t++, ThreadLabel{thread, Text{text}});
+        b.event(t++, RunThread{thread});
+        b.event(t++, UserMessage{Text{text}});
+        b.event(t++, UserMarker{Text{text}});
+        b.event(t += 1000, StopThread{thread, 5, 0});
+        ++thread;
+    }
+    b.end_block();
+    fs::path log = dir / "hostile.eventlog";
+    std::ofstream(log, std::ios::binary) << b.finish();
+    return log.string();
+}
+
+std::string percent_decoded(std::string s) {
+    for (int level = 0; level < 3; ++level) {
+        std::string out;
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+                std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+                out += static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16));
+                i += 2;
+            } else {
+                out += s[i];
+            }
+        }
+        s = out;
+    }
+    return s;
+}
+
+// The absolute path in `text` (decoded), if any: a slash or backslash, not after a letter,
+// digit or slash, followed by two components; an option's path (-ol/a/b); a climbing
+// relative path; a drive letter. URLs other than file: ones are no paths.
+std::string absolute_path_in(const std::string& text) {
+    static const std::regex url(R"([A-Za-z][A-Za-z0-9+.-]*://\S*)", std::regex::icase);
+    static const std::regex path(
+        R"(((^|[^A-Za-z0-9_.\-/\\])[/\\]+[^/\\\s:]+[/\\]+[^/\\\s:]+)|(~[^/\s]*/[^/\s])|)"
+        R"(((^|\s)--?[A-Za-z]+[/\\][^/\\\s]+[/\\])|(\.\.[/\\][^/\\\s]+)|([A-Za-z]:[/\\][^/\\\s]))");
+    std::string decoded = percent_decoded(text);
+    std::string without_urls;
+    std::regex_replace(std::back_inserter(without_urls), decoded.begin(), decoded.end(), url, "");
+    if (decoded.find("file:") != std::string::npos) without_urls = decoded;
+    std::smatch m;
+    return std::regex_search(without_urls, m, path) ? m.str() : std::string();
+}
+
+void collect_strings(const rapidjson::Value& v, std::vector<std::string>& out) {
+    if (v.IsString()) out.emplace_back(v.GetString(), v.GetStringLength());
+    if (v.IsArray())
+        for (const auto& e : v.GetArray()) collect_strings(e, out);
+    if (v.IsObject())
+        for (const auto& m : v.GetObject()) {
+            out.emplace_back(m.name.GetString(), m.name.GetStringLength());
+            collect_strings(m.value, out);
+        }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_path_detector_finds_what_it_must) {
+    for (const std::string& text : kHostileTexts) BOOST_TEST(!absolute_path_in(text).empty(), text);
+    for (const char* text : {"src/Main.hs", "https://example.org/a/b", "a/b", "1/2", "Main.hs:12:3", "x /= y"})
+        BOOST_TEST(absolute_path_in(text).empty(), text);
+}
+
+BOOST_AUTO_TEST_CASE(redact_paths_writes_no_absolute_path_anywhere) {
+    TempDir dir;
+    const std::string log = hostile_eventlog(dir.path);
+    const fs::path out = dir.path / "shared.json.gz";
+    // The control: without --redact-paths, the paths are there to be found.
+    auto plain = el2fx::testing::run_binary({log, "--include-env", "-o", out.string()});
+    BOOST_REQUIRE(plain.status == 0);
+    {
+        std::vector<std::string> strings;
+        collect_strings(parse(fxprof::gunzip(slurp(out))), strings);
+        std::size_t with_paths = 0;
+        for (const std::string& s : strings) with_paths += !absolute_path_in(s).empty();
+        BOOST_TEST(with_paths > kHostileTexts.size());
+    }
+    auto r = el2fx::testing::run_binary({log, "--redact-paths", "--include-env", "-o", out.string()});
+    BOOST_REQUIRE(r.status == 0);
+    const std::string json = fxprof::gunzip(slurp(out));
+    BOOST_TEST(fxprof::validate_profile(json).empty());
+    std::vector<std::string> strings;
+    collect_strings(parse(json), strings);
+    BOOST_TEST(strings.size() > 100u);
+    for (const std::string& s : strings) {
+        BOOST_TEST(absolute_path_in(s).empty(), "path " << absolute_path_in(s) << " in: " << s.substr(0, 300));
+        for (const char* name : {"home", "ann/", "ann\\", "Users"})
+            BOOST_TEST(s.find(name) == std::string::npos, name << " in: " << s.substr(0, 300));
+    }
+    BOOST_TEST(json.find("-olout.eventlog") != std::string::npos);  // the flag stays, its path goes
+}
+
+// Real eventlogs hold no machine's paths (they were made in a temporary directory): with
+// --redact-paths their profiles lose nothing (relative source locations, messages, labels
+// stay), except the eventlog's own path where it names the profile.
+BOOST_AUTO_TEST_CASE(real_eventlogs_lose_nothing_but_the_eventlogs_own_path) {
+    TempDir dir;
+    for (const char* name : {"alloc", "concurrency", "killed", "nonmoving", "profiled", "profiled-hy", "sparks",
+                             "userevents"}) {
+        const std::string log = env_dir("EL2FX_FIXTURES") + "/" + name + ".eventlog";
+        convert::ConvertOptions options;
+        options.input_name = std::string(name) + ".eventlog";
+        const std::string plain = json_of(log, options);
+        options.redact_paths = true;
+        BOOST_TEST((json_of(log, options) == plain), name);
+        // Through the CLI, with the eventlog's absolute path: no absolute path is written.
+        const fs::path out = dir.path / "out.json.gz";
+        auto r = el2fx::testing::run_binary({log, "--redact-paths", "-q", "-o", out.string()});
+        BOOST_REQUIRE(r.status == 0);
+        std::vector<std::string> strings;
+        collect_strings(parse(fxprof::gunzip(slurp(out))), strings);
+        for (const std::string& s : strings)
+            BOOST_TEST(absolute_path_in(s).empty(), name << ": " << s.substr(0, 300));
+    }
 }
 
 // ---- Functions stay the same from run to run -------------------------------------------
