@@ -1,6 +1,8 @@
 #include "convert/heap_profile_contributor.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <iterator>
 #include <array>
 #include <string>
 #include <vector>
@@ -25,6 +27,17 @@ constexpr std::array<GraphColor, 9> kBandColors = {GraphColor::blue,   GraphColo
                                                    GraphColor::red,    GraphColor::yellow, GraphColor::ink};
 
 GraphColor band_color(std::size_t column) { return kBandColors[column % kBandColors.size()]; }
+
+// "3.10 MB", as the profiler writes bytes (powers of 1000).
+std::string human_bytes(std::uint64_t n) {
+    static constexpr const char* kUnits[] = {"B", "kB", "MB", "GB", "TB"};
+    double v = static_cast<double>(n);
+    std::size_t u = 0;
+    while (v >= 1000 && u + 1 < std::size(kUnits)) v /= 1000, ++u;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.3g %s", v, kUnits[u]);
+    return buf;
+}
 
 // The chart's marker type. Fields: the total, each chart band's own residency labelled with
 // its full name and colour (tooltip and sidebar), "other", and hidden cumulative levels that
@@ -177,12 +190,15 @@ void HeapProfileContributor::contribute(ProfileContext& context, std::uint64_t r
     p.add_extra_entry(s, "Bands in the chart",
                       ExtraValue::text(std::to_string(shown) +
                                        (with_other ? " (the rest added up as \"other\"; --heap-bands N shows more)" : "")));
-    // Per band: its colour in the chart and its peak, the largest first (as they stack).
+    // Per chart band, bottom up: its colour, what it is (cost centre, info table) and its peak.
     for (std::size_t i = 0; i < shown; ++i)
-        p.add_extra_entry(s, "Peak of " + names[i] + " (" + std::string(v70::spelling(band_color(i))) + ")",
-                          ExtraValue::bytes(static_cast<std::int64_t>(chart.peaks[i])));
+        p.add_extra_entry(s, "[" + std::string(v70::spelling(band_color(i))) + "] band " + std::to_string(i + 1),
+                          ExtraValue::text(profiling::band_description(bands[chart.bands[i]], info.breakdown,
+                                                                       cost_centres_, info_tables_) +
+                                           "; peak " + human_bytes(chart.peaks[i])));
     if (with_other)
-        p.add_extra_entry(s, "Peak of the other bands (grey)", ExtraValue::bytes(static_cast<std::int64_t>(chart.peaks[shown])));
+        p.add_extra_entry(s, "[grey] other", ExtraValue::text(std::to_string(chart.other_bands) + " smaller bands added up; peak " +
+                                                             human_bytes(chart.peaks[shown])));
     if (info_tables_.size())
         p.add_extra_entry(s, "Info tables with provenance (IPE)", ExtraValue::integer(static_cast<std::int64_t>(info_tables_.size())));
     if (heap_.stray_samples())

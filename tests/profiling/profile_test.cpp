@@ -540,6 +540,11 @@ BOOST_AUTO_TEST_CASE(hc_bands_make_one_chart_named_by_stack_and_censuses_are_mar
     BOOST_TEST(str(p, big->fields.at("band1").string()) == "main/main.\\/runAll/runAll.m/stageBuild/mkItems");
     BOOST_TEST(extra(p, "Heap profile", "Breakdown") == "-hc, by cost-centre stack");
     BOOST_TEST(extra(p, "Heap profile", "Censuses") == "13");
+    // Profile Info: each chart band's colour, what it is, and its peak.
+    std::string band1 = extra(p, "Heap profile", "[blue] band 1");
+    BOOST_TEST(band1.find("innermost cost centre mkItems") != std::string::npos, band1);
+    BOOST_TEST(band1.find("; peak ") != std::string::npos, band1);
+    BOOST_TEST(extra(p, "Heap profile", "[grey] other").starts_with("3 smaller bands added up; peak "));
 }
 
 BOOST_AUTO_TEST_CASE(hy_chart_bands_and_other_stack_up_to_each_census) {
@@ -667,6 +672,8 @@ BOOST_AUTO_TEST_CASE(hi_bands_are_named_by_their_info_tables) {
     BOOST_TEST(chart[1].end > chart[1].start);
     BOOST_TEST(chart[1].end <= chart[1].start + 1000);
     BOOST_TEST(chart_has_band(c.profile, "main_info at Test.hs:5:1-4"));
+    BOOST_TEST(extra(c.profile, "Heap profile", "[blue] band 1").find("type [Int]") != std::string::npos);
+    BOOST_TEST(extra(c.profile, "Heap profile", "[blue] band 1").ends_with("; peak 8.19 kB"));
     BOOST_TEST(chart_has_band(c.profile, "0x123"));  // no IPE event: the address
     BOOST_TEST(extra(c.profile, "Heap profile", "Info tables with provenance (IPE)") == "2");
 }
