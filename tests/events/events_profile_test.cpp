@@ -462,6 +462,33 @@ BOOST_AUTO_TEST_CASE(a_gap_of_zero_gives_one_marker_per_spark_event) {
     BOOST_TEST(c.of_type("SparkEvents").size() + c.of_type("SparkSteal").size() == events);
 }
 
+BOOST_AUTO_TEST_CASE(four_capabilities_get_one_spark_rate_track_each) {
+    EventlogBuilder b = scheduler_types();
+    b.declare<SparkCounters>();
+    for (std::uint16_t cap = 0; cap < 4; ++cap) {
+        b.begin_block(cap, cap);
+        b.event(10 + cap, CreateThread{cap + 1u}).event(20 + cap, RunThread{cap + 1u});
+        b.raw_event(SparkCounters::tag, 100 + cap, spark_counters_bytes({0, 0, 0, 0, 0, 0, 0}));
+        b.raw_event(SparkCounters::tag, 2'000'100 + cap, spark_counters_bytes({10u * (cap + 1), 0, 0, 5, 0, 1, 3}));
+        b.event(3'000'000 + cap, StopThread{cap + 1u, kFinished, 0});
+        b.end_block();
+    }
+    Converted c = convert_bytes(b.finish());
+    std::map<std::string, std::set<std::string>> rows;  // track -> rate marker names
+    for (const Marker& m : c.of_type("SparkRates")) {
+        rows[m.thread].insert(m.name);
+        // 10 (cap + 1) sparks created in 2 ms.
+        BOOST_TEST(rate(m, "created") == 5.0 * (m.thread.back() - '0' + 1), m.thread);
+        BOOST_TEST(rate(m, "converted") == 2.5);
+    }
+    BOOST_REQUIRE(rows.size() == 4u);
+    for (int cap = 0; cap < 4; ++cap)
+        BOOST_TEST((rows["Capability " + std::to_string(cap)] ==
+                    std::set<std::string>{"Spark rates (cap " + std::to_string(cap) + ")"}));
+    for (const auto& k : c.doc["counters"].GetArray())
+        BOOST_TEST(std::string(k["name"].GetString()).find("park") == std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(many_capabilities_share_one_spark_rate_track) {
     EventlogBuilder b = scheduler_types();
     b.declare<SparkCounters>();
