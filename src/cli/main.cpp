@@ -135,7 +135,7 @@ int convert_main(int argc, char** argv) {
         ("max-threads", "Haskell threads with a track of their own; the rest share one track",
          cxxopts::value<std::size_t>())
         ("all-threads", "a track for every Haskell thread")
-        ("heap-bands", "heap-profile bands shown as counter tracks (default 12); the rest are added up as \"other\"",
+        ("heap-bands", "heap-profile bands in the band chart (default 9, a colour each); the rest are added up as \"other\"",
          cxxopts::value<std::size_t>())
         ("include-env", "put the program's environment variables into the profile (they may hold secrets)")
         ("no-user-messages", "leave traceEvent messages out (START/STOP spans stay): for huge eventlogs")

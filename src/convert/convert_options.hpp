@@ -21,7 +21,7 @@ struct ConvertOptions {
     // Spans shorter than this are merged into one marker per group (span_detail.hpp);
     // nullopt: chosen from the log's duration; 0: every span keeps its own marker.
     std::optional<std::uint64_t> marker_resolution_ns;
-    std::size_t heap_bands = 12;     // heap-profile bands shown as counters; the rest make one "other"
+    std::size_t heap_bands = 9;      // heap-profile bands in the chart (a colour each); the rest make "other"
 };
 
 }  // namespace el2fx::convert

@@ -1,11 +1,14 @@
 #include "convert/heap_profile_contributor.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <iterator>
 #include <array>
 #include <string>
 #include <vector>
 
 #include "profiling/band_names.hpp"
+#include "profiling/heap_chart.hpp"
 
 namespace el2fx::convert {
 namespace {
@@ -17,24 +20,76 @@ constexpr std::array<std::uint16_t, 8> kShownTags = {
     eventlog::HeapProfSampleCostCentre::tag, eventlog::HeapProfSampleString::tag, eventlog::HeapProfSampleEnd::tag,
     eventlog::HeapBioProfSampleBegin::tag,   eventlog::InfoProv::tag};
 
+// The chart's colours, band 1 (the bottom of the stack) first; "other" is grey. Bands past the
+// ninth reuse them.
 constexpr std::array<GraphColor, 9> kBandColors = {GraphColor::blue,   GraphColor::orange, GraphColor::green,
                                                    GraphColor::purple, GraphColor::teal,   GraphColor::magenta,
                                                    GraphColor::red,    GraphColor::yellow, GraphColor::ink};
-constexpr int kFirstBandSortWeight = 40;  // below the runtime's own memory tracks (20)
 
-CounterDisplay band_display(const std::string& label, GraphColor color, int sort_weight) {
-    CounterDisplay d;
-    d.graph_type = CounterGraphType::line_accumulated;
-    d.unit = "bytes";
-    d.color = color;
-    d.marker_schema_location = std::nullopt;
-    d.sort_weight = sort_weight;
-    d.label = label;
-    d.tooltip_rows = {
-        CounterTooltipRow::value(CounterTooltipSource::accumulated, CounterTooltipUnit::bytes, "Residency"),
-        CounterTooltipRow::value(CounterTooltipSource::count_range, CounterTooltipUnit::bytes, "Range in view"),
-    };
-    return d;
+GraphColor band_color(std::size_t column) { return kBandColors[column % kBandColors.size()]; }
+
+// "3.10 MB", as the profiler writes bytes (powers of 1000).
+std::string human_bytes(std::uint64_t n) {
+    static constexpr const char* kUnits[] = {"B", "kB", "MB", "GB", "TB"};
+    double v = static_cast<double>(n);
+    std::size_t u = 0;
+    while (v >= 1000 && u + 1 < std::size(kUnits)) v /= 1000, ++u;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.3g %s", v, kUnits[u]);
+    return buf;
+}
+
+// The chart's marker type. Fields: the total, each chart band's own residency labelled with
+// its full name and colour (tooltip and sidebar), "other", and hidden cumulative levels that
+// the graphs draw. The track draws bars from zero, overlaid in the order given, on one scale:
+// the highest level first (the total) and band 1's last, so each band shows as the strip
+// between its level and the one below it, like hp2ps.
+MarkerSchema chart_schema(const std::string& type, const std::vector<std::string>& names, std::size_t other_bands) {
+    MarkerSchema schema{.name = type,
+                        .display = {DisplayLocation::marker_chart, DisplayLocation::marker_table},
+                        .fields = {{"total", "Total residency", FieldFormat::bytes}},
+                        .tooltip_label = "{marker.name}: {marker.data.total}",
+                        .table_label = "{marker.data.total}",
+                        .chart_label = "{marker.data.total}",
+                        .description = "Residency by band at each census, stacked on one scale (like hp2ps): "
+                                       "the band with the most residency over the run at the bottom, "
+                                       "the smaller ones above it, the rest added up as \"other\" on top. "
+                                       "Each census holds until the next one."};
+    for (std::size_t i = 0; i < names.size(); ++i)
+        schema.fields.push_back({"b" + std::to_string(i + 1),
+                                 "[" + std::string(v70::spelling(band_color(i))) + "] " + names[i], FieldFormat::bytes});
+    if (other_bands)
+        schema.fields.push_back(
+            {"other", "[grey] other (" + std::to_string(other_bands) + " smaller bands)", FieldFormat::bytes});
+    const std::size_t columns = names.size() + (other_bands ? 1 : 0);
+    for (std::size_t i = 0; i < columns; ++i)
+        schema.fields.push_back({"c" + std::to_string(i + 1), "", FieldFormat::bytes, true});
+    for (std::size_t i = columns; i-- > 0;)
+        schema.graphs.push_back({"c" + std::to_string(i + 1), MarkerGraphType::bar,
+                                 i < names.size() ? band_color(i) : GraphColor::grey});
+    return schema;
+}
+
+void add_chart(ProfileContext& context, const profiling::HeapChart& chart, const std::vector<std::string>& names,
+               const std::string& breakdown) {
+    if (chart.rows.empty()) return;
+    Profile& p = context.profile;
+    // One type per run: its field labels are this run's band names.
+    std::string type = "HeapBands" + (context.run_index ? "-" + std::to_string(context.run_index + 1) : "");
+    MarkerSchemaHandle schema = p.register_marker_schema(chart_schema(type, names, chart.other_bands));
+    StringHandle name = p.handle_for_string("Heap profile (" + breakdown + ")");
+    const std::size_t columns = names.size() + (chart.other_bands ? 1 : 0);
+    std::vector<FieldValue> values;
+    for (const profiling::HeapChartRow& row : chart.rows) {
+        values.clear();
+        values.emplace_back(row.total);
+        for (std::size_t i = 0; i < columns; ++i) values.emplace_back(row.levels[i]);
+        for (std::size_t i = 0; i < columns; ++i) values.emplace_back(row.cumulative[i]);
+        MarkerTiming timing = row.end > row.start
+                                  ? MarkerTiming::interval(ProfileContext::at(row.start), ProfileContext::at(row.end))
+                                  : MarkerTiming::instant(ProfileContext::at(row.start));
+        p.add_marker(context.process_track, timing, name, context.categories.memory, schema, values);
+    }
 }
 
 }  // namespace
@@ -60,7 +115,7 @@ void HeapProfileContributor::handle(const eventlog::Event& event) {
     }
 }
 
-void HeapProfileContributor::contribute(ProfileContext& context, std::uint64_t /*end*/) {
+void HeapProfileContributor::contribute(ProfileContext& context, std::uint64_t run_end) {
     heap_.finish();
     if (!heap_.info() && heap_.censuses().empty()) return;
     Profile& p = context.profile;
@@ -72,46 +127,14 @@ void HeapProfileContributor::contribute(ProfileContext& context, std::uint64_t /
         return profiling::band_name(bands[band], info.breakdown, cost_centres_, info_tables_);
     };
 
-    // Counters: the top bands, then "other".
-    std::vector<std::uint32_t> top = heap_.top_bands(band_limit_);
-    std::vector<int> rank(bands.size(), -1);  // band -> counter index, -1: "other"
-    // Track labels: the end of each stack, as much of it as tells the shown bands apart.
-    std::vector<std::string> labels(top.size());
-    std::vector<std::size_t> depth(top.size(), 1);
-    for (bool again = true; again;) {
-        again = false;
-        for (std::size_t i = 0; i < top.size(); ++i)
-            labels[i] = profiling::band_label(bands[top[i]], info.breakdown, cost_centres_, info_tables_, depth[i]);
-        for (std::size_t i = 0; i < top.size(); ++i)
-            for (std::size_t j = 0; j < top.size(); ++j)
-                if (i != j && labels[i] == labels[j] && depth[i] < bands[top[i]].stack.size()) {
-                    ++depth[i];
-                    again = true;
-                    break;
-                }
-    }
-    std::vector<CounterHandle> counters;
-    for (std::size_t i = 0; i < top.size(); ++i) {
-        rank[top[i]] = static_cast<int>(i);
-        std::string name = name_of(top[i]);
-        const std::string& label = labels[i];
-        counters.push_back(p.add_counter(
-            context.process, "Heap: " + name, "Memory",
-            profiling::band_description(bands[top[i]], info.breakdown, cost_centres_, info_tables_),
-            band_display("Heap: " + label, kBandColors[i % kBandColors.size()],
-                         kFirstBandSortWeight + static_cast<int>(i))));
-        p.set_counter_resolution(counters.back(), Duration{});  // every census counts: never merged
-    }
-    std::size_t nonzero = heap_.top_bands(bands.size()).size();
-    std::optional<CounterHandle> other;
-    if (nonzero > top.size()) {
-        other = p.add_counter(context.process, "Heap: other", "Memory",
-                              "Heap residency (" + std::string(how.flag) + ") of the " +
-                                  std::to_string(nonzero - top.size()) + " smaller bands, added up",
-                              band_display("Heap: other (" + std::to_string(nonzero - top.size()) + " bands)",
-                                           GraphColor::grey, kFirstBandSortWeight + static_cast<int>(top.size())));
-        p.set_counter_resolution(*other, Duration{});
-    }
+    // The band chart: one marker per census on the process track, its bands stacked on one
+    // scale (a marker-graph track, drawn after the capability and thread tracks).
+    const profiling::HeapChart chart = profiling::make_heap_chart(heap_, band_limit_, run_end);
+    const std::size_t shown = chart.bands.size();
+    const bool with_other = chart.other_bands > 0;
+    std::vector<std::string> names;
+    for (std::uint32_t band : chart.bands) names.push_back(name_of(band));
+    add_chart(context, chart, names, std::string(how.flag) + ", by " + std::string(how.by));
 
     // Census markers on the process track.
     MarkerSchema schema{.name = "HeapCensus",
@@ -134,20 +157,8 @@ void HeapProfileContributor::contribute(ProfileContext& context, std::uint64_t /
     StringHandle breakdown = p.handle_for_string(std::string(how.flag) + ", by " + std::string(how.by));
     StringHandle none = p.handle_for_string("");
 
-    std::vector<std::uint64_t> level(counters.size());
     for (const profiling::HeapCensus& census : heap_.censuses()) {
         Timestamp at = ProfileContext::at(census.time);
-        std::fill(level.begin(), level.end(), 0);
-        std::uint64_t rest = 0;
-        for (const auto& [band, bytes] : census.bands) {
-            if (rank[band] >= 0)
-                level[static_cast<std::size_t>(rank[band])] += bytes;
-            else
-                rest += bytes;
-        }
-        for (std::size_t i = 0; i < counters.size(); ++i) p.add_counter_value(counters[i], at, static_cast<double>(level[i]));
-        if (other) p.add_counter_value(*other, at, static_cast<double>(rest));
-
         std::vector<std::pair<std::uint32_t, std::uint64_t>> largest = census.bands;
         std::stable_sort(largest.begin(), largest.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
         std::vector<FieldValue> values = {FieldValue(breakdown), FieldValue(census.total), FieldValue(census.bands.size())};
@@ -175,10 +186,19 @@ void HeapProfileContributor::contribute(ProfileContext& context, std::uint64_t /
                           ExtraValue::duration(Duration::from_nanos(static_cast<std::int64_t>(info.sampling_period_ns))));
     for (const auto& [what, filter] : info.filters) p.add_extra_entry(s, "Only " + std::string(what), ExtraValue::text(filter));
     p.add_extra_entry(s, "Censuses", ExtraValue::integer(static_cast<std::int64_t>(heap_.censuses().size())));
-    p.add_extra_entry(s, "Bands", ExtraValue::integer(static_cast<std::int64_t>(nonzero)));
-    p.add_extra_entry(s, "Bands with a counter track",
-                      ExtraValue::text(std::to_string(top.size()) +
-                                       (other ? " (the rest in \"Heap: other\"; --heap-bands N shows more)" : "")));
+    p.add_extra_entry(s, "Bands", ExtraValue::integer(static_cast<std::int64_t>(shown + chart.other_bands)));
+    p.add_extra_entry(s, "Bands in the chart",
+                      ExtraValue::text(std::to_string(shown) +
+                                       (with_other ? " (the rest added up as \"other\"; --heap-bands N shows more)" : "")));
+    // Per chart band, bottom up: its colour, what it is (cost centre, info table) and its peak.
+    for (std::size_t i = 0; i < shown; ++i)
+        p.add_extra_entry(s, "[" + std::string(v70::spelling(band_color(i))) + "] band " + std::to_string(i + 1),
+                          ExtraValue::text(profiling::band_description(bands[chart.bands[i]], info.breakdown,
+                                                                       cost_centres_, info_tables_) +
+                                           "; peak " + human_bytes(chart.peaks[i])));
+    if (with_other)
+        p.add_extra_entry(s, "[grey] other", ExtraValue::text(std::to_string(chart.other_bands) + " smaller bands added up; peak " +
+                                                             human_bytes(chart.peaks[shown])));
     if (info_tables_.size())
         p.add_extra_entry(s, "Info tables with provenance (IPE)", ExtraValue::integer(static_cast<std::int64_t>(info_tables_.size())));
     if (heap_.stray_samples())

@@ -1,10 +1,12 @@
-// A heap profile (`+RTS -hc/-hm/-hd/-hy/-hr/-hb/-hT/-hi/-he -l`) as counter tracks, like
-// eventlog2html's bands: the ConvertOptions::heap_bands bands with the most residency over the
-// run get a counter each (their residency at every census), the rest are added up in "other".
-// Each census is also a marker on the process track listing its own largest bands. -hc bands
-// are named by their cost-centre stacks ("main/runAll/stageBuild"), -hi bands by their info
-// table and its source location (IPE events); biographical censuses (-hb) are placed by their
-// own time field.
+// A heap profile (`+RTS -hc/-hm/-hd/-hy/-hr/-hb/-hT/-hi/-he -l`) as one band chart, like hp2ps:
+// the ConvertOptions::heap_bands bands with the most residency over the run and "other" (the
+// rest added up), stacked on one scale in a marker-graph track of the process (one marker per
+// census, profiling/heap_chart.hpp). Marker-graph tracks come after the capability and thread
+// tracks, so the chart never pushes them off the first screen, where counter tracks (one per
+// band, before) always came first. Each census is also a marker listing its own largest bands;
+// Profile Info gives each chart band's colour and peak. -hc bands are named by their
+// cost-centre stacks ("main/runAll/stageBuild"), -hi bands by their info table and its source
+// location (IPE events); biographical censuses (-hb) are placed by their own time field.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,8 @@
 #include "convert/sparks_contributor.hpp"
 
 #include <array>
+#include <string>
+#include <vector>
 #include <limits>
 
 #include "convert/run_census.hpp"
@@ -24,25 +26,12 @@ GraphColor color_of(SparkCounter c) {
         case SparkCounter::created: return GraphColor::blue;
         case SparkCounter::converted: return GraphColor::green;
         case SparkCounter::overflowed: return GraphColor::orange;
-        case SparkCounter::dud: return GraphColor::grey;
+        case SparkCounter::dud: return GraphColor::ink;
         case SparkCounter::gcd: return GraphColor::purple;
         case SparkCounter::fizzled: return GraphColor::red;
         case SparkCounter::pool: return GraphColor::teal;
     }
     return GraphColor::blue;
-}
-
-std::string_view description_of(SparkCounter c) {
-    switch (c) {
-        case SparkCounter::created: return "Sparks created and put into the pool, since the start (SPARK_COUNTERS).";
-        case SparkCounter::converted: return "Sparks converted: taken from a pool and run, since the start.";
-        case SparkCounter::overflowed: return "Sparks dropped because the pool was full, since the start.";
-        case SparkCounter::dud: return "Dud sparks: already evaluated when sparked, never pooled, since the start.";
-        case SparkCounter::gcd: return "Sparks removed from a pool by GC because nothing needed them, since the start.";
-        case SparkCounter::fizzled: return "Fizzled sparks: evaluated by someone else before they ran, since the start.";
-        case SparkCounter::pool: return "Sparks waiting in the capability's pool (SPARK_COUNTERS, at start-up, GCs and shutdown).";
-    }
-    return "";
 }
 
 std::string capitalised(std::string_view s) {
@@ -51,31 +40,43 @@ std::string capitalised(std::string_view s) {
     return out;
 }
 
-// "Sparks created" / "Spark pool size".
-std::string series_name(SparkCounter c) {
-    if (c == SparkCounter::pool) return "Spark pool size";
-    return "Sparks " + std::string(events::spark_counter_label(c));
+// The rate series, drawn in this order: the usually small ones first, so that created and
+// converted are drawn over them; a line at zero last, so that the scale starts at zero
+// (the track scales its lines from their lowest value) and series at zero sit under it.
+constexpr std::array<SparkCounter, 6> kRateSeries = {SparkCounter::dud,     SparkCounter::overflowed,
+                                                     SparkCounter::gcd,     SparkCounter::fizzled,
+                                                     SparkCounter::converted, SparkCounter::created};
+
+std::string rate_key(SparkCounter c) {
+    switch (c) {
+        case SparkCounter::gcd: return "gcd";
+        case SparkCounter::pool: return "pool";
+        default: return std::string(events::spark_counter_label(c));
+    }
 }
 
-CounterDisplay display_for(SparkCounter c, const std::string& label, int sort_weight) {
-    CounterDisplay d;
-    d.graph_type = CounterGraphType::line_accumulated;
-    d.unit = "sparks";
-    d.color = color_of(c);
-    d.marker_schema_location = std::nullopt;
-    d.sort_weight = sort_weight;
-    d.label = label;
-    std::string value = c == SparkCounter::pool ? "Sparks in the pool" : capitalised(events::spark_counter_label(c)) + " so far";
-    d.tooltip_rows = {
-        CounterTooltipRow::value(CounterTooltipSource::accumulated, CounterTooltipUnit::number, value),
-        CounterTooltipRow::value(CounterTooltipSource::count, CounterTooltipUnit::number, "Change since the previous sample"),
-    };
-    return d;
-}
-
-std::uint32_t clamp32(std::uint64_t v) {
-    return v > std::numeric_limits<std::uint32_t>::max() ? std::numeric_limits<std::uint32_t>::max()
-                                                         : static_cast<std::uint32_t>(v);
+MarkerSchema rates_schema() {
+    MarkerSchema schema{.name = "SparkRates",
+                        .display = {DisplayLocation::marker_chart, DisplayLocation::marker_table},
+                        .fields = {},
+                        .tooltip_label = "{marker.name}: {marker.data.created} created, {marker.data.converted} "
+                                         "converted per ms",
+                        .table_label = "{marker.data.created} created, {marker.data.converted} converted, "
+                                       "{marker.data.fizzled} fizzled per ms; pool {marker.data.poolEnd}",
+                        .chart_label = "{marker.data.converted} converted per ms",
+                        .description = "Sparks per millisecond between two SPARK_COUNTERS samples (written at "
+                                       "start-up, at every GC and at shutdown), all on one scale; the pool size "
+                                       "is a level, given at both ends of the span."};
+    // Tooltip order: the main flow first.
+    for (SparkCounter c : {SparkCounter::created, SparkCounter::converted, SparkCounter::fizzled, SparkCounter::gcd,
+                           SparkCounter::overflowed, SparkCounter::dud})
+        schema.fields.push_back({rate_key(c), capitalised(events::spark_counter_label(c)) + " per ms", FieldFormat::decimal});
+    schema.fields.push_back({"poolStart", "Pool size at the start", FieldFormat::integer});
+    schema.fields.push_back({"poolEnd", "Pool size at the end", FieldFormat::integer});
+    schema.fields.push_back({"zero", "", FieldFormat::integer, true});
+    for (SparkCounter c : kRateSeries) schema.graphs.push_back({rate_key(c), MarkerGraphType::line, color_of(c)});
+    schema.graphs.push_back({"zero", MarkerGraphType::line, GraphColor::grey});
+    return schema;
 }
 
 bool is_work(SparkEventKind k) {
@@ -128,6 +129,7 @@ void SparksContributor::handle(const eventlog::Event& event) {
 void SparksContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*/) {
     bursts_.finish();
     flush_summed();
+    add_rates(ctx);
     add_markers(ctx);
     add_summary(ctx);
 }
@@ -136,45 +138,24 @@ void SparksContributor::begin(ProfileContext& ctx) {
     context_ = &ctx;
     if (!ctx.census || ctx.census->spark_series.empty()) return;
     const auto& caps = ctx.census->spark_series;
-    Profile& p = ctx.profile;
-    int weight = 40;
-    auto add_series = [&](SparkCounter c, const std::string& label, const std::string& scope) {
-        std::string description = std::string(description_of(c)) + " " + scope;
-        return Series{c, p.add_counter(ctx.process, label, "Sparks", description, display_for(c, label, weight++)), 0};
-    };
-    summing_ = caps.size() > kMaxCapabilitiesWithOwnSparkTracks;
-    for (SparkCounter c : events::kSparkCounters) {
-        if (!summing_) break;
-        bool any = false;  // counts are never negative: the sum is zero only where every capability's is
-        for (const auto& [cap, nonzero] : caps) any = any || nonzero[static_cast<std::size_t>(c)];
-        if (any)
-            summed_.push_back(add_series(c, series_name(c) + " (all caps)",
-                                         "All " + std::to_string(caps.size()) + " capabilities together."));
+    const std::uint64_t min_span = ctx.span_detail.resolution;
+    if (caps.size() > kMaxCapabilitiesWithOwnSparkTracks) {
+        for (const auto& [cap, nonzero] : caps)
+            for (bool any : nonzero)
+                if (any && !summed_) summed_.emplace(min_span);
+        return;
     }
-    if (summing_) return;
     for (const auto& [cap, nonzero] : caps)
-        for (SparkCounter c : events::kSparkCounters)
-            if (nonzero[static_cast<std::size_t>(c)])
-                per_cap_[cap].push_back(add_series(c, series_name(c) + " (cap " + std::to_string(cap) + ")",
-                                                   "Capability " + std::to_string(cap) + "."));
-}
-
-void SparksContributor::add_sample(Series& series, std::uint64_t time, const events::SparkCounts& counts) {
-    std::uint64_t v = events::value_of(counts, series.counter);
-    std::uint64_t change = v >= series.previous ? v - series.previous : series.previous - v;
-    context_->profile.add_counter_value(series.handle, ProfileContext::at(time), static_cast<double>(v), clamp32(change));
-    series.previous = v;
+        for (bool any : nonzero)
+            if (any && !per_cap_.count(cap)) per_cap_.emplace(cap, events::SparkRateSpans(min_span));
 }
 
 void SparksContributor::add_counter_sample(CapNo cap, std::uint64_t time, const events::SparkCounts& counts) {
     events::SparkCounts& last = latest_[cap];  // zero before a capability's first sample
     for (std::size_t k = 0; k < events::kSparkCounterCount; ++k) sum_[k] = sum_[k] - last[k] + counts[k];
     last = counts;
-    if (!context_) return;
-    if (!summing_) {
-        for (Series& series : per_cap_[cap]) add_sample(series, time, counts);
-        return;
-    }
+    if (auto it = per_cap_.find(cap); it != per_cap_.end()) it->second.add(time, counts);
+    if (!summed_) return;
     // Several capabilities' samples at one time make one sample of the sum.
     if (pending_sum_ && pending_sum_->time != time) flush_summed();
     pending_sum_ = events::SparkCounterSample{time, sum_};
@@ -182,8 +163,35 @@ void SparksContributor::add_counter_sample(CapNo cap, std::uint64_t time, const 
 
 void SparksContributor::flush_summed() {
     if (!pending_sum_) return;
-    for (Series& series : summed_) add_sample(series, pending_sum_->time, pending_sum_->counts);
+    if (summed_) summed_->add(pending_sum_->time, pending_sum_->counts);
     pending_sum_.reset();
+}
+
+void SparksContributor::add_rates(ProfileContext& ctx) {
+    if (per_cap_.empty() && !summed_) return;
+    Profile& p = ctx.profile;
+    MarkerSchemaHandle schema = p.register_marker_schema(rates_schema());
+    std::vector<FieldValue> values;
+    auto add = [&](events::SparkRateSpans& rates, ThreadHandle track, StringHandle name) {
+        rates.finish();
+        for (const events::SparkRateSpan& s : rates.spans()) {
+            values.clear();
+            for (SparkCounter c : {SparkCounter::created, SparkCounter::converted, SparkCounter::fizzled,
+                                   SparkCounter::gcd, SparkCounter::overflowed, SparkCounter::dud})
+                values.emplace_back(s.per_ms(c));
+            values.emplace_back(s.pool_start);
+            values.emplace_back(s.pool_end);
+            values.emplace_back(0);
+            p.add_marker(track, MarkerTiming::interval(ProfileContext::at(s.start), ProfileContext::at(s.end)), name,
+                         ctx.categories.running, schema, values);
+        }
+    };
+    for (auto& [cap, rates] : per_cap_)
+        add(rates, ctx.capability_track(cap).value_or(ctx.process_track),
+            p.handle_for_string("Spark rates (cap " + std::to_string(cap) + ")"));
+    if (summed_)
+        add(*summed_, ctx.process_track,
+            p.handle_for_string("Spark rates (all " + std::to_string(ctx.census->spark_series.size()) + " caps)"));
 }
 
 void SparksContributor::add_markers(ProfileContext& ctx) {

@@ -1,11 +1,14 @@
 // Sparks (`par`, `parMap`, …).
 //
-// - SPARK_COUNTERS: counter tracks per capability for each series that is not zero
-//   throughout: sparks created, converted, overflowed, dud, GC'd, fizzled (cumulative,
-//   as the RTS counts them) and the pool size; with more than
-//   kMaxCapabilitiesWithOwnSparkTracks capabilities, one set of tracks summed over all
-//   of them instead (hundreds of tracks help nobody). The totals, as `+RTS -s` prints
-//   them, go into the profile's info panel.
+// - SPARK_COUNTERS: one "Spark rates (cap N)" track per capability with sparks: a marker
+//   graph of the rates (created, converted, fizzled, GC'd, overflowed, dud per ms) on one
+//   scale, one marker per span between samples (events::SparkRateSpans; spans shorter
+//   than the marker resolution are merged, the rates being averages), its tooltip giving
+//   the pool size at the span's start and end. Marker-graph tracks come after the
+//   capability and thread tracks (counter tracks, one per series and capability before,
+//   always came first and pushed the capabilities off the first screen). With more than
+//   kMaxCapabilitiesWithOwnSparkTracks capabilities, one track of all of them summed, on
+//   the process track. The totals, as `+RTS -s` prints them, go into Profile Info.
 // - Spark events (`+RTS -lf`: create, dud, overflow, run, steal with its victim, fizzle,
 //   GC; and the pre-7.4 RUN_SPARK/STEAL_SPARK): markers on the capability's track.
 //   A program makes sparks by the million, so each capability's events of one kind
@@ -23,10 +26,11 @@
 #include "convert/profile_contributor.hpp"
 #include "events/spark_bursts.hpp"
 #include "events/spark_counters.hpp"
+#include "events/spark_rates.hpp"
 
 namespace el2fx::convert {
 
-inline constexpr std::size_t kMaxCapabilitiesWithOwnSparkTracks = 4;
+inline constexpr std::size_t kMaxCapabilitiesWithOwnSparkTracks = 8;
 
 class SparksContributor : public ProfileContributor {
 public:
@@ -39,15 +43,9 @@ public:
     std::span<const std::uint16_t> shown_tags() const override;
 
 private:
-    // One counter track: a series of one capability, or of all together.
-    struct Series {
-        events::SparkCounter counter;
-        fxprof::CounterHandle handle;
-        std::uint64_t previous = 0;
-    };
     void add_counter_sample(eventlog::CapNo cap, std::uint64_t time, const events::SparkCounts& counts);
-    void add_sample(Series& series, std::uint64_t time, const events::SparkCounts& counts);
     void flush_summed();
+    void add_rates(ProfileContext& context);
     void add_markers(ProfileContext& context);
     void add_summary(ProfileContext& context);
 
@@ -56,11 +54,10 @@ private:
         eventlog::CapNo cap;
         eventlog::ThreadId thread;
     };
-    // Counters stream (from begin() on): per capability when there are few, else summed.
+    // Rates: per capability when there are few (and their series are not all zero), else summed.
     ProfileContext* context_ = nullptr;
-    std::map<eventlog::CapNo, std::vector<Series>> per_cap_;
-    std::vector<Series> summed_;
-    bool summing_ = false;
+    std::map<eventlog::CapNo, events::SparkRateSpans> per_cap_;
+    std::optional<events::SparkRateSpans> summed_;
     std::map<eventlog::CapNo, events::SparkCounts> latest_;  // each capability's last counts
     events::SparkCounts sum_{};                               // their sum
     std::optional<events::SparkCounterSample> pending_sum_;   // the sum at a time, until it moves on

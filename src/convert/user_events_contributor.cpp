@@ -16,9 +16,14 @@ using eventlog::ThreadId;
 constexpr std::array<std::uint16_t, 3> kShown = {eventlog::UserMessage::tag, eventlog::UserMarker::tag,
                                                   eventlog::UserBinaryMessage::tag};
 
-// Marker names (rows of the marker chart) are cut to this many bytes; the whole text
-// stays in a field.
-constexpr std::size_t kMaxNameBytes = 100;
+// Marker names are the rows of the marker chart, so they name the kind of event, never its
+// text (one row per distinct text made dozens of rows for "worker 1 retained round N"); the
+// text is a field, shown as the marker's label in the chart and searchable.
+constexpr std::string_view kMarkerRow = "traceMarker";
+constexpr std::string_view kUnmatchedRow = "Unmatched span message";
+std::string_view span_row(events::SpanConvention c) {
+    return c == events::SpanConvention::start_stop ? "START/STOP span" : "GHC:started/finished span";
+}
 constexpr std::size_t kBinaryPreviewBytes = 32;
 
 // A span owner: the Haskell thread, or (when none ran) the capability, or neither.
@@ -274,7 +279,7 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
                 break;
             }
             case Kind::marker: {
-                StringHandle name = p.handle_for_string(events::shortened_text(t, kMaxNameBytes));
+                StringHandle name = p.handle_for_string(kMarkerRow);
                 StringHandle full = p.handle_for_string(t);
                 MarkerSchemaHandle schema = m.marker_schema();
                 p.add_marker(where.track, at, name, cat.user, schema,
@@ -302,7 +307,7 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
     pairer.finish();
     for (const events::PairedSpan& s : pairer.spans()) {
         Place where = m.place_owner(s.owner, s.start);
-        StringHandle name = p.handle_for_string(events::shortened_text(s.name, kMaxNameBytes));
+        StringHandle name = p.handle_for_string(span_row(s.convention));
         StringHandle full = p.handle_for_string(s.name);
         StringHandle who = p.handle_for_string(where.who);
         StringHandle convention = p.handle_for_string(events::convention_text(s.convention));
@@ -322,7 +327,7 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
             diagnostics_.add(Diagnostic::user_span_start_without_stop);
         }
         Place where = m.place_owner(u.owner, u.time);
-        StringHandle name = p.handle_for_string(events::shortened_text(u.name, kMaxNameBytes));
+        StringHandle name = p.handle_for_string(kUnmatchedRow);
         StringHandle problem =
             p.handle_for_string(stop ? "STOP without START on this thread" : "START never stopped on this thread");
         StringHandle full = p.handle_for_string(u.name);

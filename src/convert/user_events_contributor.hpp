@@ -1,13 +1,16 @@
 // The program's own events: traceMarker (USER_MARKER), traceEvent (USER_MSG) and
 // traceBinaryEvent (USER_BINARY_MSG), and the spans their messages announce.
 //
-// - traceMarker: an instant marker named by its text on the track of the Haskell
-//   thread running on the emitting capability (running_thread), and on the process
-//   track, so markers are found by searching their text.
+// Marker names are the marker chart's rows: one per kind of event ("traceEvent",
+// "traceMarker", "traceBinaryEvent", "START/STOP span", "GHC:started/finished span",
+// "Unmatched span message"); the text is a field, shown as the label in the chart.
+// - traceMarker: an instant "traceMarker" marker on the track of the Haskell thread
+//   running on the emitting capability (running_thread), and on the process track, so
+//   markers are found in one place by searching their text.
 // - traceEvent: a "traceEvent" log marker on the emitting thread's track (off with
 //   ConvertOptions::user_messages = false, `--no-user-messages`; spans stay).
 // - "START x" / "STOP x" and "GHC:started: x" / "GHC:finished: x" messages: interval
-//   markers named x, paired per Haskell thread (events::UserSpanPairer). A STOP with
+//   markers labelled x, paired per Haskell thread (events::UserSpanPairer). A STOP with
 //   nothing to stop and a START never stopped are instant warning markers, counted
 //   as diagnostics. Spans come from messages only: GHC writes its withTiming edges
 //   as messages always and as markers too with -ddump-timings, and pairing both would

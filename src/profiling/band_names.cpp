@@ -1,6 +1,5 @@
 #include "profiling/band_names.hpp"
 
-#include <span>
 
 namespace el2fx::profiling {
 
@@ -23,12 +22,6 @@ std::string band_name(const HeapBand& band, std::uint32_t breakdown, const CostC
         default:
             return band.label.empty() ? std::string("(no label)") : band.label;
     }
-}
-
-std::string band_label(const HeapBand& band, std::uint32_t breakdown, const CostCentreTable& cost_centres,
-                       const InfoTableCatalog& info_tables, std::size_t depth) {
-    if (!band.is_stack || band.stack.size() <= depth) return band_name(band, breakdown, cost_centres, info_tables);
-    return "\u2026/" + cost_centres.stack_name(std::span(band.stack).last(depth));
 }
 
 std::string band_description(const HeapBand& band, std::uint32_t breakdown, const CostCentreTable& cost_centres,

@@ -16,12 +16,7 @@ namespace el2fx::profiling {
 std::string band_name(const HeapBand& band, std::uint32_t breakdown, const CostCentreTable& cost_centres,
                       const InfoTableCatalog& info_tables);
 
-// A short form for a track label, where the end matters most: the last `depth` cost centres
-// of a deeper -hc stack ("\u2026/mkItems", "\u2026/stageBuild/mkItems"); band_name otherwise.
-std::string band_label(const HeapBand& band, std::uint32_t breakdown, const CostCentreTable& cost_centres,
-                       const InfoTableCatalog& info_tables, std::size_t depth = 1);
-
-// A sentence for the band's counter track: what it counts, and where it comes from when known.
+// A sentence for Profile Info: what the band counts, and where it comes from when known.
 std::string band_description(const HeapBand& band, std::uint32_t breakdown, const CostCentreTable& cost_centres,
                              const InfoTableCatalog& info_tables);
 

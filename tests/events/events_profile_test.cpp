@@ -147,9 +147,11 @@ EventlogBuilder scheduler_types() {
 UserMessage msg(std::string_view text) { return UserMessage{Text{text}}; }
 constexpr std::uint16_t kYield = 3, kFinished = 5;
 
-const Marker* find(const std::vector<Marker>& ms, const std::string& name) {
+// The marker of this name, or the user marker with this text (traceMarker) or span name
+// (spans, unmatched span messages).
+const Marker* find(const std::vector<Marker>& ms, const std::string& text) {
     for (const Marker& m : ms)
-        if (m.name == name) return &m;
+        if (m.name == text || m.str("text") == text || m.str("span") == text) return &m;
     return nullptr;
 }
 
@@ -184,7 +186,8 @@ BOOST_AUTO_TEST_CASE(spans_pair_per_haskell_thread_across_capabilities) {
     BOOST_TEST(*x1->end == 45e-6);
     BOOST_TEST(y1->start == 32e-6);  // opened on capability 0, closed on capability 1
     BOOST_TEST(*y1->end == 70e-6);
-    BOOST_TEST(t2[0].name == "x");
+    BOOST_TEST(t2[0].name == "START/STOP span");  // the row: the kind; the name is a field
+    BOOST_TEST(t2[0].str("span") == "x");
     BOOST_TEST(t2[0].start == 31e-6);
     BOOST_TEST(*t2[0].end == 60e-6);
     BOOST_TEST(t2[0].str("thread") == "thread 2");
@@ -192,7 +195,8 @@ BOOST_AUTO_TEST_CASE(spans_pair_per_haskell_thread_across_capabilities) {
     auto unmatched = c.of_type("UserSpanUnmatched");
     BOOST_REQUIRE(unmatched.size() == 1u);
     BOOST_TEST(unmatched[0].thread == "thread 1");
-    BOOST_TEST(unmatched[0].name == "z");
+    BOOST_TEST(unmatched[0].name == "Unmatched span message");
+    BOOST_TEST(unmatched[0].str("span") == "z");
     BOOST_TEST(unmatched[0].phase == 0);
     BOOST_TEST(unmatched[0].str("message") == "STOP z");
     BOOST_TEST(c.report.diagnostics.count(Diagnostic::user_span_stop_without_start) == 1u);
@@ -239,6 +243,18 @@ BOOST_AUTO_TEST_CASE(events_with_no_thread_running_go_to_the_capability) {
 
 BOOST_AUTO_TEST_CASE(the_userevents_fixture_shows_every_user_event) {
     Converted c = convert_file(fixture("userevents.eventlog"));
+    // One marker-chart row (marker name) per kind of user event on each track, whatever the
+    // texts: they are fields, shown as the markers' labels.
+    const std::map<std::string, std::string> row_of_type = {
+        {"UserMessage", "traceEvent"},          {"UserMarker", "traceMarker"},
+        {"UserBinaryMessage", "traceBinaryEvent"}, {"UserSpan", "START/STOP span"},
+        {"UserSpanUnmatched", "Unmatched span message"}};
+    std::map<std::string, std::set<std::string>> rows;  // type -> marker names
+    for (const Marker& m : c.markers())
+        if (row_of_type.count(m.type())) rows[m.type()].insert(m.name);
+    BOOST_TEST(rows.size() == row_of_type.size());
+    for (const auto& [type, names] : rows)
+        BOOST_TEST((names == std::set<std::string>{row_of_type.at(type)}), type);
     // START/STOP: nested on main, the same name on three threads at once.
     auto main_spans = c.of_type("UserSpan", "1 main");
     const Marker* outer = find(main_spans, "outer");
@@ -342,17 +358,11 @@ std::string spark_counters_bytes(std::array<std::uint64_t, 7> wire) {
     return out;
 }
 
-double counter_level(const fxprof::Profile& p, const std::string& name) {
-    for (const fxprof::Counter& c : p.counters()) {
-        if (c.name != name) continue;
-        double sum = 0;
-        c.samples.for_each([&](const fxprof::CounterSampleRow& r) { sum += r.count; });
-        return sum;
-    }
-    return -1;
+double rate(const Marker& m, const char* key) {
+    return m.data && m.data->HasMember(key) && (*m.data)[key].IsNumber() ? (*m.data)[key].GetDouble() : -1;
 }
 
-BOOST_AUTO_TEST_CASE(spark_counters_become_tracks_by_field_name) {
+BOOST_AUTO_TEST_CASE(spark_counters_become_rates_by_field_name) {
     EventlogBuilder b = scheduler_types();
     b.declare<SparkCounters>().declare<SparkCreate>().declare<SparkSteal>();
     b.begin_block(0, 0);
@@ -363,19 +373,24 @@ BOOST_AUTO_TEST_CASE(spark_counters_become_tracks_by_field_name) {
     b.event(300, StopThread{1, kFinished, 0});
     b.end_block();
     TempFile f(b.finish());
-    convert::ConversionReport report;
-    fxprof::Profile p = convert::build_profile(f.path.string(), {}, report);
-    BOOST_TEST(counter_level(p, "Sparks created (cap 0)") == 11);
-    BOOST_TEST(counter_level(p, "Sparks dud (cap 0)") == 20);
-    BOOST_TEST(counter_level(p, "Sparks overflowed (cap 0)") == 30);
-    BOOST_TEST(counter_level(p, "Sparks converted (cap 0)") == 40);
-    BOOST_TEST(counter_level(p, "Sparks GC'd (cap 0)") == 50);
-    BOOST_TEST(counter_level(p, "Sparks fizzled (cap 0)") == 60);
-    BOOST_TEST(counter_level(p, "Spark pool size (cap 0)") == 5);
-    std::string json = fxprof::profile_to_json(p);
-    BOOST_TEST(fxprof::validate_profile(json).empty());
+    convert::ConvertOptions exact;
+    exact.marker_resolution_ns = 0;  // every span between samples its own marker
+    Converted c = convert_file(f.path.string(), exact);
+    // One span between the two samples, 100 ns long: the growth of each series per ms.
+    auto rates = c.of_type("SparkRates", "Capability 0");
+    BOOST_REQUIRE(rates.size() == 1u);
+    BOOST_TEST(rates[0].name == "Spark rates (cap 0)");
+    BOOST_TEST(rates[0].phase == 1);
+    BOOST_TEST(rate(rates[0], "created") == 10 * 1e4);      // 1 -> 11 in 100 ns
+    BOOST_TEST(rate(rates[0], "dud") == 18 * 1e4);          // 2 -> 20
+    BOOST_TEST(rate(rates[0], "overflowed") == 27 * 1e4);   // 3 -> 30
+    BOOST_TEST(rate(rates[0], "converted") == 36 * 1e4);    // 4 -> 40
+    BOOST_TEST(rate(rates[0], "gcd") == 45 * 1e4);          // 5 -> 50
+    BOOST_TEST(rate(rates[0], "fizzled") == 54 * 1e4);      // 6 -> 60
+    BOOST_TEST(rates[0].num("poolStart") == 7);
+    BOOST_TEST(rates[0].num("poolEnd") == 5);
+    BOOST_TEST(c.doc["counters"].Size() <= 3u);  // the runtime's memory counters only: no spark counters
 
-    Converted c = convert_file(f.path.string());
     BOOST_TEST(c.extra("Sparks", "Totals (as +RTS -s)") ==
                "SPARKS: 61 (40 converted, 30 overflowed, 20 dud, 50 GC'd, 60 fizzled)");
     auto created = c.of_type("SparkEvents", "Capability 0");
@@ -412,11 +427,30 @@ BOOST_AUTO_TEST_CASE(the_sparks_fixture_matches_the_rts_summary) {
     BOOST_TEST(c.of_type("SparkEvents").size() + c.of_type("SparkSteal").size() < 400u);  // bursts, not 3700 markers
     BOOST_TEST(c.of_type("SparkThreadCreated").size() == by_tag[CreateSparkThread::tag]);
 
-    std::set<std::string> counters;
-    for (const auto& k : c.doc["counters"].GetArray()) counters.insert(k["name"].GetString());
-    BOOST_TEST(counters.count("Sparks created (cap 0)"));
-    BOOST_TEST(counters.count("Spark pool size (cap 1)"));
-    BOOST_TEST(counters.count("Sparks converted (cap 0)"));
+    // One rate track per capability (a marker-graph track of one marker name per capability),
+    // and no spark counter tracks, which the profiler would put above the capabilities.
+    for (const auto& k : c.doc["counters"].GetArray())
+        BOOST_TEST(std::string(k["name"].GetString()).find("park") == std::string::npos, k["name"].GetString());
+    std::map<std::string, std::set<std::string>> rate_rows;  // track -> marker names
+    std::map<std::string, double> created;                   // sparks created per track, from the rates
+    for (const Marker& m : c.of_type("SparkRates")) {
+        rate_rows[m.thread].insert(m.name);
+        BOOST_REQUIRE(m.end);
+        created[m.thread] += rate(m, "created") * (*m.end - m.start);
+    }
+    BOOST_REQUIRE(rate_rows.size() == 2u);
+    BOOST_TEST((rate_rows["Capability 0"] == std::set<std::string>{"Spark rates (cap 0)"}));
+    BOOST_TEST((rate_rows["Capability 1"] == std::set<std::string>{"Spark rates (cap 1)"}));
+    // The rates add up to the counts the RTS reports (created, per capability's last sample).
+    double total_created = created["Capability 0"] + created["Capability 1"];
+    BOOST_TEST(std::abs(total_created - std::stod(c.extra("Sparks", "Created (put into a pool)"))) < 0.5);
+    // The schema draws every rate on one track, and a zero line so that the scale starts at 0.
+    for (const auto& s : c.doc["meta"]["markerSchema"].GetArray()) {
+        if (std::string(s["name"].GetString()) != "SparkRates") continue;
+        std::set<std::string> keys;
+        for (const auto& g : s["graphs"].GetArray()) keys.insert(g["key"].GetString());
+        BOOST_TEST((keys == std::set<std::string>{"created", "converted", "fizzled", "gcd", "overflowed", "dud", "zero"}));
+    }
 }
 
 BOOST_AUTO_TEST_CASE(a_gap_of_zero_gives_one_marker_per_spark_event) {
@@ -428,32 +462,63 @@ BOOST_AUTO_TEST_CASE(a_gap_of_zero_gives_one_marker_per_spark_event) {
     BOOST_TEST(c.of_type("SparkEvents").size() + c.of_type("SparkSteal").size() == events);
 }
 
-BOOST_AUTO_TEST_CASE(many_capabilities_share_one_set_of_spark_tracks) {
+BOOST_AUTO_TEST_CASE(four_capabilities_get_one_spark_rate_track_each) {
     EventlogBuilder b = scheduler_types();
     b.declare<SparkCounters>();
-    for (std::uint16_t cap = 0; cap < 5; ++cap) {
+    for (std::uint16_t cap = 0; cap < 4; ++cap) {
         b.begin_block(cap, cap);
         b.event(10 + cap, CreateThread{cap + 1u}).event(20 + cap, RunThread{cap + 1u});
-        b.raw_event(SparkCounters::tag, 100 + cap, spark_counters_bytes({cap + 1u, 0, 0, 1, 0, 0, 2}));
+        b.raw_event(SparkCounters::tag, 100 + cap, spark_counters_bytes({0, 0, 0, 0, 0, 0, 0}));
+        b.raw_event(SparkCounters::tag, 2'000'100 + cap, spark_counters_bytes({10u * (cap + 1), 0, 0, 5, 0, 1, 3}));
+        b.event(3'000'000 + cap, StopThread{cap + 1u, kFinished, 0});
+        b.end_block();
+    }
+    Converted c = convert_bytes(b.finish());
+    std::map<std::string, std::set<std::string>> rows;  // track -> rate marker names
+    for (const Marker& m : c.of_type("SparkRates")) {
+        rows[m.thread].insert(m.name);
+        // 10 (cap + 1) sparks created in 2 ms.
+        BOOST_TEST(rate(m, "created") == 5.0 * (m.thread.back() - '0' + 1), m.thread);
+        BOOST_TEST(rate(m, "converted") == 2.5);
+    }
+    BOOST_REQUIRE(rows.size() == 4u);
+    for (int cap = 0; cap < 4; ++cap)
+        BOOST_TEST((rows["Capability " + std::to_string(cap)] ==
+                    std::set<std::string>{"Spark rates (cap " + std::to_string(cap) + ")"}));
+    for (const auto& k : c.doc["counters"].GetArray())
+        BOOST_TEST(std::string(k["name"].GetString()).find("park") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(many_capabilities_share_one_spark_rate_track) {
+    EventlogBuilder b = scheduler_types();
+    b.declare<SparkCounters>();
+    for (std::uint16_t cap = 0; cap < 9; ++cap) {
+        b.begin_block(cap, cap);
+        b.event(10 + cap, CreateThread{cap + 1u}).event(20 + cap, RunThread{cap + 1u});
+        b.raw_event(SparkCounters::tag, 100 + cap, spark_counters_bytes({0, 0, 0, 0, 0, 0, 0}));
+        b.raw_event(SparkCounters::tag, 200 + cap, spark_counters_bytes({cap + 1u, 0, 0, 1, 0, 0, 2}));
         b.event(300 + cap, StopThread{cap + 1u, kFinished, 0});
         b.end_block();
     }
-    TempFile f(b.finish());
-    convert::ConversionReport report;
-    fxprof::Profile p = convert::build_profile(f.path.string(), {}, report);
-    std::vector<std::string> sparks;
-    for (const fxprof::Counter& c : p.counters())
-        if (c.category == "Sparks") sparks.push_back(c.name);
-    BOOST_TEST(sparks.size() == 3u);  // created, converted, pool size; the zero series are left out
-    BOOST_TEST(counter_level(p, "Sparks created (all caps)") == 1 + 2 + 3 + 4 + 5);
-    BOOST_TEST(counter_level(p, "Spark pool size (all caps)") == 10);
-    BOOST_TEST(counter_level(p, "Sparks created (cap 0)") == -1);
+    convert::ConvertOptions exact;
+    exact.marker_resolution_ns = 0;
+    Converted c = convert_bytes(b.finish(), exact);
+    std::string process = c.doc["threads"][0]["name"].GetString();
+    auto rates = c.of_type("SparkRates");
+    BOOST_REQUIRE(!rates.empty());
+    double created = 0;
+    for (const Marker& m : rates) {
+        BOOST_TEST(m.thread == process);
+        BOOST_TEST(m.name == "Spark rates (all 9 caps)");
+        created += rate(m, "created") * (*m.end - m.start);
+    }
+    BOOST_TEST(std::abs(created - (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9)) < 1e-6);
+    BOOST_TEST(rates.back().num("poolEnd") == 18);
 }
 
 BOOST_AUTO_TEST_CASE(a_program_without_sparks_gets_no_spark_tracks) {
     Converted c = convert_file(fixture("concurrency.eventlog"));  // SPARK_COUNTERS, all zero
-    for (const auto& k : c.doc["counters"].GetArray())
-        BOOST_TEST(std::string(k["category"].GetString()) != "Sparks");
+    BOOST_TEST(c.of_type("SparkRates").empty());
     BOOST_TEST(c.extra("Sparks", "Totals (as +RTS -s)").empty());
 }
 

@@ -183,3 +183,78 @@ BOOST_AUTO_TEST_CASE(a_gap_of_zero_keeps_every_event_apart) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+#include "events/spark_rates.hpp"
+
+BOOST_AUTO_TEST_SUITE(spark_rates)
+
+namespace {
+// created, converted, overflowed, dud, gcd, fizzled, pool (SparkCounter order).
+SparkCounts counts(std::uint64_t created, std::uint64_t converted, std::uint64_t fizzled, std::uint64_t pool) {
+    return SparkCounts{created, converted, 0, 0, 0, fizzled, pool};
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_span_between_two_samples_has_the_growth_per_ms) {
+    SparkRateSpans r;
+    r.add(1'000'000, counts(0, 0, 0, 0));
+    r.add(3'000'000, counts(100, 40, 2, 58));  // 2 ms later
+    r.finish();
+    BOOST_REQUIRE(r.spans().size() == 1u);
+    const SparkRateSpan& s = r.spans()[0];
+    BOOST_TEST(s.start == 1'000'000u);
+    BOOST_TEST(s.end == 3'000'000u);
+    BOOST_TEST(s.per_ms(SparkCounter::created) == 50.0);
+    BOOST_TEST(s.per_ms(SparkCounter::converted) == 20.0);
+    BOOST_TEST(s.per_ms(SparkCounter::fizzled) == 1.0);
+    BOOST_TEST(s.per_ms(SparkCounter::dud) == 0.0);
+    BOOST_TEST(s.pool_start == 0u);
+    BOOST_TEST(s.pool_end == 58u);
+    BOOST_TEST(value_of(s.grown, SparkCounter::pool) == 0u);  // a level, not a growth
+}
+
+BOOST_AUTO_TEST_CASE(samples_closer_than_the_minimum_span_join_one_span_with_the_average_rate) {
+    SparkRateSpans r(1'000'000);
+    r.add(0, counts(0, 0, 0, 0));
+    r.add(200'000, counts(10, 0, 0, 10));     // 0.2 ms: goes on
+    r.add(600'000, counts(30, 10, 0, 20));    // 0.6 ms: goes on
+    r.add(1'000'000, counts(40, 20, 0, 20));  // 1 ms: ends here
+    r.add(1'500'000, counts(50, 30, 0, 20));  // the next one, left open
+    r.finish();                                // ends at the last sample
+    BOOST_REQUIRE(r.spans().size() == 2u);
+    BOOST_TEST(r.spans()[0].end == 1'000'000u);
+    BOOST_TEST(r.spans()[0].per_ms(SparkCounter::created) == 40.0);
+    BOOST_TEST(r.spans()[0].pool_end == 20u);
+    BOOST_TEST(r.spans()[1].start == 1'000'000u);
+    BOOST_TEST(r.spans()[1].end == 1'500'000u);
+    BOOST_TEST(r.spans()[1].per_ms(SparkCounter::converted) == 20.0);
+}
+
+BOOST_AUTO_TEST_CASE(samples_at_one_time_make_no_empty_span_and_a_lone_sample_none) {
+    SparkRateSpans r;
+    r.add(100, counts(1, 0, 0, 1));
+    r.finish();
+    BOOST_TEST(r.spans().empty());
+    SparkRateSpans same;
+    same.add(100, counts(1, 0, 0, 1));
+    same.add(100, counts(2, 0, 0, 2));  // same time: no span of length 0
+    same.add(50, counts(3, 0, 0, 3));   // earlier: taken as at 100
+    same.add(1'000'100, counts(4, 1, 0, 3));
+    same.finish();
+    BOOST_REQUIRE(same.spans().size() == 1u);
+    BOOST_TEST(same.spans()[0].start == 100u);
+    BOOST_TEST(same.spans()[0].per_ms(SparkCounter::created) == 3.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_count_going_down_is_no_growth_and_is_counted) {
+    SparkRateSpans r;
+    r.add(0, counts(10, 5, 0, 0));
+    r.add(1'000'000, counts(4, 6, 0, 0));
+    r.finish();
+    BOOST_REQUIRE(r.spans().size() == 1u);
+    BOOST_TEST(r.spans()[0].per_ms(SparkCounter::created) == 0.0);
+    BOOST_TEST(r.spans()[0].per_ms(SparkCounter::converted) == 1.0);
+    BOOST_TEST(r.decreases() == 1u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -116,25 +116,31 @@ std::uint64_t cpu_sum(const fxprof::Thread& t) {
     return sum;
 }
 
-// A counter's levels at its sample times (the builder keeps increments for line-accumulated).
-std::vector<double> levels(const fxprof::Counter& c) {
-    std::vector<double> out;
-    double level = 0;
-    c.samples.for_each([&](const fxprof::CounterSampleRow& r) { out.push_back(level += r.count); });
-    return out;
-}
-
-const fxprof::Counter* counter(const fxprof::Profile& p, const std::string& name) {
-    for (const fxprof::Counter& c : p.counters())
-        if (c.name == name) return &c;
-    return nullptr;
-}
-
 std::vector<const fxprof::Counter*> heap_counters(const fxprof::Profile& p) {
     std::vector<const fxprof::Counter*> out;
     for (const fxprof::Counter& c : p.counters())
         if (c.name.starts_with("Heap: ")) out.push_back(&c);
     return out;
+}
+
+// The heap band chart's schema: its band fields' labels ("[blue] main/…"), bottom band first,
+// then "other" when there is one.
+const fxprof::MarkerSchema* chart_schema(const fxprof::Profile& p) {
+    for (const fxprof::MarkerSchema& s : p.marker_schemas())
+        if (s.name == "HeapBands") return &s;
+    return nullptr;
+}
+std::vector<std::string> chart_labels(const fxprof::Profile& p) {
+    std::vector<std::string> out;
+    if (const fxprof::MarkerSchema* s = chart_schema(p))
+        for (const fxprof::MarkerField& f : s->fields)
+            if (!f.hidden && f.key != "total") out.push_back(f.label);
+    return out;
+}
+bool chart_has_band(const fxprof::Profile& p, const std::string& name) {
+    for (const std::string& l : chart_labels(p))
+        if (l.ends_with("] " + name)) return true;
+    return false;
 }
 
 struct MarkerView {
@@ -476,25 +482,26 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(heap_profile_tracks)
 
-BOOST_AUTO_TEST_CASE(hc_bands_are_counters_named_by_stack_and_censuses_are_markers) {
+BOOST_AUTO_TEST_CASE(hc_bands_make_one_chart_named_by_stack_and_censuses_are_markers) {
     Converted c = convert_file(fixture("profiled.eventlog"));
     const fxprof::Profile& p = c.profile;
     expect_valid(p, "profiled.eventlog");
-    auto bands = heap_counters(p);
-    BOOST_TEST(bands.size() == 12u);  // 12 bands in this run: all shown, no "other"
-    const fxprof::Counter* mk = counter(p, "Heap: main/main.\\/runAll/runAll.m/stageBuild/mkItems");
-    BOOST_REQUIRE(mk);
-    BOOST_TEST(mk == bands.front());  // the largest over the run comes first
-    BOOST_TEST(mk->display.label == "Heap: \u2026/mkItems");
-    // Where the ends of two shown stacks are alike, the labels show more of them.
-    std::set<std::string> labels;
-    for (const fxprof::Counter* k : bands) labels.insert(k->display.label);
-    BOOST_TEST(labels.size() == bands.size());
-    BOOST_TEST(mk->category == "Memory");
-    BOOST_TEST(mk->description.find("-hc") != std::string::npos);
-    std::vector<double> mk_levels = levels(*mk);
-    BOOST_TEST(*std::max_element(mk_levels.begin(), mk_levels.end()) > 1e6);
-    BOOST_TEST(counter(p, "Heap: MAIN"));  // the empty stack
+    // No counter track per band (the profiler puts counters above the capabilities): one chart.
+    BOOST_TEST(heap_counters(p).empty());
+    std::vector<std::string> labels = chart_labels(p);
+    BOOST_REQUIRE(labels.size() == 10u);  // 12 bands in this run: 9 in the chart, 3 in "other"
+    // The largest over the run at the bottom, with its whole stack and its colour.
+    BOOST_TEST(labels.front() == "[blue] main/main.\\/runAll/runAll.m/stageBuild/mkItems");
+    BOOST_TEST(labels.back() == "[grey] other (3 smaller bands)");
+    std::vector<MarkerView> chart = markers_of(p, p.threads().front(), "HeapBands");
+    BOOST_REQUIRE(chart.size() == 13u);  // one per census
+    double mk_peak = 0;
+    for (const MarkerView& m : chart) {
+        BOOST_TEST(m.name == "Heap profile (-hc, by cost-centre stack)");
+        mk_peak = std::max(mk_peak, static_cast<double>(m.fields.at("b1").integer()));
+    }
+    BOOST_TEST(mk_peak > 1e6);
+    BOOST_TEST(chart_has_band(p, "MAIN"));  // the empty stack
 
     // One marker per census on the process track, listing its largest bands; the totals are
     // those of the runtime's own .hp report of the same run, census by census.
@@ -517,6 +524,8 @@ BOOST_AUTO_TEST_CASE(hc_bands_are_counters_named_by_stack_and_censuses_are_marke
     BOOST_REQUIRE(censuses.size() == 13u);
     BOOST_REQUIRE(hp_totals.size() == censuses.size());
     for (std::size_t i = 0; i < censuses.size(); ++i) {
+        BOOST_TEST(chart[i].start == censuses[i].start);
+        BOOST_TEST(chart[i].fields.at("total").integer() == censuses[i].fields.at("total").integer());
         const MarkerView& m = censuses[i];
         BOOST_TEST(m.name == "Heap census");
         BOOST_TEST((m.phase == fxprof::MarkerPhase::interval));
@@ -531,35 +540,50 @@ BOOST_AUTO_TEST_CASE(hc_bands_are_counters_named_by_stack_and_censuses_are_marke
     BOOST_TEST(str(p, big->fields.at("band1").string()) == "main/main.\\/runAll/runAll.m/stageBuild/mkItems");
     BOOST_TEST(extra(p, "Heap profile", "Breakdown") == "-hc, by cost-centre stack");
     BOOST_TEST(extra(p, "Heap profile", "Censuses") == "13");
+    // Profile Info: each chart band's colour, what it is, and its peak.
+    std::string band1 = extra(p, "Heap profile", "[blue] band 1");
+    BOOST_TEST(band1.find("innermost cost centre mkItems") != std::string::npos, band1);
+    BOOST_TEST(band1.find("; peak ") != std::string::npos, band1);
+    BOOST_TEST(extra(p, "Heap profile", "[grey] other").starts_with("3 smaller bands added up; peak "));
 }
 
-BOOST_AUTO_TEST_CASE(hy_top_bands_and_other_add_up_to_each_census) {
+BOOST_AUTO_TEST_CASE(hy_chart_bands_and_other_stack_up_to_each_census) {
     convert::ConvertOptions options;
     options.heap_bands = 5;
     Converted c = convert_file(fixture("profiled-hy.eventlog"), options);
     const fxprof::Profile& p = c.profile;
     expect_valid(p, "profiled-hy.eventlog");
-    auto bands = heap_counters(p);
-    BOOST_REQUIRE(bands.size() == 6u);  // 5 and "other"
-    BOOST_TEST(bands.back()->name == "Heap: other");
-    BOOST_TEST(bands.back()->display.label.starts_with("Heap: other ("));
-    BOOST_TEST(counter(p, "Heap: Item"));
-    BOOST_TEST(counter(p, "Heap: Double"));
+    BOOST_TEST(heap_counters(p).empty());
+    std::vector<std::string> labels = chart_labels(p);
+    BOOST_REQUIRE(labels.size() == 6u);  // 5 and "other"
+    BOOST_TEST(labels.back().starts_with("[grey] other ("));
+    BOOST_TEST(chart_has_band(p, "Item"));
+    BOOST_TEST(chart_has_band(p, "Double"));
+    // The track draws the hidden cumulative levels as bars, the total first, band 1 last.
+    const fxprof::MarkerSchema* schema = chart_schema(p);
+    BOOST_REQUIRE(schema->graphs.size() == 6u);
+    BOOST_TEST(schema->graphs.front().key == "c6");
+    BOOST_TEST(schema->graphs.back().key == "c1");
+    for (const fxprof::MarkerGraph& g : schema->graphs) BOOST_TEST((g.type == fxprof::MarkerGraphType::bar));
     std::vector<MarkerView> censuses = markers_of(p, p.threads().front(), "HeapCensus");
+    std::vector<MarkerView> chart = markers_of(p, p.threads().front(), "HeapBands");
     BOOST_REQUIRE(censuses.size() == 18u);
-    // Every counter has one sample per census, at the census's time; they add up to its total.
-    std::vector<std::vector<double>> all;
-    for (const fxprof::Counter* k : bands) {
-        BOOST_REQUIRE(k->samples.size() == censuses.size());
-        all.push_back(levels(*k));
-    }
-    std::vector<std::int64_t> times;
-    bands.front()->samples.for_each([&](const fxprof::CounterSampleRow& r) { times.push_back(r.time); });
+    BOOST_REQUIRE(chart.size() == censuses.size());
+    // Each census's bands and "other" add up to its total; the cumulative levels climb to it;
+    // a census holds until the next one.
     for (std::size_t i = 0; i < censuses.size(); ++i) {
-        double sum = 0;
-        for (const auto& l : all) sum += l[i];
-        BOOST_TEST(sum == static_cast<double>(censuses[i].fields.at("total").integer()), "census " << i);
-        BOOST_TEST(times[i] == censuses[i].start);
+        const MarkerView& m = chart[i];
+        std::int64_t sum = 0, previous = 0;
+        for (int k = 1; k <= 6; ++k) {
+            sum += m.fields.at(k < 6 ? "b" + std::to_string(k) : std::string("other")).integer();
+            std::int64_t cumulative = m.fields.at("c" + std::to_string(k)).integer();
+            BOOST_TEST(cumulative == sum, "census " << i << " c" << k);
+            BOOST_TEST(cumulative >= previous);
+            previous = cumulative;
+        }
+        BOOST_TEST(sum == censuses[i].fields.at("total").integer(), "census " << i);
+        BOOST_TEST(m.start == censuses[i].start);
+        if (i + 1 < censuses.size()) BOOST_TEST(m.end == censuses[i + 1].start);
     }
     BOOST_TEST(extra(p, "Heap profile", "Breakdown") == "-hy, by type");
     // No -p: no time profile, and the virtual timer samples as usual.
@@ -568,9 +592,8 @@ BOOST_AUTO_TEST_CASE(hy_top_bands_and_other_add_up_to_each_census) {
 
     options.heap_bands = 0;
     Converted none = convert_file(fixture("profiled-hy.eventlog"), options);
-    auto only_other = heap_counters(none.profile);
-    BOOST_REQUIRE(only_other.size() == 1u);
-    BOOST_TEST(only_other.front()->name == "Heap: other");
+    BOOST_TEST((chart_labels(none.profile).size() == 1u));
+    BOOST_TEST(chart_labels(none.profile).front().starts_with("[grey] other ("));
 }
 
 BOOST_AUTO_TEST_CASE(upstream_heap_profiles_of_every_breakdown, UPSTREAM_DATA) {
@@ -585,16 +608,20 @@ BOOST_AUTO_TEST_CASE(upstream_heap_profiles_of_every_breakdown, UPSTREAM_DATA) {
         Converted c = convert_file(path);
         expect_valid(c.profile, path);
         BOOST_TEST(extra(c.profile, "Heap profile", "Breakdown") == breakdown, name);
-        BOOST_TEST(!heap_counters(c.profile).empty(), name);
-        BOOST_TEST(heap_counters(c.profile).size() <= 13u, name);
+        BOOST_TEST(heap_counters(c.profile).empty(), name);
+        BOOST_TEST(!chart_labels(c.profile).empty(), name);
+        BOOST_TEST(chart_labels(c.profile).size() <= 10u, name);
+        BOOST_TEST(markers_of(c.profile, c.profile.threads().front(), "HeapBands").size() ==
+                       markers_of(c.profile, c.profile.threads().front(), "HeapCensus").size(),
+                   name);
     }
     // -hm names bands by module; GHC 8.4's -hT has no SAMPLE_END: instant census markers.
-    BOOST_TEST(counter(convert_file(shared_log("sleep.hm")).profile, "Heap: GHC.IO.Encoding"));
+    BOOST_TEST(chart_has_band(convert_file(shared_log("sleep.hm")).profile, "GHC.IO.Encoding"));
     Converted t = convert_file(shared_log("stop.hT"));
     std::vector<MarkerView> hT = markers_of(t.profile, t.profile.threads().front(), "HeapCensus");
     BOOST_TEST(hT.size() == 14u);
     BOOST_TEST(std::all_of(hT.begin(), hT.end(), [](const MarkerView& m) { return m.phase == fxprof::MarkerPhase::instant; }));
-    BOOST_TEST(counter(t.profile, "Heap: STACK"));
+    BOOST_TEST(chart_has_band(t.profile, "STACK"));
     // Biographical censuses are written at the end but belong at their own time field.
     Converted bio = convert_file(shared_log("biographical-samples"));
     std::vector<MarkerView> b = markers_of(bio.profile, bio.profile.threads().front(), "HeapCensus");
@@ -602,8 +629,8 @@ BOOST_AUTO_TEST_CASE(upstream_heap_profiles_of_every_breakdown, UPSTREAM_DATA) {
     BOOST_TEST(b.front().name == "Heap census (biographical)");
     BOOST_TEST(b.front().start == 866'544'061);
     BOOST_TEST(b[1].start == 1'892'144'224);
-    BOOST_TEST(counter(bio.profile, "Heap: LAG"));
-    BOOST_TEST(counter(bio.profile, "Heap: VOID"));
+    BOOST_TEST(chart_has_band(bio.profile, "LAG"));
+    BOOST_TEST(chart_has_band(bio.profile, "VOID"));
     // IPE events alone (no -hi census) convert too.
     std::string ipe = shared_log("ghc-9.2-events");
     BOOST_REQUIRE(!ipe.empty());
@@ -633,12 +660,21 @@ BOOST_AUTO_TEST_CASE(hi_bands_are_named_by_their_info_tables) {
     TempFile file(b.finish());
     Converted c = convert_file(file.path);
     expect_valid(c.profile, "built -hi log");
-    const fxprof::Counter* sat = counter(c.profile, "Heap: sat_s154_info at Test.hs:5:1-30");
-    BOOST_REQUIRE(sat);
-    BOOST_TEST((levels(*sat) == std::vector<double>{4096, 8192}));
-    BOOST_TEST(sat->description.find("type [Int]") != std::string::npos);
-    BOOST_TEST(counter(c.profile, "Heap: main_info at Test.hs:5:1-4"));
-    BOOST_TEST(counter(c.profile, "Heap: 0x123"));  // no IPE event: the address
+    std::vector<std::string> labels = chart_labels(c.profile);
+    BOOST_REQUIRE(labels.size() == 3u);
+    BOOST_TEST(labels[0] == "[blue] sat_s154_info at Test.hs:5:1-30");
+    std::vector<MarkerView> chart = markers_of(c.profile, c.profile.threads().front(), "HeapBands");
+    BOOST_REQUIRE(chart.size() == 2u);
+    BOOST_TEST(chart[0].fields.at("b1").integer() == 4096);
+    BOOST_TEST(chart[1].fields.at("b1").integer() == 8192);
+    BOOST_TEST(chart[0].end == chart[1].start);
+    // The last one: as long as the gap before it at most, cut at the run's end (its last event).
+    BOOST_TEST(chart[1].end > chart[1].start);
+    BOOST_TEST(chart[1].end <= chart[1].start + 1000);
+    BOOST_TEST(chart_has_band(c.profile, "main_info at Test.hs:5:1-4"));
+    BOOST_TEST(extra(c.profile, "Heap profile", "[blue] band 1").find("type [Int]") != std::string::npos);
+    BOOST_TEST(extra(c.profile, "Heap profile", "[blue] band 1").ends_with("; peak 8.19 kB"));
+    BOOST_TEST(chart_has_band(c.profile, "0x123"));  // no IPE event: the address
     BOOST_TEST(extra(c.profile, "Heap profile", "Info tables with provenance (IPE)") == "2");
 }
 
