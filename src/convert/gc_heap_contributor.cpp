@@ -1,3 +1,4 @@
+#include "convert/heap_level_chart.hpp"
 #include "convert/run_summary_marker.hpp"
 #include "convert/gc_heap_contributor.hpp"
 
@@ -33,8 +34,6 @@ constexpr std::array<std::uint16_t, 23> kShown = {
     eventlog::ConcSweepBegin::tag, eventlog::ConcSweepEnd::tag,    eventlog::ConcUpdRemSetFlush::tag,
     eventlog::NonmovingHeapCensus::tag, eventlog::NonmovingPrunedSegments::tag};
 
-// Capabilities with an allocation counter of their own; beyond this, only the total.
-constexpr std::size_t kMaxCapabilityAllocationTracks = 8;
 // HEAP_ALLOCATED events of several capabilities this close together are one report.
 constexpr std::uint64_t kAllocationBurstNs = 100'000;
 
@@ -189,7 +188,7 @@ class GcHeapWriter {
 public:
     explicit GcHeapWriter(ProfileContext& ctx)
         : ctx_(ctx), p_(ctx.profile), collections_(collection_schema()), pauses_(pause_schema()),
-          collection_filter_(ctx.span_detail), sync_filter_(ctx.span_detail) {}
+          collection_filter_(ctx.span_detail), sync_filter_(ctx.span_detail), levels_(ctx.span_detail.resolution) {}
 
 private:
     using CollectionPtr = std::shared_ptr<const GcCollection>;
@@ -225,8 +224,6 @@ public:
         intern();
         declare();
         merged_ = merged_spans_schema(p_);
-        std::size_t caps_allocating = ctx_.census ? ctx_.census->allocating_capabilities.size() : 0;
-        per_cap_allocation_ = caps_allocating > 1 && caps_allocating <= kMaxCapabilityAllocationTracks;
     }
 
     // Collections still open at the end of the log close there.
@@ -243,6 +240,7 @@ public:
         }
         if (pending_allocation_) add_heap_sample(*pending_allocation_, false);
         pending_allocation_.reset();
+        add_heap_levels();
         add_nonmoving(r);
         add_summary(r.summary);
         add_run_summary_marker(ctx_, r.summary, ctx_.run.first_time, end_);
@@ -466,33 +464,48 @@ public:
             add_heap_sample(s, false);
     }
 
-    // A memory level (heap size, live heap, blocks size): its graph follows the level.
-    void add_level(std::optional<CounterHandle>& slot, const char* name, const char* description, GraphColor color,
-                   Timestamp t, std::uint64_t bytes) {
-        CounterHandle c = counter(slot, name, description, [&] { return CounterDisplay::memory(name, color); });
-        p_.add_counter_value(c, t, static_cast<double>(bytes));
+    // The heap levels' chart (heap_level_chart.hpp): one "Heap" marker per span on the process.
+    void add_heap_levels() {
+        levels_.finish(end_);
+        if (!levels_.any()) return;
+        using DL = DisplayLocation;
+        MarkerSchema schema{
+            .name = "HeapLevels",
+            .display = {DL::marker_chart, DL::marker_table},
+            .fields = {{"size", "Heap size", FieldFormat::bytes},
+                       {"live", "Live heap", FieldFormat::bytes},
+                       {"blocks", "Blocks size", FieldFormat::bytes},
+                       {"zero", "", FieldFormat::integer, true}},
+            .tooltip_label = "Heap size {marker.data.size}, live {marker.data.live}",
+            .table_label = "heap size {marker.data.size}, live {marker.data.live}, blocks {marker.data.blocks}",
+            .chart_label = "{marker.data.size}",
+            .description = "The heap's levels on one scale: its size from the OS (HEAP_SIZE, posted after each "
+                           "collection), live data after each major collection (HEAP_LIVE) and memory in allocated "
+                           "blocks (BLOCKS_SIZE, GHC 9.2+); the largest of each within the span."};
+        // Drawn in this order; a line at zero last, so that the scale starts at zero (the
+        // track scales its lines from their lowest value).
+        schema.graphs = {{"size", MarkerGraphType::line, GraphColor::orange},
+                         {"live", MarkerGraphType::line, GraphColor::purple},
+                         {"blocks", MarkerGraphType::line, GraphColor::teal},
+                         {"zero", MarkerGraphType::line, GraphColor::grey}};
+        const MarkerSchemaHandle handle = p_.register_marker_schema(std::move(schema));
+        const StringHandle name = p_.handle_for_string("Heap");
+        for (const HeapLevelSpan& s : levels_.spans())
+            p_.add_marker(ctx_.process_track, MarkerTiming::interval(at(s.start), at(s.end)), name,
+                          ctx_.categories.memory, handle,
+                          {FieldValue(s.levels.size), FieldValue(s.levels.live), FieldValue(s.levels.blocks),
+                           FieldValue(0)});
     }
 
     void add_heap_sample(const gc::HeapSample& s, bool burst_continues) {
         Timestamp t = at(s.time);
         switch (s.quantity) {
             case gc::HeapQuantity::heap_size:
-                add_level(size_, "Heap size", "Memory the heap holds from the OS (HEAP_SIZE, posted after each collection).",
-                          GraphColor::orange, t, s.value);
-                break;
             case gc::HeapQuantity::heap_live:
-                add_level(live_, "Live heap", "Live data in the heap after each major collection (HEAP_LIVE).",
-                          GraphColor::purple, t, s.value);
-                break;
             case gc::HeapQuantity::blocks_size:
-                add_level(blocks_, "Blocks size", "Memory in allocated blocks (BLOCKS_SIZE).", GraphColor::teal, t,
-                          s.value);
+                levels_.set(s.quantity, s.time, s.value);
                 break;
             case gc::HeapQuantity::mem_returned:
-                p_.add_counter_sample(counter(returned_, "Memory returned to the OS",
-                                              "Memory the runtime gave back to the OS, in total (MEM_RETURN).",
-                                              [] { return CounterDisplay::memory("Memory returned to the OS", GraphColor::green); }),
-                                      t, static_cast<double>(s.value));
                 p_.add_marker(ctx_.process_track, MarkerTiming::instant(t), n_.returned, ctx_.categories.memory,
                               returned_schema_,
                               {FieldValue(s.mem.current), FieldValue(s.mem.needed), FieldValue(s.mem.returned)});
@@ -508,22 +521,6 @@ public:
                     std::uint64_t inc = s.total_allocated >= previous_total_ ? s.total_allocated - previous_total_ : 0;
                     previous_total_ = s.total_allocated;
                     p_.add_counter_sample(all, t, static_cast<double>(inc));
-                }
-                if (per_cap_allocation_ && s.cap) {
-                    auto it = per_cap_.find(*s.cap);
-                    if (it == per_cap_.end()) {
-                        std::string label = "Allocation, cap " + std::to_string(*s.cap);
-                        CounterDisplay d = CounterDisplay::byte_rate(label, GraphColor::grey);
-                        d.sort_weight += 1 + *s.cap;
-                        it = per_cap_.emplace(*s.cap, p_.add_counter(ctx_.process, label, "Memory",
-                                                                    "Bytes allocated by capability " +
-                                                                        std::to_string(*s.cap) + " (HEAP_ALLOCATED).",
-                                                                    std::move(d)))
-                                 .first;
-                    }
-                    std::uint64_t& prev = previous_cap_[*s.cap];
-                    p_.add_counter_sample(it->second, t, static_cast<double>(s.value >= prev ? s.value - prev : 0));
-                    prev = s.value;
                 }
                 break;
             }
@@ -694,11 +691,11 @@ public:
     MarkerSchemaHandle merged_{0};
     SpanDetailFilter<CollectionPtr> collection_filter_, sync_filter_;
     std::map<gc::CapNo, SpanDetailFilter<Pause>> pause_filters_;
-    bool per_cap_allocation_ = false;  // a counter per capability besides the total
     std::optional<gc::HeapSample> pending_allocation_;
-    std::optional<CounterHandle> size_, live_, blocks_, returned_, total_;
-    std::map<gc::CapNo, CounterHandle> per_cap_;
-    std::map<gc::CapNo, std::uint64_t> previous_cap_;
+    // The one counter track (counters come before every thread in the timeline): its
+    // selection totals are the bytes allocated. Levels are a chart below the threads.
+    std::optional<CounterHandle> total_;
+    HeapLevelSpans levels_;
     std::uint64_t previous_total_ = 0;
     MarkerSchemaHandle sync_schema_{0}, phase_schema_{0}, conc_schema_{0}, mark_schema_{0}, census_schema_{0},
         pruned_schema_{0}, flush_schema_{0}, returned_schema_{0};

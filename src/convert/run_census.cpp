@@ -44,10 +44,6 @@ void RunCensusCollector::handle(const eventlog::Event& event) {
                 }
             }
             break;
-        case HeapAllocated::tag:
-            // As heap_counters.cpp attributes them.
-            if (event.as<HeapAllocated>()) census_.allocating_capabilities.insert(event.cap.value_or(0));
-            break;
         case SparkCounters::tag:
             if (const auto* p = event.as<SparkCounters>(); p && event.cap) {
                 auto& nonzero = census_.spark_series.try_emplace(*event.cap).first->second;  // all false at first

@@ -31,7 +31,6 @@ struct RunCensus {
     std::map<eventlog::CapNo, std::uint64_t> capability_starts;        // a capability's first event
     profiling::TickCoverage tick_coverage;
     std::uint64_t ticks = 0;  // time-profile ticks (PROF_SAMPLE_COST_CENTRE)
-    std::set<eventlog::CapNo> allocating_capabilities;  // with HEAP_ALLOCATED events
     // Capabilities with SPARK_COUNTERS, and which of their series is ever non-zero.
     std::map<eventlog::CapNo, std::array<bool, events::kSparkCounterCount>> spark_series;
 };

@@ -86,13 +86,14 @@ BOOST_AUTO_TEST_CASE(alloc_fixture_has_gc_markers_counters_and_the_summary) {
     BOOST_TEST(c0["GC phases"] > c0["GC pause"]);
     BOOST_TEST(c1["GC phases"] > c1["GC pause"]);
 
-    for (const char* name : {"Heap size", "Live heap", "Allocation", "Allocation, cap 0", "Allocation, cap 1"}) {
-        const fxprof::Counter* c = counter_named(p, name);
-        BOOST_TEST_REQUIRE(c, name);
-        BOOST_TEST(c->samples.size() > 10u, name);
-    }
-    BOOST_TEST(counter_named(p, "Live heap")->samples.size() == 12u);  // the major collections
-    BOOST_TEST(!counter_named(p, "Blocks size"));  // GHC 9.0 has no BLOCKS_SIZE
+    // One counter track (the total allocation: counters come before every thread in the
+    // timeline); the heap's levels are one "Heap" chart, a marker per span between changes.
+    const fxprof::Counter* allocation = counter_named(p, "Allocation");
+    BOOST_TEST_REQUIRE(allocation);
+    BOOST_TEST(allocation->samples.size() > 10u);
+    for (const char* name : {"Heap size", "Live heap", "Allocation, cap 0", "Allocation, cap 1", "Blocks size"})
+        BOOST_TEST(!counter_named(p, name), name);
+    BOOST_TEST(process["Heap"] > 10u);
 
     const fxprof::ExtraEntry* allocated = extra_entry(p, kSummarySection, "Bytes allocated in the heap");
     BOOST_REQUIRE(allocated);
@@ -147,12 +148,11 @@ BOOST_AUTO_TEST_CASE(newer_heap_events_become_counters) {
     b.end_block();
     TempFile f(b.finish());
     fxprof::Profile p = convert_log(f.path);
-    for (const char* name : {"Heap size", "Blocks size", "Memory returned to the OS", "Allocation"}) {
-        const fxprof::Counter* c = counter_named(p, name);
-        BOOST_TEST_REQUIRE(c, name);
-        BOOST_TEST(c->samples.size() == 3u, name);
-    }
+    const fxprof::Counter* allocation = counter_named(p, "Allocation");
+    BOOST_TEST_REQUIRE(allocation);
+    BOOST_TEST(allocation->samples.size() == 3u);
     auto process = marker_counts(p, process_track(p));
+    BOOST_TEST(process["Heap"] >= 1u);  // heap size and blocks size on one chart
     BOOST_TEST(process["GC"] == 3u);
     BOOST_TEST(process["Memory returned to the OS"] == 3u);
     auto problems = problems_of(p);
