@@ -100,6 +100,10 @@ int run_convert(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
     if (options.input_name.empty()) options.input_name = command.input == "-" ? "stdin" : command.input;
     convert::ConversionReport report = convert::convert_eventlog(command.input, output, options);
     bool lost = report_input_warnings(err, command.input, report.stream_end, report.diagnostics);
+    if (report.run.events == 0)
+        std::fprintf(err, "warning: %s: the eventlog holds no events (the program stopped before writing any, or "
+                          "ran with no event class enabled): the profile is empty\n",
+                     command.input == "-" ? "(standard input)" : command.input.c_str());
     if (!command.quiet && output != "-") {
         std::fprintf(out, "Wrote %s (%.1f KB): %u capabilities, %zu thread tracks",
                      output.c_str(), static_cast<double>(report.output_bytes) / 1024.0, report.run.capabilities,

@@ -453,6 +453,15 @@ private:
             p_.add_extra_entry(d, std::string(Diagnostics::info(diag).description),
                                ExtraValue::integer(static_cast<std::int64_t>(n)));
         }
+        if (ctx_.run.events == 0) {
+            any = true;
+            p_.add_extra_entry(d, "No events", ExtraValue::text("the eventlog holds no events: the program stopped "
+                                                               "before writing any; the profile is empty"));
+            p_.add_marker(ctx_.process_track, MarkerTiming::instant(at(ctx_.run.first_time)),
+                          p_.handle_for_string("The eventlog holds no events"), warning_, warning_schema_,
+                          {FieldValue(p_.handle_for_string("the program stopped before writing any event")),
+                           FieldValue(p_.handle_for_string("no_events")), FieldValue(0)});
+        }
         if (!any) p_.add_extra_entry(d, "None", ExtraValue::text("the eventlog was read without problems"));
     }
 

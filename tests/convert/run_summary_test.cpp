@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
+#include <unistd.h>
 
 #include "convert/converter.hpp"
 #include "convert/run_summary_marker.hpp"
@@ -62,6 +63,23 @@ BOOST_AUTO_TEST_CASE(a_log_without_arguments_is_named_by_its_file_name_not_its_p
     BOOST_TEST(std::string(d["meta"]["product"].GetString()) == "killed.eventlog");
     BOOST_TEST(std::string(d["threads"][0]["processName"].GetString()) == "killed.eventlog");
     BOOST_TEST(d["meta"]["startTime"].GetDouble() == 0.0);  // no wall clock: no made-up date
+}
+
+BOOST_AUTO_TEST_CASE(an_eventlog_without_events_says_so_on_the_command_line_and_in_the_profile) {
+    const std::string out = (std::filesystem::temp_directory_path() /
+                             ("el2fx-empty-" + std::to_string(::getpid()) + ".json.gz")).string();
+    auto r = el2fx::testing::run_binary({env_dir("EL2FX_FIXTURES") + "/killed-early.eventlog", "-o", out, "-q"});
+    std::filesystem::remove(out);
+    BOOST_TEST(r.status == 0);
+    BOOST_TEST(r.err.find("the eventlog holds no events") != std::string::npos, r.err);
+
+    auto d = convert_json(env_dir("EL2FX_FIXTURES") + "/killed-early.eventlog");
+    const auto& strings = d["shared"]["stringArray"];
+    const auto& m = d["threads"][0]["markers"];
+    bool marker = false;
+    for (rapidjson::SizeType i = 0; i < m["length"].GetUint(); ++i)
+        marker = marker || std::string(strings[m["name"][i].GetUint()].GetString()) == "The eventlog holds no events";
+    BOOST_TEST(marker);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
