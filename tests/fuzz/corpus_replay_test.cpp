@@ -7,14 +7,21 @@
 #define BOOST_TEST_MODULE corpus_replay
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <string>
+#include <vector>
 
+#include "cli/summary_command.hpp"
+#include "convert/converter.hpp"
 #include "decoder_fuzz_target.hpp"
 #include "eventlog/push_decoder.hpp"
+#include "fxprof/profile_writer.hpp"
 #include "product_fuzz_targets.hpp"
 #include "util/error.hpp"
 
@@ -133,4 +140,29 @@ BOOST_AUTO_TEST_CASE(every_former_crash_passes_every_target) {
             for (Target target : {&fuzz_decoder, &fuzz_convert, &fuzz_summary}) run(target, bytes);
         }
     }
+}
+
+// summary_fuzzer's first finding: a damaged HEAP_ALLOCATED claims 18 EB in a 2 ms run, ~1e22
+// bytes per MUT second. Converting that double to a 64-bit integer was undefined (UBSan) and
+// printed "0" in `summary` and in the profile's Profile Info; both now print every digit.
+BOOST_AUTO_TEST_CASE(an_alloc_rate_beyond_64_bits_is_printed_in_full_by_summary_and_convert) {
+    const std::string input = std::string(EL2FX_FUZZ_REGRESSIONS_DIR) + "/summary-alloc-rate-beyond-64-bits.eventlog";
+    const std::string rate = "9,924,950,082,580,079,706,112 bytes per MUT second";
+
+    std::FILE* out = std::tmpfile();
+    std::FILE* err = std::tmpfile();
+    BOOST_REQUIRE(out && err);
+    el2fx::cli::SummaryCommand command;
+    command.input = input;
+    el2fx::cli::run_summary(command, out, err);
+    std::rewind(out);
+    std::string text;
+    for (int c; (c = std::fgetc(out)) != EOF;) text += static_cast<char>(c);
+    std::fclose(out);
+    std::fclose(err);
+    BOOST_TEST(text.find("Alloc rate    " + rate) != std::string::npos, text);
+
+    el2fx::convert::ConversionReport report;
+    const std::string json = el2fx::fxprof::profile_to_json(el2fx::convert::build_profile(input, {}, report));
+    BOOST_TEST(json.find(rate + " (elapsed)") != std::string::npos);
 }
