@@ -6,7 +6,11 @@
 //   U+FFFD per ill-formed subsequence; ghc-events refuses the whole file;
 // - values ghc-events 0.21 rejects (an unknown stop status, heap-profile breakdown or
 //   Eden message tag, an IPE closure description without digits) are printed in a
-//   form of our own ("unknown stop status 4", ...) instead of failing.
+//   form of our own ("unknown stop status 4", ...) instead of failing;
+// - a variable-size event with bytes after the fields ghc-events knows (a field a newer
+//   GHC appends) shows those fields, and the next event is read where the declared length
+//   says; ghc-events 0.21 skips such bytes only for TICKY_COUNTER_DEF and would read them
+//   as the next event. (Fixed-size events declared longer are skipped alike by both.)
 #pragma once
 
 #include <string>

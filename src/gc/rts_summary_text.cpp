@@ -1,5 +1,6 @@
 #include "gc/rts_summary_text.hpp"
 
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <vector>
@@ -25,6 +26,16 @@ std::string format(const char* fmt, ...) {
 }
 
 double seconds(double ns) { return ns / 1e9; }
+
+// "1234567" -> "1,234,567".
+std::string group_digits(const std::string& digits) {
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
 
 // Notes for figures that are not exact, numbered in the order they are printed.
 class Notes {
@@ -62,14 +73,13 @@ std::string elapsed_text(const Figure<std::uint64_t>& f) {
 
 }  // namespace
 
-std::string with_commas(std::uint64_t n) {
-    std::string digits = std::to_string(n);
-    std::string out;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
+std::string with_commas(std::uint64_t n) { return group_digits(std::to_string(n)); }
+
+// Beyond 9e18 the digits come from printf: converting such a double to an integer is undefined.
+std::string rounded_with_commas(double v) {
+    if (!std::isfinite(v) || v < 0) return "?";
+    if (v < 9e18) return with_commas(static_cast<std::uint64_t>(v + 0.5));
+    return group_digits(format("%.0f", v));
 }
 
 std::string render_summary_text(const RtsSummary& s) {
@@ -151,7 +161,7 @@ std::string render_summary_text(const RtsSummary& s) {
         out += format("  %%GC     time  %9s  (%s elapsed)", "-", share.c_str()) + notes.mark(s.gc_share) + "\n\n";
     }
     std::string rate =
-        s.alloc_rate.value ? with_commas(static_cast<std::uint64_t>(*s.alloc_rate.value + 0.5)) : std::string("?");
+        s.alloc_rate.value ? rounded_with_commas(*s.alloc_rate.value) : std::string("?");
     out += "  Alloc rate    " + rate + " bytes per MUT second" + notes.mark(s.alloc_rate) + "\n\n";
     std::string prod = s.productivity.value ? format("%.1f%%", *s.productivity.value * 100) : "?";
     out += format("  Productivity %5s of total user, %s of total elapsed", "-", prod.c_str()) +

@@ -13,5 +13,8 @@ std::string render_summary_text(const RtsSummary& summary);
 
 // "532,401,568"
 std::string with_commas(std::uint64_t n);
+// A non-negative figure rounded to a whole number, with commas, whatever its size (a corrupt
+// log can claim more bytes per second than 64 bits hold); "?" for NaN, infinity or negative.
+std::string rounded_with_commas(double v);
 
 }  // namespace el2fx::gc

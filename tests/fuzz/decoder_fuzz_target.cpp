@@ -1,13 +1,12 @@
 #include "decoder_fuzz_target.hpp"
 
 #include <string>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "eventlog/byte_source.hpp"
 #include "eventlog/push_decoder.hpp"
 #include "eventlog/show_text.hpp"
 #include "eventlog/time_ordered_reader.hpp"
+#include "memory_file.hpp"
 #include "util/error.hpp"
 
 namespace {
@@ -40,22 +39,19 @@ void push_decode(const std::uint8_t* data, std::size_t size) {
 }
 
 void ordered_decode(const std::uint8_t* data, std::size_t size) {
-    int fd = ::memfd_create("fuzz-eventlog", MFD_CLOEXEC);
-    if (fd < 0) return;
-    if (::write(fd, data, size) == static_cast<ssize_t>(size)) {
-        try {
-            el2fx::eventlog::InputFile input("/proc/self/fd/" + std::to_string(fd));
-            el2fx::Diagnostics diagnostics;
-            el2fx::eventlog::TimeOrderedReader reader(input, diagnostics);
-            std::string text;
-            while (const el2fx::eventlog::Event* e = reader.next()) {
-                el2fx::eventlog::append_event_text(text, *e, reader.header());
-                if (text.size() > (1 << 16)) text.clear();
-            }
-        } catch (const el2fx::Error&) {
+    el2fx::fuzz::MemoryFile file(data, size);
+    if (!file.ok()) return;
+    try {
+        el2fx::eventlog::InputFile input(file.path());
+        el2fx::Diagnostics diagnostics;
+        el2fx::eventlog::TimeOrderedReader reader(input, diagnostics);
+        std::string text;
+        while (const el2fx::eventlog::Event* e = reader.next()) {
+            el2fx::eventlog::append_event_text(text, *e, reader.header());
+            if (text.size() > (1 << 16)) text.clear();
         }
+    } catch (const el2fx::Error&) {
     }
-    ::close(fd);
 }
 
 }  // namespace

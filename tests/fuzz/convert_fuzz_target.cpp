@@ -1,0 +1,89 @@
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "convert/converter.hpp"
+#include "fxprof/byte_sink.hpp"
+#include "fxprof/gzip.hpp"
+#include "fxprof/profile_writer.hpp"
+#include "fxprof/validate.hpp"
+#include "memory_file.hpp"
+#include "product_fuzz_targets.hpp"
+#include "util/error.hpp"
+
+namespace {
+
+using namespace el2fx;
+
+constexpr std::size_t kMaxInput = 1 << 20;  // the budget: work grows with the number of events
+
+// The JSON text kept for the validator, and the same bytes through gzip into nothing.
+class TeeSink final : public fxprof::ByteSink {
+public:
+    TeeSink(std::string& json, fxprof::ByteSink& other) : json_(json), other_(other) {}
+    void write(const char* data, std::size_t size) override {
+        json_.append(data, size);
+        other_.write(data, size);
+    }
+
+private:
+    std::string& json_;
+    fxprof::ByteSink& other_;
+};
+
+class DiscardSink final : public fxprof::ByteSink {
+public:
+    void write(const char*, std::size_t size) override { bytes += size; }
+    std::size_t bytes = 0;
+};
+
+convert::ConvertOptions options_for(std::uint8_t bits) {
+    convert::ConvertOptions options;
+    options.input_name = "/home/user/fuzz.eventlog";
+    if (bits & 0x01) options.all_threads = true;
+    if (bits & 0x02) options.max_threads = 2;
+    if (bits & 0x04) options.redact_args = options.redact_paths = true;
+    if (bits & 0x08) options.user_messages = false;
+    if (bits & 0x10) options.marker_resolution_ns = 0;
+    if (bits & 0x20) options.spark_burst_gap_ns = 0;
+    if (bits & 0x40) options.heap_bands = 1;
+    if (bits & 0x80) options.include_env = true;
+    return options;
+}
+
+void fail(const std::string& what) {
+    std::fprintf(stderr, "convert fuzz target: %s\n", what.c_str());
+    std::abort();
+}
+
+}  // namespace
+
+int fuzz_convert(const std::uint8_t* data, std::size_t size) {
+    if (size > kMaxInput) return 0;
+    fuzz::MemoryFile file(data, size);
+    if (!file.ok()) return 0;
+    const std::uint8_t bits = fuzz::option_bits(data, size);
+    const convert::ConvertOptions options = options_for(bits);
+    std::string json;
+    try {
+        fxprof::Profile profile = [&] {
+            // Now and then the same log twice, side by side (the comparison mode).
+            if ((bits & 0x03) == 0x03) {
+                std::vector<convert::ConversionReport> reports;
+                return convert::build_profile({{file.path(), "before"}, {file.path(), "after"}}, options, reports);
+            }
+            convert::ConversionReport report;
+            return convert::build_profile(file.path(), options, report);
+        }();
+        DiscardSink nothing;
+        fxprof::GzipSink gzip(nothing);
+        TeeSink tee(json, gzip);
+        fxprof::write_profile_json(profile, tee);
+        gzip.finish();
+    } catch (const Error&) {
+        return 0;  // a located error is a fine answer to bad input
+    }
+    std::vector<std::string> problems = fxprof::validate_profile(json);
+    if (!problems.empty()) fail("invalid profile: " + problems.front());
+    return 0;
+}
