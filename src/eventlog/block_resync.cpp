@@ -1,0 +1,68 @@
+#include "eventlog/block_resync.hpp"
+
+#include "eventlog/byte_reader.hpp"
+#include "eventlog/event_types.hpp"
+#include "eventlog/timestamp_guard.hpp"
+
+namespace el2fx::eventlog {
+namespace {
+
+constexpr std::size_t kEventHeader = 2 + 8;  // tag, timestamp
+constexpr std::uint16_t kEndOfData = 0xFFFF;
+// GHC numbers capabilities from 0 and has never run near this many; 0xFFFF is the global block.
+constexpr std::uint16_t kMaxPlausibleCap = 0x1000;
+
+// Bytes the record at p needs (a lower bound while avail is short); 0: not a record here.
+std::size_t framed_size(const Header& header, const std::uint8_t* p, std::size_t avail, std::size_t& need) {
+    need = 2;
+    if (avail < 2) return 0;
+    const std::uint16_t tag = load_be16(p);
+    const std::int32_t declared = header.size_of(tag);
+    if (tag == kEndOfData || declared == Header::kUndeclared) return 0;
+    if (declared >= 0) return need = kEventHeader + static_cast<std::size_t>(declared);
+    need = kEventHeader + 2;
+    if (avail < need) return need;
+    return need = kEventHeader + 2 + load_be16(p + kEventHeader);
+}
+
+}  // namespace
+
+BlockCandidate check_block_candidate(const Header& header, const std::uint8_t* p, std::size_t avail, bool at_end) {
+    const BlockCandidate short_of_bytes = at_end ? BlockCandidate::no : BlockCandidate::need_more;
+    if (avail < 2) return short_of_bytes;
+    if (load_be16(p) != BlockMarker::tag) return BlockCandidate::no;
+    std::size_t need = 0;
+    const std::size_t marker = framed_size(header, p, avail, need);
+    if (marker == 0) return BlockCandidate::no;
+    if (avail < marker) return short_of_bytes;
+    const std::size_t at = header.size_of(BlockMarker::tag) == Header::kVariable ? kEventHeader + 2 : kEventHeader;
+    if (marker - at < 14) return BlockCandidate::no;
+    const std::uint64_t start = load_be64(p + 2);
+    const std::uint32_t size = load_be32(p + at);
+    const std::uint64_t end = load_be64(p + at + 4);
+    const std::uint16_t cap = load_be16(p + at + 12);
+    if (cap != kGlobalCap && cap >= kMaxPlausibleCap) return BlockCandidate::no;
+    if (size < marker || start >= TimestampGuard::kImpossible) return BlockCandidate::no;
+    if (end != 0 && end < start) return BlockCandidate::no;
+    TimestampGuard guard;
+    guard.enter_block(start, end);
+
+    // The block's first records must frame, with declared tags, inside it, in its time range.
+    std::size_t pos = marker;
+    std::size_t checked = 0;
+    while (checked < kProbeRecords && pos < size) {
+        if (avail <= pos) return at_end ? (checked > 0 ? BlockCandidate::yes : BlockCandidate::no) : short_of_bytes;
+        const std::size_t rest = avail - pos;
+        const std::size_t record = framed_size(header, p + pos, rest, need);
+        if (rest < need) return at_end ? (checked > 0 ? BlockCandidate::yes : BlockCandidate::no) : short_of_bytes;
+        if (record == 0 || load_be16(p + pos) == BlockMarker::tag) return BlockCandidate::no;
+        if (pos + record > size) return BlockCandidate::no;
+        if (load_be64(p + pos + 2) > guard.limit()) return BlockCandidate::no;
+        pos += record;
+        ++checked;
+    }
+    // An empty block, a short one framed exactly to its end, or the first records of a long one.
+    return BlockCandidate::yes;
+}
+
+}  // namespace el2fx::eventlog
