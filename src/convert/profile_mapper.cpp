@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "analysis/stop_status_text.hpp"
+#include "convert/data_loss.hpp"
 #include "convert/merged_markers.hpp"
 
 namespace el2fx::convert {
@@ -414,6 +415,7 @@ private:
                                ExtraValue::integer(static_cast<std::int64_t>(n)));
         }
         if (!any) p_.add_extra_entry(d, "None", ExtraValue::text("the eventlog was read without problems"));
+        if (ctx_.stream_end) add_data_loss_entries(p_, d, *ctx_.stream_end);
     }
 
     // ---- stacks -------------------------------------------------------------------------
