@@ -27,7 +27,8 @@ std::size_t framed_size(const Header& header, const std::uint8_t* p, std::size_t
 
 }  // namespace
 
-BlockCandidate check_block_candidate(const Header& header, const std::uint8_t* p, std::size_t avail, bool at_end) {
+BlockCandidate check_block_candidate(const Header& header, const std::uint8_t* p, std::size_t avail, bool at_end,
+                                     std::uint64_t min_end) {
     const BlockCandidate short_of_bytes = at_end ? BlockCandidate::no : BlockCandidate::need_more;
     if (avail < 2) return short_of_bytes;
     if (load_be16(p) != BlockMarker::tag) return BlockCandidate::no;
@@ -42,8 +43,10 @@ BlockCandidate check_block_candidate(const Header& header, const std::uint8_t* p
     const std::uint64_t end = load_be64(p + at + 4);
     const std::uint16_t cap = load_be16(p + at + 12);
     if (cap != kGlobalCap && cap >= kMaxPlausibleCap) return BlockCandidate::no;
-    if (size < marker || start >= TimestampGuard::kImpossible) return BlockCandidate::no;
-    if (end != 0 && end < start) return BlockCandidate::no;
+    // GHC stamps the end when it writes the block out, so block ends never decrease in file
+    // order; a candidate ending before the blocks already read is not one.
+    if (size < marker || end == 0 || end < start || end >= TimestampGuard::kImpossible || end < min_end)
+        return BlockCandidate::no;
     TimestampGuard guard;
     guard.enter_block(start, end);
 
@@ -57,7 +60,9 @@ BlockCandidate check_block_candidate(const Header& header, const std::uint8_t* p
         if (rest < need) return at_end ? (checked > 0 ? BlockCandidate::yes : BlockCandidate::no) : short_of_bytes;
         if (record == 0 || load_be16(p + pos) == BlockMarker::tag) return BlockCandidate::no;
         if (pos + record > size) return BlockCandidate::no;
-        if (load_be64(p + pos + 2) > guard.limit()) return BlockCandidate::no;
+        // Inside [start, end]: runs of zero bytes frame as "CREATE_THREAD at time 0" records.
+        const std::uint64_t time = load_be64(p + pos + 2);
+        if (time < start || time > guard.limit()) return BlockCandidate::no;
         pos += record;
         ++checked;
     }

@@ -4,9 +4,11 @@
 // block's size, end time and capability; blocks follow each other, so after damage the next
 // intact block marker is where decoding can resume. Bytes 0x00 0x12 occur anywhere, so a
 // candidate is accepted only when everything about it agrees: a plausible capability, a size
-// that holds the marker, an end time not before its start, and the records right after it —
-// up to kProbeRecords of them, or exactly to the block's end — framed with declared tags,
-// inside the block, stamped no later than its end.
+// that holds the marker, an end time written (not 0), not before its start, below 2^63 and not
+// before the end of the blocks already read (`min_end`: GHC stamps a block's end when it writes
+// it out, so ends never decrease in file order), and the records right after it — up to
+// kProbeRecords of them, or exactly to the block's end — framed with declared tags, inside the
+// block, stamped between its start and its end.
 #pragma once
 
 #include <cstddef>
@@ -18,11 +20,12 @@ namespace el2fx::eventlog {
 
 enum class BlockCandidate { no, yes, need_more };
 
-constexpr std::size_t kProbeRecords = 4;
+constexpr std::size_t kProbeRecords = 8;
 
 // Whether a block begins at p (`avail` bytes from there are known). need_more: the answer
 // needs bytes beyond avail; with `at_end` (no more bytes will come) it is never given, and a
 // candidate whose first records the input cuts short is accepted if what is there agrees.
-BlockCandidate check_block_candidate(const Header& header, const std::uint8_t* p, std::size_t avail, bool at_end);
+BlockCandidate check_block_candidate(const Header& header, const std::uint8_t* p, std::size_t avail, bool at_end,
+                                     std::uint64_t min_end = 0);
 
 }  // namespace el2fx::eventlog

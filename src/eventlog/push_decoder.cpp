@@ -15,6 +15,7 @@ constexpr std::uint16_t kEndOfData = 0xFFFF;
 constexpr std::size_t kEventHeader = 2 + 8;  // tag, timestamp
 constexpr std::size_t kMaxHeaderBytes = 16u << 20;
 constexpr std::uint32_t kMaxDescription = 1u << 20;
+constexpr std::uint64_t kEndSlackNs = 1'000'000'000;
 
 std::uint32_t magic(const char (&s)[5]) {
     return static_cast<std::uint32_t>(static_cast<unsigned char>(s[0])) << 24 |
@@ -299,6 +300,7 @@ bool PushDecoder::process_record(const std::uint8_t* p, std::size_t size, std::u
         block_end_ = offset + block->size;
         guard_.enter_block(event_.time, block->end_time);
         block_end_time_ = guard_.limit() == TimestampGuard::kOutsideLimit ? 0 : block->end_time;
+        max_block_end_ = std::max(max_block_end_, block_end_time_);
     }
     bool corrected = false;
     event_.time = guard_.check(event_.time, corrected);
@@ -343,7 +345,9 @@ bool PushDecoder::resync(bool at_end) {
     const std::size_t n = pending_.size();
     for (; scan_ < n; ++scan_) {
         if (p[scan_] != 0 || (scan_ + 1 < n && p[scan_ + 1] != BlockMarker::tag)) continue;  // cheap first
-        const BlockCandidate c = check_block_candidate(header_, p + scan_, n - scan_, at_end);
+        // Block ends never decrease in file order; 1 s allows for capabilities flushing at once.
+        const std::uint64_t min_end = max_block_end_ > kEndSlackNs ? max_block_end_ - kEndSlackNs : 0;
+        const BlockCandidate c = check_block_candidate(header_, p + scan_, n - scan_, at_end, min_end);
         if (c == BlockCandidate::need_more) break;
         if (c == BlockCandidate::no) continue;
         const std::uint64_t at = pending_base_ + scan_;

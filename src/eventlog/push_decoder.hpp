@@ -82,6 +82,7 @@ private:
     std::optional<CapNo> cap_;     // capability of the current block; none for the global one
     std::uint64_t block_end_ = 0;  // offset just past the current block
     std::uint64_t block_end_time_ = 0;  // its declared end time, if trusted (else 0)
+    std::uint64_t max_block_end_ = 0;   // the latest trusted block end so far
     TimestampGuard guard_;
     Event event_;                  // reused: no allocation per event
     std::optional<std::uint64_t> truncated_at_;

@@ -285,4 +285,37 @@ BOOST_AUTO_TEST_CASE(block_candidates_are_checked_field_by_field) {
     bad = t.bytes;
     put_be64(bad, t.second_block_at + 24 + 2, 401 + TimestampGuard::kSlackNs);  // after the block's end
     BOOST_TEST((check(bad, t.second_block_at) == BlockCandidate::no));
+    bad = t.bytes;
+    put_be64(bad, t.second_block_at + 24 + 2, 299);  // before the block's start
+    BOOST_TEST((check(bad, t.second_block_at) == BlockCandidate::no));
+    bad = t.bytes;
+    put_be64(bad, t.second_block_at + 10 + 4, 0);  // no end time written
+    BOOST_TEST((check(bad, t.second_block_at) == BlockCandidate::no));
+    bad = t.bytes;
+    put_be64(bad, t.second_block_at + 10 + 4, std::uint64_t{1} << 63);
+    BOOST_TEST((check(bad, t.second_block_at) == BlockCandidate::no));
+    // Ends never decrease in file order: one before the blocks already read is not a block.
+    auto at = reinterpret_cast<const std::uint8_t*>(t.bytes.data()) + t.second_block_at;
+    const std::size_t avail = t.bytes.size() - t.second_block_at;
+    BOOST_TEST((check_block_candidate(header, at, avail, true, 400) == BlockCandidate::yes));
+    BOOST_TEST((check_block_candidate(header, at, avail, true, 401) == BlockCandidate::no));
+}
+
+// Seen in a damaged real eventlog: the last bytes of a GC_END's timestamp (00 12 ...) and a
+// SPARK_COUNTERS full of zeros looked like a block marker followed by "CREATE_THREAD at time
+// 0" records, and decoding resumed inside the damaged block's own data.
+BOOST_AUTO_TEST_CASE(zero_filled_records_after_a_marker_lookalike_are_not_a_block) {
+    ThreeBlocks t = three_blocks();
+    std::string fake = std::string("\x00\x12", 2);      // BLOCK_MARKER
+    fake += std::string("\x00\x00\x00\x00\x00\x00\x01\x00", 8);  // start 256
+    fake += std::string("\x00\x00\x01\x00", 4);       // size 256
+    fake += std::string("\x00\x00\x00\x00\x00\x01\x00\x00", 8);  // end 65536
+    fake += std::string(2 + 256, '\0');                // capability 0, then zeros
+    std::string bytes = t.bytes;
+    put_be16(bytes, t.message_at, 0x7777);  // damage, then the look-alike inside the lost stretch
+    bytes.replace(t.message_at + 2, std::min(fake.size(), t.second_block_at - t.message_at - 2),
+                  fake.substr(0, t.second_block_at - t.message_at - 2));
+    auto d = decode(bytes);
+    BOOST_REQUIRE(d->lost.size() == 1u);
+    BOOST_TEST(d->lost[0].end == t.second_block_at);
 }

@@ -38,10 +38,9 @@ struct Fixture {
     std::uint64_t header_size = 0;
 };
 
-const Fixture& concurrency() {
-    static const Fixture f = [] {
+Fixture load(const std::string& name) {
         Fixture f;
-        f.bytes = slurp(env_dir("EL2FX_FIXTURES") + "/concurrency.eventlog");
+        f.bytes = slurp(env_dir("EL2FX_FIXTURES") + "/" + name);
         BOOST_REQUIRE(f.bytes.size() > 50'000u);
         el2fx::testing::CollectingSink sink;
         Diagnostics d;
@@ -51,7 +50,10 @@ const Fixture& concurrency() {
         f.events = sink.events;
         f.header_size = decoder.data_start();
         return f;
-    }();
+}
+
+const Fixture& concurrency() {
+    static const Fixture f = load("concurrency.eventlog");
     return f;
 }
 
@@ -216,6 +218,36 @@ BOOST_AUTO_TEST_CASE(garbage_inside_a_block_is_skipped_to_the_next_block) {
     auto r = run_binary({"convert", file.path, "-o", "-"});
     BOOST_TEST(r.status == 0);
     BOOST_TEST(fxprof::validate_profile(fxprof::gunzip(r.out)).empty());
+}
+
+// Seen in a damaged alloc.eventlog: the resynchronisation took the tail of a GC_END's
+// timestamp (00 12 ...) and a SPARK_COUNTERS full of zeros for a block, and read garbage from
+// inside the damaged block. It must resume at capability 1's real block.
+BOOST_AUTO_TEST_CASE(resynchronisation_skips_marker_lookalikes_in_real_data) {
+    const Fixture f = load("alloc.eventlog");
+    std::uint64_t damage = 0, resume = 0;
+    for (const auto& e : f.events) {
+        if (!damage && e.cap == std::optional<CapNo>(0) && e.tag == RunThread::tag && e.offset > 20'000) damage = e.offset;
+        if (damage && !resume && e.offset > damage && e.tag == BlockMarker::tag) resume = e.offset;
+    }
+    BOOST_REQUIRE(damage > 0u);
+    BOOST_REQUIRE(resume > damage + 30'000u);  // capability 0's block is long: look-alikes lie between
+    std::string bytes = f.bytes;
+    bytes[damage] = '\x77';  // an undeclared tag
+    TempFile file(bytes);
+    auto r = run_binary({"convert", file.path, "-o", "-"});
+    BOOST_TEST(r.status == 0);
+    BOOST_TEST(contains(r.err, "corrupt data at bytes " + std::to_string(damage) + "-" + std::to_string(resume)));
+    BOOST_TEST(contains(r.err, "read on from the next block"));
+    // One stretch lost, nothing else odd: no garbage was decoded.
+    std::size_t warnings = 0;
+    for (std::size_t pos = 0; (pos = r.err.find("warning:", pos)) != std::string::npos; ++pos) ++warnings;
+    BOOST_TEST(warnings == 1u);
+    Diagnostics d;
+    std::vector<std::uint64_t> expected;
+    for (const auto& e : f.events)
+        if (e.offset < damage || e.offset >= resume) expected.push_back(e.offset);
+    BOOST_TEST(read_offsets(file.path, d) == expected);
 }
 
 // ---- the header and the end ------------------------------------------------------------
