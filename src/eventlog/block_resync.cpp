@@ -11,6 +11,8 @@ constexpr std::size_t kEventHeader = 2 + 8;  // tag, timestamp
 constexpr std::uint16_t kEndOfData = 0xFFFF;
 // GHC numbers capabilities from 0 and has never run near this many; 0xFFFF is the global block.
 constexpr std::uint16_t kMaxPlausibleCap = 0x1000;
+// GHC's buffers, and so its blocks, hold 2 MiB; a larger claim is read ahead no further.
+constexpr std::uint32_t kMaxBlockBytes = 16u << 20;
 
 // Bytes the record at p needs (a lower bound while avail is short); 0: not a record here.
 std::size_t framed_size(const Header& header, const std::uint8_t* p, std::size_t avail, std::size_t& need) {
@@ -47,27 +49,36 @@ BlockCandidate check_block_candidate(const Header& header, const std::uint8_t* p
     // order; a candidate ending before the blocks already read is not one.
     if (size < marker || end == 0 || end < start || end >= TimestampGuard::kImpossible || end < min_end)
         return BlockCandidate::no;
+    if (size > kMaxBlockBytes) return BlockCandidate::no;
     TimestampGuard guard;
     guard.enter_block(start, end);
 
-    // The block's first records must frame, with declared tags, inside it, in its time range.
+    // Every record of the block must frame, with a declared tag (never another block marker),
+    // inside it and exactly up to its end, stamped no later than its end. (Stray bytes 00 12
+    // followed by real records pass the first records, not the block's end.)
     std::size_t pos = marker;
     std::size_t checked = 0;
-    while (checked < kProbeRecords && pos < size) {
+    while (pos < size) {
+        // The input may end inside the block (a killed program): what is there must be right.
         if (avail <= pos) return at_end ? (checked > 0 ? BlockCandidate::yes : BlockCandidate::no) : short_of_bytes;
         const std::size_t rest = avail - pos;
         const std::size_t record = framed_size(header, p + pos, rest, need);
         if (rest < need) return at_end ? (checked > 0 ? BlockCandidate::yes : BlockCandidate::no) : short_of_bytes;
         if (record == 0 || load_be16(p + pos) == BlockMarker::tag) return BlockCandidate::no;
         if (pos + record > size) return BlockCandidate::no;
-        // Inside [start, end]: runs of zero bytes frame as "CREATE_THREAD at time 0" records.
-        const std::uint64_t time = load_be64(p + pos + 2);
-        if (time < start || time > guard.limit()) return BlockCandidate::no;
+        if (load_be64(p + pos + 2) > guard.limit()) return BlockCandidate::no;
         pos += record;
         ++checked;
     }
-    // An empty block, a short one framed exactly to its end, or the first records of a long one.
-    return BlockCandidate::yes;
+    // What follows the block must be what follows every real block: another block marker,
+    // the end-of-data marker, or the end of the input.
+    if (avail < std::size_t{size} + 2) return at_end ? (avail == size ? BlockCandidate::yes : BlockCandidate::no) : short_of_bytes;
+    const std::uint16_t next = load_be16(p + size);
+    if (next == kEndOfData) return BlockCandidate::yes;
+    if (next != BlockMarker::tag) return BlockCandidate::no;
+    if (avail < std::size_t{size} + kEventHeader + 14) return at_end ? BlockCandidate::yes : short_of_bytes;
+    const std::uint16_t next_cap = load_be16(p + size + at + 12);
+    return next_cap == kGlobalCap || next_cap < kMaxPlausibleCap ? BlockCandidate::yes : BlockCandidate::no;
 }
 
 }  // namespace el2fx::eventlog

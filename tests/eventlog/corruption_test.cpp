@@ -286,8 +286,16 @@ BOOST_AUTO_TEST_CASE(block_candidates_are_checked_field_by_field) {
     put_be64(bad, t.second_block_at + 24 + 2, 401 + TimestampGuard::kSlackNs);  // after the block's end
     BOOST_TEST((check(bad, t.second_block_at) == BlockCandidate::no));
     bad = t.bytes;
-    put_be64(bad, t.second_block_at + 24 + 2, 299);  // before the block's start
+    put_be16(bad, t.second_block_at + 24 + 14, BlockMarker::tag);  // a block marker inside it
     BOOST_TEST((check(bad, t.second_block_at) == BlockCandidate::no));
+    bad = t.bytes;
+    bad[t.second_block_at + 10 + 3] -= 2;  // its records no longer tile it exactly
+    BOOST_TEST((check(bad, t.second_block_at) == BlockCandidate::no));
+    bad = t.bytes;
+    put_be16(bad, t.third_block_at, RunThread::tag);  // not followed by a block or the end
+    BOOST_TEST((check(bad, t.second_block_at) == BlockCandidate::no));
+    // Cut inside the block (a killed program): accepted at the end of the input.
+    BOOST_TEST((check(t.bytes.substr(0, t.second_block_at + 40), t.second_block_at) == BlockCandidate::yes));
     bad = t.bytes;
     put_be64(bad, t.second_block_at + 10 + 4, 0);  // no end time written
     BOOST_TEST((check(bad, t.second_block_at) == BlockCandidate::no));
