@@ -638,7 +638,7 @@ public:
         duration_entry(s, "Total time (elapsed)", m.total_elapsed);
         if (m.alloc_rate.value) {
             p_.add_extra_entry(s, "Alloc rate" + accuracy_suffix(m.alloc_rate.accuracy),
-                               ExtraValue::text(gc::with_commas(static_cast<std::uint64_t>(*m.alloc_rate.value + 0.5)) +
+                               ExtraValue::text(gc::with_commas(static_cast<std::uint64_t>(std::min(*m.alloc_rate.value + 0.5, 1.8e19))) +
                                                 " bytes per MUT second (elapsed)"));
         } else {
             p_.add_extra_entry(s, "Alloc rate", ExtraValue::text("unknown: " + m.alloc_rate.note));

@@ -1,5 +1,6 @@
 #include "gc/rts_summary_text.hpp"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <vector>
@@ -150,7 +151,7 @@ std::string render_summary_text(const RtsSummary& s) {
         out += format("  %%GC     time  %9s  (%s elapsed)", "-", share.c_str()) + notes.mark(s.gc_share) + "\n\n";
     }
     std::string rate =
-        s.alloc_rate.value ? with_commas(static_cast<std::uint64_t>(*s.alloc_rate.value + 0.5)) : std::string("?");
+        s.alloc_rate.value ? with_commas(static_cast<std::uint64_t>(std::min(*s.alloc_rate.value + 0.5, 1.8e19))) : std::string("?");
     out += "  Alloc rate    " + rate + " bytes per MUT second" + notes.mark(s.alloc_rate) + "\n\n";
     std::string prod = s.productivity.value ? format("%.1f%%", *s.productivity.value * 100) : "?";
     out += format("  Productivity %5s of total user, %s of total elapsed", "-", prod.c_str()) +

@@ -250,6 +250,25 @@ BOOST_AUTO_TEST_CASE(resynchronisation_skips_marker_lookalikes_in_real_data) {
     BOOST_TEST(read_offsets(file.path, d) == expected);
 }
 
+// Allocation counters near 2^64 (a damaged HEAP_ALLOCATED) made the alloc rate too large for
+// the integer it is printed as: undefined behaviour (caught by the sanitizer build).
+BOOST_AUTO_TEST_CASE(huge_allocation_counters_give_a_summary_not_undefined_behaviour) {
+    std::string bytes = concurrency().bytes;
+    std::size_t damaged = 0;
+    for (const auto& e : concurrency().events)
+        if (e.tag == HeapAllocated::tag) {
+            put_be64(bytes, e.offset + 10 + 4, 0xFFFF'FFFF'FFFF'0000 + damaged++);
+        }
+    BOOST_REQUIRE(damaged > 0u);
+    TempFile file(bytes);
+    auto summary = run_binary({"summary", file.path});
+    BOOST_TEST(summary.status == 0);
+    BOOST_TEST(contains(summary.out, "bytes allocated"));
+    auto r = run_binary({"convert", file.path, "-o", "-"});
+    BOOST_TEST(r.status == 0);
+    BOOST_TEST(fxprof::validate_profile(fxprof::gunzip(r.out)).empty());
+}
+
 // ---- the header and the end ------------------------------------------------------------
 
 BOOST_AUTO_TEST_CASE(a_declaration_repeated_in_the_header_is_a_corrupt_header) {
