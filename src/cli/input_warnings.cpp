@@ -13,11 +13,10 @@ void report_lost(std::FILE* err, const std::string& input, const eventlog::LostD
                  static_cast<unsigned long long>(lost.begin), static_cast<unsigned long long>(lost.end),
                  static_cast<int>(why.size()), why.data(), static_cast<unsigned>(lost.tag));
     if (lost.cap)
-        std::fprintf(err, "capability %u", static_cast<unsigned>(*lost.cap));
+        std::fprintf(err, "capability %u lost its events", static_cast<unsigned>(*lost.cap));
     else
-        std::fprintf(err, "no capability");
-    std::fprintf(err, " lost its events between %.3f ms and %.3f ms; %s (corrupt_data_skipped)\n", ms(lost.from_time),
-                 ms(lost.to_time),
+        std::fprintf(err, "events of no capability (the global block) were lost");
+    std::fprintf(err, " between %.3f ms and %.3f ms; %s (corrupt_data_skipped)\n", ms(lost.from_time), ms(lost.to_time),
                  lost.resynchronised ? "read on from the next block" : "no later block: the rest of the file is lost");
 }
 

@@ -21,7 +21,7 @@ std::string milliseconds(std::uint64_t ns) {
 }
 
 std::string where(const eventlog::LostData& lost) {
-    return lost.cap ? "capability " + std::to_string(*lost.cap) : std::string("no capability (global block)");
+    return lost.cap ? "capability " + std::to_string(*lost.cap) : std::string("no capability (the global block)");
 }
 
 std::string describe(const eventlog::LostData& lost) {

@@ -14,6 +14,7 @@
 #include "eventlog/time_ordered_reader.hpp"
 #include "fxprof/gzip.hpp"
 #include "fxprof/profile_writer.hpp"
+#include "fxprof/rapidjson.hpp"
 #include "fxprof/validate.hpp"
 #include "run_process.hpp"
 #include "temp_file.hpp"
@@ -218,6 +219,37 @@ BOOST_AUTO_TEST_CASE(garbage_inside_a_block_is_skipped_to_the_next_block) {
     auto r = run_binary({"convert", file.path, "-o", "-"});
     BOOST_TEST(r.status == 0);
     BOOST_TEST(fxprof::validate_profile(fxprof::gunzip(r.out)).empty());
+}
+
+// Damage in the global block (no capability): the rest of the file is lost, and the "Data
+// lost" marker goes on the process's own track.
+BOOST_AUTO_TEST_CASE(damage_in_the_global_block_is_marked_on_the_process_track) {
+    const Fixture& f = concurrency();
+    std::uint64_t global = 0;
+    for (const auto& e : f.events)
+        if (e.tag == BlockMarker::tag) global = e.offset;  // the last block: the global one
+    const auto it = std::find_if(f.events.begin(), f.events.end(), [&](const auto& e) { return e.offset > global; });
+    BOOST_REQUIRE(it != f.events.end());
+    BOOST_REQUIRE(!it->cap.has_value());
+    std::string bytes = f.bytes;
+    bytes[it->offset] = '\x77';
+    TempFile file(bytes);
+    auto r = run_binary({"convert", file.path, "-o", "-"});
+    BOOST_TEST(r.status == 0);
+    BOOST_TEST(contains(r.err, "corrupt data at bytes " + std::to_string(it->offset) + "-" + std::to_string(f.bytes.size())));
+    BOOST_TEST(contains(r.err, "the rest of the file is lost"));
+
+    convert::ConversionReport report;
+    const std::string json = fxprof::profile_to_json(convert::build_profile(file.path, {}, report));
+    rapidjson::Document d;
+    d.Parse(json.data(), json.size());
+    BOOST_REQUIRE(!d.HasParseError());
+    std::vector<std::string> tracks;  // the tracks holding a DataLost marker
+    for (const auto& thread : d["threads"].GetArray())
+        for (const auto& data : thread["markers"]["data"].GetArray())
+            if (data.IsObject() && data.HasMember("type") && std::string(data["type"].GetString()) == "DataLost")
+                tracks.push_back(thread["isMainThread"].GetBool() ? "process" : thread["name"].GetString());
+    BOOST_TEST((tracks == std::vector<std::string>{"process"}));
 }
 
 // Seen in a damaged alloc.eventlog: the resynchronisation took the tail of a GC_END's
