@@ -1,5 +1,7 @@
 #include "eventlog/block_resync.hpp"
 
+#include <algorithm>
+
 #include "eventlog/byte_reader.hpp"
 #include "eventlog/event_types.hpp"
 #include "eventlog/timestamp_guard.hpp"
@@ -30,7 +32,9 @@ std::size_t framed_size(const Header& header, const std::uint8_t* p, std::size_t
 }  // namespace
 
 BlockCandidate check_block_candidate(const Header& header, const std::uint8_t* p, std::size_t avail, bool at_end,
-                                     std::uint64_t min_end) {
+                                     std::uint64_t min_end, CandidateWalk* walk) {
+    CandidateWalk own;
+    if (!walk) walk = &own;
     const BlockCandidate short_of_bytes = at_end ? BlockCandidate::no : BlockCandidate::need_more;
     if (avail < 2) return short_of_bytes;
     if (load_be16(p) != BlockMarker::tag) return BlockCandidate::no;
@@ -56,20 +60,27 @@ BlockCandidate check_block_candidate(const Header& header, const std::uint8_t* p
     // Every record of the block must frame, with a declared tag (never another block marker),
     // inside it and exactly up to its end, stamped no later than its end. (Stray bytes 00 12
     // followed by real records pass the first records, not the block's end.)
-    std::size_t pos = marker;
-    std::size_t checked = 0;
+    std::size_t pos = std::max(marker, walk->pos);
+    auto cut_short = [&] {  // the input may end inside the block (a killed program): what is there must be right
+        if (!at_end) {
+            walk->pos = pos;
+            return BlockCandidate::need_more;
+        }
+        return pos > marker ? BlockCandidate::yes : BlockCandidate::no;
+    };
     while (pos < size) {
-        // The input may end inside the block (a killed program): what is there must be right.
-        if (avail <= pos) return at_end ? (checked > 0 ? BlockCandidate::yes : BlockCandidate::no) : short_of_bytes;
+        if (avail <= pos) return cut_short();
         const std::size_t rest = avail - pos;
         const std::size_t record = framed_size(header, p + pos, rest, need);
-        if (rest < need) return at_end ? (checked > 0 ? BlockCandidate::yes : BlockCandidate::no) : short_of_bytes;
+        if (rest < need) return cut_short();
         if (record == 0 || load_be16(p + pos) == BlockMarker::tag) return BlockCandidate::no;
         if (pos + record > size) return BlockCandidate::no;
         if (load_be64(p + pos + 2) > guard.limit()) return BlockCandidate::no;
+        if (walk->budget < record) return BlockCandidate::no;
+        walk->budget -= record;
         pos += record;
-        ++checked;
     }
+    walk->pos = pos;
     // What follows the block must be what follows every real block: another block marker,
     // the end-of-data marker, or the end of the input.
     if (avail < std::size_t{size} + 2) return at_end ? (avail == size ? BlockCandidate::yes : BlockCandidate::no) : short_of_bytes;

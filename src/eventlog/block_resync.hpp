@@ -25,7 +25,15 @@ enum class BlockCandidate { no, yes, need_more };
 // Whether a block begins at p (`avail` bytes from there are known). need_more: the answer
 // needs bytes beyond avail; with `at_end` (no more bytes will come) it is never given, and a
 // block the input cuts short (a killed program's last) is accepted if what is there agrees.
+// Where the walk through one candidate's records stands, so that bytes arriving in small
+// pieces do not make it start over (need_more keeps `pos`), and how many more record bytes
+// the search may walk: a bound on the work adversarial input can cause (see PushDecoder).
+struct CandidateWalk {
+    std::size_t pos = 0;          // 0: not started; else the offset of the next record to check
+    std::uint64_t budget = ~std::uint64_t{0};
+};
+
 BlockCandidate check_block_candidate(const Header& header, const std::uint8_t* p, std::size_t avail, bool at_end,
-                                     std::uint64_t min_end = 0);
+                                     std::uint64_t min_end = 0, CandidateWalk* walk = nullptr);
 
 }  // namespace el2fx::eventlog

@@ -16,6 +16,8 @@ constexpr std::size_t kEventHeader = 2 + 8;  // tag, timestamp
 constexpr std::size_t kMaxHeaderBytes = 16u << 20;
 constexpr std::uint32_t kMaxDescription = 1u << 20;
 constexpr std::uint64_t kEndSlackNs = 1'000'000'000;
+constexpr std::uint64_t kWalkBudget = 64u << 20;
+constexpr std::uint64_t kWalkPerByte = 16;
 
 std::uint32_t magic(const char (&s)[5]) {
     return static_cast<std::uint32_t>(static_cast<unsigned char>(s[0])) << 24 |
@@ -140,6 +142,7 @@ void PushDecoder::feed(const std::uint8_t* data, std::size_t size) {
                 if (size > 0) {
                     pending_.append(reinterpret_cast<const char*>(data), size);
                     offset_ += size;
+                    walk_.budget += kWalkPerByte * size;
                     size = 0;
                 }
                 if (!resync(false)) return;
@@ -337,6 +340,9 @@ void PushDecoder::start_resync(std::uint64_t offset, std::uint16_t tag, const st
     offset_ += size;
     pending_base_ = offset + 1;
     scan_ = 0;
+    // Candidates' records are walked at most kWalkPerByte times per byte searched, plus a few
+    // blocks' worth: linear work however the input is crafted (real damage needs a fraction).
+    walk_ = CandidateWalk{0, kWalkBudget + kWalkPerByte * pending_.size()};
     state_ = State::resync;
 }
 
@@ -347,8 +353,9 @@ bool PushDecoder::resync(bool at_end) {
         if (p[scan_] != 0 || (scan_ + 1 < n && p[scan_ + 1] != BlockMarker::tag)) continue;  // cheap first
         // Block ends never decrease in file order; 1 s allows for capabilities flushing at once.
         const std::uint64_t min_end = max_block_end_ > kEndSlackNs ? max_block_end_ - kEndSlackNs : 0;
-        const BlockCandidate c = check_block_candidate(header_, p + scan_, n - scan_, at_end, min_end);
-        if (c == BlockCandidate::need_more) break;
+        const BlockCandidate c = check_block_candidate(header_, p + scan_, n - scan_, at_end, min_end, &walk_);
+        if (c == BlockCandidate::need_more) break;  // walk_ keeps its place for the next bytes
+        walk_.pos = 0;
         if (c == BlockCandidate::no) continue;
         const std::uint64_t at = pending_base_ + scan_;
         lose(at, true, load_be64(p + scan_ + 2));

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "eventlog/block_resync.hpp"
 #include "eventlog/event.hpp"
 #include "eventlog/header.hpp"
 #include "eventlog/lost_data.hpp"
@@ -93,6 +94,7 @@ private:
     LostData damage_;
     std::uint64_t pending_base_ = 0;  // offset of pending_[0] while resynchronising
     std::size_t scan_ = 0;            // next candidate position in pending_
+    CandidateWalk walk_;              // how far the candidate at scan_ was checked; the work left
     std::vector<LostData> lost_;
     bool lost_to_end_ = false;
 };

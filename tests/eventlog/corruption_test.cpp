@@ -309,6 +309,47 @@ BOOST_AUTO_TEST_CASE(block_candidates_are_checked_field_by_field) {
     BOOST_TEST((check_block_candidate(header, at, avail, true, 401) == BlockCandidate::no));
 }
 
+BOOST_AUTO_TEST_CASE(a_candidate_walk_resumes_where_it_stopped_and_has_a_budget) {
+    ThreeBlocks t = three_blocks();
+    Header header;
+    {
+        CollectingSink sink;
+        Diagnostics d;
+        PushDecoder decoder(sink, d);
+        feed_all(decoder, t.bytes);
+        header = decoder.header();
+    }
+    auto at = reinterpret_cast<const std::uint8_t*>(t.bytes.data()) + t.second_block_at;
+    const std::size_t whole = t.bytes.size() - t.second_block_at;
+    CandidateWalk walk;
+    BOOST_TEST((check_block_candidate(header, at, 24 + 20, false, 0, &walk) == BlockCandidate::need_more));
+    BOOST_TEST(walk.pos == 24u + 14u);  // the first record was checked, the second is cut
+    BOOST_TEST((check_block_candidate(header, at, whole, false, 0, &walk) == BlockCandidate::yes));
+    CandidateWalk poor{0, 20};  // too little work left for the block's 34 bytes of records
+    BOOST_TEST((check_block_candidate(header, at, whole, false, 0, &poor) == BlockCandidate::no));
+}
+
+// Resynchronising into a long block, fed in small pieces, gives what one piece gives.
+BOOST_AUTO_TEST_CASE(resynchronising_into_a_long_block_in_small_pieces_is_the_same) {
+    auto b = threads_log();
+    const std::size_t h = b.header().size();
+    b.begin_block(100, 0, 200).event(110, CreateThread{1});
+    const std::size_t bad = h + b.data_size();
+    b.event(120, RunThread{1}).event(130, StopThread{1, 2, 0}).end_block();
+    b.begin_block(300, 1, 100'000);
+    for (std::uint32_t i = 0; i < 20'000; ++i) b.event(300 + i, RunThread{i});
+    b.end_block();
+    std::string bytes = b.finish();
+    put_be16(bytes, bad, 99);
+    auto whole = decode(bytes);
+    BOOST_TEST(whole->sink.events.size() == 2u + 1u + 20'000u);
+    for (std::size_t chunk : {1000u, 4096u}) {
+        auto split = decode(bytes, chunk);
+        BOOST_TEST((split->sink.events == whole->sink.events), "chunk " << chunk);
+        BOOST_TEST(split->lost.size() == 1u);
+    }
+}
+
 // Seen in a damaged real eventlog: the last bytes of a GC_END's timestamp (00 12 ...) and a
 // SPARK_COUNTERS full of zeros looked like a block marker followed by "CREATE_THREAD at time
 // 0" records, and decoding resumed inside the damaged block's own data.
