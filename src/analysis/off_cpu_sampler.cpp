@@ -1,5 +1,6 @@
 #include "analysis/off_cpu_sampler.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <stdexcept>
 
@@ -10,6 +11,7 @@ OffCpuSampler::OffCpuSampler(std::uint64_t interval_ns) : interval_ns_(interval_
 }
 
 void OffCpuSampler::switch_out(std::uint64_t time) {
+    time = std::max(time, state_since_);  // never backwards: a span cannot be negative
     switch (state_) {
     case State::unknown:  // first news of the thread: it ran until now, unsampled
         break;
@@ -24,6 +26,7 @@ void OffCpuSampler::switch_out(std::uint64_t time) {
 }
 
 std::optional<OffCpuSampleGroup> OffCpuSampler::switch_in(std::uint64_t time) {
+    time = std::max(time, state_since_);  // never backwards: a span cannot be negative
     std::optional<OffCpuSampleGroup> group;
     switch (state_) {
     case State::unknown:  // it slept somewhere unknown since an unknown time: no sample

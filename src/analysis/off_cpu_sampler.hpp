@@ -14,7 +14,7 @@
 //   on       | add on time; -> off | add on time; -> on
 //   off      | ignored (duplicate) | add off time; maybe a group; -> on
 //
-// Times must not decrease.
+// Times must not decrease; one that does is taken as the last time seen (no negative spans).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,7 @@
 #include "analysis/virtual_sampling_timer.hpp"
 
+#include <algorithm>
+
 namespace el2fx::analysis {
 
 template <typename Key>
@@ -48,9 +50,19 @@ template <typename Key>
 void VirtualSamplingTimer<Key>::tick_until(std::uint64_t time) {
     const std::uint64_t interval = sampler_.interval_ns();
     if (sampler_.state() == OffCpuSampler::State::on) {
-        for (; next_tick_ < time; next_tick_ += interval) {
-            (void)sampler_.sample(next_tick_);  // on-CPU already: never a group
-            samples_.push_back({next_tick_, sampler_.consume_cpu_delta(), 1, key_});
+        if (next_tick_ >= time) return;
+        const std::uint64_t ticks = (time - next_tick_ - 1) / interval + 1;  // those in [next_tick_, time)
+        // A run longer than kMaxSamplesPerGap ticks with no event in it is sampled every
+        // `stride` ticks, each sample standing for the ticks since the previous one: the
+        // weights and CPU deltas add up the same, and the work stays bounded by the events.
+        const std::uint64_t stride = ticks <= kMaxSamplesPerGap ? 1 : (ticks + kMaxSamplesPerGap - 1) / kMaxSamplesPerGap;
+        for (std::uint64_t left = ticks; left > 0;) {
+            const std::uint64_t n = std::min(stride, left);
+            const std::uint64_t at = next_tick_ + (n - 1) * interval;
+            (void)sampler_.sample(at);  // on-CPU already: never a group
+            samples_.push_back({at, sampler_.consume_cpu_delta(), n, key_});
+            next_tick_ = at + interval;
+            left -= n;
         }
     } else if (next_tick_ < time) {
         // Off-CPU or not yet seen: skip to the first tick at or after `time`.

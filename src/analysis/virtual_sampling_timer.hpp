@@ -8,6 +8,10 @@
 //    carries the CPU delta left over from before the sleep, and, for a group of
 //    n > 1, one sample of weight n - 1 and no CPU delta at its end (samply's
 //    process_off_cpu_sample_group; processed-format.md §9);
+//  - a stretch of more than kMaxSamplesPerGap ticks between two transitions gets that
+//    many samples at most, each weighing the ticks it stands for: the work and memory
+//    follow the events, not the nanoseconds (one corrupt timestamp cannot make it tick
+//    for centuries);
 //  - finish() delivers the CPU delta still pending in a sample of weight 0, so
 //    that a thread's CPU deltas add up exactly to its on-CPU time.
 // The key says what the thread was doing; the profile builder makes it a stack.
@@ -22,6 +26,9 @@
 namespace el2fx::analysis {
 
 constexpr std::uint64_t kDefaultSamplingIntervalNs = 1'000'000;
+// Most samples one stretch between two transitions gets (65 s at the default interval):
+// longer stretches are sampled coarser, with weights (see tick_until).
+constexpr std::uint64_t kMaxSamplesPerGap = 1 << 16;
 
 template <typename Key>
 struct Sample {

@@ -5,6 +5,7 @@
 
 #include "analysis/threading_analysis.hpp"
 #include "convert/contributors.hpp"
+#include "convert/data_loss.hpp"
 #include "convert/event_rewriter.hpp"
 #include "convert/profile_mapper.hpp"
 #include "convert/run_census.hpp"
@@ -98,6 +99,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     context.run_index = placement.index;
     context.run_count = placement.count;
     context.census = &census;
+    context.stream_end = &report.stream_end;
     context.tick_coverage = &census.tick_coverage;
     context.categories = declare_categories(profile);
     const std::uint64_t first = census.run.first_time, last = census.run.last_time;
@@ -136,6 +138,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     analysis::ThreadingResult lives = threading.finish();
     if (keep_threading) kept_result = collector.take(lives.end_time);
     report.mapping = mapper.finish(diagnostic_moments);
+    add_data_loss_markers(context, report.stream_end, rewriter.shift());
     std::uint64_t end = std::max(lives.end_time, report.run.last_time);
     for (auto& contributor : contributors) contributor->contribute(context, end);
     report.timings.events = stopwatch.lap();

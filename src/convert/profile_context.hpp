@@ -15,6 +15,7 @@
 #include "convert/run_info.hpp"
 #include "convert/span_detail.hpp"
 #include "convert/thread_catalog.hpp"
+#include "eventlog/stream.hpp"
 #include "fxprof/profile.hpp"
 #include "profiling/time_profile.hpp"
 
@@ -55,6 +56,8 @@ public:
     const struct RunCensus* census = nullptr;
     const profiling::TickCoverage* tick_coverage = nullptr;
     Categories categories;
+    // How the decoding ended: truncation, corrupt stretches skipped (data_loss.hpp).
+    const eventlog::StreamEnd* stream_end = nullptr;
     // How much span detail markers keep (span_detail.hpp), the same for every contributor.
     SpanDetail span_detail{};
 

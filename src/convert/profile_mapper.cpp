@@ -7,6 +7,7 @@
 
 #include "analysis/off_cpu_state.hpp"
 #include "analysis/stop_status_text.hpp"
+#include "convert/data_loss.hpp"
 #include "convert/merged_markers.hpp"
 
 namespace el2fx::convert {
@@ -463,6 +464,7 @@ private:
                            FieldValue(p_.handle_for_string("no_events")), FieldValue(0)});
         }
         if (!any) p_.add_extra_entry(d, "None", ExtraValue::text("the eventlog was read without problems"));
+        if (ctx_.stream_end) add_data_loss_entries(p_, d, *ctx_.stream_end);
     }
 
     // ---- stacks -------------------------------------------------------------------------

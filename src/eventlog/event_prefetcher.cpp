@@ -79,6 +79,7 @@ void EventPrefetcher::fill(Batch& batch) {
             std::memcpy(batch.bytes.data() + used, record->bytes, record->size);
             Record& r = batch.records[batch.size++];  // field by field: no struct copy through the stack
             r.offset = record->offset;
+            r.time = record->time;
             r.at = static_cast<std::uint32_t>(used);
             r.size = record->size;
             r.cap = record->cap;
@@ -127,6 +128,7 @@ const Event* EventPrefetcher::next() {
             if (position_ < reading_->size) {
                 const Record& r = reading_->records[position_++];
                 decode_record_into(header_, reading_->bytes.data() + r.at, r.size, r.offset, event_);
+                event_.time = r.time;
                 event_.cap = r.cap;
                 return &event_;
             }

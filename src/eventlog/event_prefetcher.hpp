@@ -56,6 +56,7 @@ private:
     // times larger than its record: moving records between the cores is what is cheap).
     struct Record {
         std::uint64_t offset;  // in the input
+        std::uint64_t time;    // as the reader corrected it
         std::uint32_t at;      // in the batch's bytes
         std::uint32_t size;
         std::optional<CapNo> cap;

@@ -16,7 +16,8 @@ StreamEnd decode_stream(InputFile& input, EventSink& sink, Diagnostics& diagnost
             decoder.feed(buffer.data(), n);
         }
         decoder.finish();
-        return StreamEnd{decoder.bytes_fed(), decoder.truncated_at(), decoder.truncated_mid_event()};
+        return StreamEnd{decoder.bytes_fed(), decoder.truncated_at(), decoder.truncated_mid_event(), decoder.lost(),
+                         decoder.first_bad_time_at()};
     } catch (const Error& e) {
         if (!e.context().file.empty()) throw;
         throw e.with_file(input.name());

@@ -5,6 +5,7 @@
 
 #include "eventlog/byte_reader.hpp"
 #include "eventlog/push_decoder.hpp"
+#include "eventlog/timestamp_guard.hpp"
 #include "util/error.hpp"
 
 namespace el2fx::eventlog {
@@ -33,6 +34,7 @@ public:
             }
         }
         EventRange& r = ranges_.back();
+        last_time_ = event.time;
         r.end = event.offset + event.size;
         r.min_time = std::min(r.min_time, event.time);
         track_order(r, event.time);
@@ -47,6 +49,7 @@ private:
         r.begin = event.offset;
         r.cap = block ? event.cap : std::nullopt;
         r.min_time = event.time;
+        r.previous_time = last_time_;
         ranges_.push_back(r);
         count_ = 0;
     }
@@ -76,6 +79,7 @@ private:
     Diagnostics& diagnostics_;
     std::vector<std::uint64_t> prefix_max_;
     std::uint64_t count_ = 0;
+    std::uint64_t last_time_ = 0;  // of the previous event, as the decoder corrected it
     bool in_block_ = false;
     std::uint64_t block_end_ = 0;
 };
@@ -90,7 +94,7 @@ class RangeCursor {
 public:
     RangeCursor(const InputFile& input, const Header& header, const EventRange& range, Diagnostics& diagnostics)
         : input_(input), header_(header), range_(range), diagnostics_(diagnostics), scan_(range.begin),
-          buffer_(kInitialBuffer), base_(range.begin) {
+          guard_(range.previous_time, TimestampGuard::kOutsideLimit), buffer_(kInitialBuffer), base_(range.begin) {
         fill();
     }
 
@@ -131,6 +135,9 @@ public:
                 break;
             }
             std::uint64_t time = load_be64(at(scan_) + 2);
+            if (scan_ == range_.begin) enter_block_of(at(scan_), need);
+            bool corrected = false;  // counted by the decoder in the first pass
+            time = guard_.check(time, corrected);
             window_.push_back(Framed{time, scan_, static_cast<std::uint32_t>(need)});
             scan_ += need;
         }
@@ -146,6 +153,13 @@ private:
     };
 
     const std::uint8_t* at(std::uint64_t offset) const { return buffer_.data() + (offset - base_); }
+
+    // A block range starts with its marker: its declared end bounds the times (as in the decoder).
+    void enter_block_of(const std::uint8_t* record, std::size_t size) {
+        if (load_be16(record) != BlockMarker::tag) return;
+        Event marker = decode_record(header_, record, size, scan_);
+        if (const auto* block = marker.as<BlockMarker>()) guard_.enter_block(marker.time, block->end_time);
+    }
     std::uint64_t loaded_end() const { return base_ + loaded_; }
 
     // Makes [scan_, scan_ + need) available; false if the range ends first.
@@ -179,6 +193,7 @@ private:
     EventRange range_;
     Diagnostics& diagnostics_;
     std::uint64_t scan_;
+    TimestampGuard guard_;
     std::vector<std::uint8_t> buffer_;
     std::uint64_t base_;           // file offset of buffer_[0]
     std::size_t loaded_ = 0;       // bytes of buffer_ holding file data
@@ -262,6 +277,7 @@ const Event* TimeOrderedReader::next() {
     const RawRecord* r = next_record();
     if (!r) return nullptr;
     decode_record_into(header_, r->bytes, r->size, r->offset, event_);
+    event_.time = r->time;
     event_.cap = r->cap;
     return &event_;
 }

@@ -27,6 +27,7 @@ struct EventRange {
     std::optional<CapNo> cap;        // the block's capability
     std::uint64_t min_time = 0;      // earliest timestamp inside
     std::uint32_t window = 1;        // lookahead that sorts it exactly (1: already sorted)
+    std::uint64_t previous_time = 0; // the (corrected) time of the record before it in the file
 };
 
 // A record in time order, framed but not decoded.
@@ -34,7 +35,7 @@ struct RawRecord {
     const std::uint8_t* bytes = nullptr;  // the whole record: tag, time, length, payload
     std::uint32_t size = 0;
     std::uint64_t offset = 0;             // in the input
-    std::uint64_t time = 0;
+    std::uint64_t time = 0;               // as TimestampGuard corrected it (the bytes keep the original)
     std::optional<CapNo> cap;             // its block's capability
 };
 

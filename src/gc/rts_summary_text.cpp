@@ -1,6 +1,7 @@
 #include "gc/rts_summary_text.hpp"
 
 #include <cmath>
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <vector>

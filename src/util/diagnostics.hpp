@@ -15,6 +15,8 @@ enum class Severity { info, data_loss };
     X(payload_too_short, data_loss, "events shorter than their known layout, skipped")       \
     X(payload_longer_than_known, info, "events with trailing bytes this tool does not know")\
     X(truncated_input, data_loss, "input ended before the end-of-data marker")              \
+    X(corrupt_data_skipped, data_loss, "stretches of corrupt data skipped up to the next block marker") \
+    X(timestamp_out_of_range, data_loss, "events stamped after their block's end time (or at 2^63 ns or later), given the time of the event before them") \
     X(invalid_utf8, info, "strings with invalid UTF-8, shown with U+FFFD")                  \
     X(events_outside_block, info, "events written outside any block")                       \
     X(block_overrun, data_loss, "blocks whose declared size does not match their events")   \

@@ -2,6 +2,7 @@
 // and CPU deltas that add up to the on-CPU time.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -33,6 +34,32 @@ BOOST_AUTO_TEST_CASE(timer_default_interval_is_one_millisecond) {
     t.finish(2'500'000);
     check_samples(t.samples(), {{1'000'000, 500'000, 1, kRun}, {2'000'000, 1'000'000, 1, kRun},
                                 {2'500'000, 500'000, 0, kRun}});
+}
+
+// One corrupt timestamp once kept a thread "running" for centuries, and the timer ticked
+// through every millisecond of them: a stretch gets kMaxSamplesPerGap samples at most.
+BOOST_AUTO_TEST_CASE(timer_work_is_bounded_by_the_transitions_not_the_nanoseconds) {
+    Timer t;
+    const std::uint64_t far = std::uint64_t{1} << 60;  // 36 years
+    t.switch_in(500'000, kRun);
+    t.switch_out(far, kYield);
+    t.switch_in(far + 10'000'000, kRun);
+    t.finish(far + 12'000'000);
+    const auto& s = t.samples();
+    BOOST_TEST(s.size() <= kMaxSamplesPerGap + 10);
+    std::uint64_t weight = 0, cpu = 0;
+    for (const ThreadSample& x : s) weight += x.weight, cpu += x.cpu_delta_ns;
+    BOOST_TEST(cpu == (far - 500'000) + 2'000'000);  // every on-CPU nanosecond, as before
+    BOOST_TEST(weight == (far / 1'000'000) + 10 + 2);  // a tick per interval on-CPU, 10 off-CPU
+    BOOST_TEST(std::is_sorted(s.begin(), s.end(), [](const ThreadSample& a, const ThreadSample& b) { return a.time < b.time; }));
+}
+
+BOOST_AUTO_TEST_CASE(timer_stretch_at_the_bound_still_gets_a_sample_per_tick) {
+    Timer t(10);
+    t.switch_in(0, kRun);
+    t.finish(10 * kMaxSamplesPerGap - 5);
+    BOOST_TEST(t.samples().size() == kMaxSamplesPerGap + 1);  // ticks 0..(n-1)*10, then the CPU delta left
+    for (std::size_t i = 0; i < kMaxSamplesPerGap; ++i) BOOST_TEST_REQUIRE(t.samples()[i].weight == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(timer_on_cpu_thread_gets_a_sample_at_each_tick) {
