@@ -1,6 +1,8 @@
 // The streaming decoder: feed it bytes as they arrive, split anywhere, and it
 // hands each complete event to the sink in file order. Memory stays bounded: only
-// one unfinished record is ever kept (at most 64 KiB + 12 bytes), plus the header.
+// one unfinished record is ever kept (at most 64 KiB + 12 bytes), plus the header;
+// after damage inside a block, the bytes searched for the next block (at most one
+// block ahead, block_resync.hpp). Timestamps are checked as they pass (TimestampGuard).
 #pragma once
 
 #include <cstddef>
