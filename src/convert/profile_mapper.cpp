@@ -454,6 +454,15 @@ private:
             p_.add_extra_entry(d, std::string(Diagnostics::info(diag).description),
                                ExtraValue::integer(static_cast<std::int64_t>(n)));
         }
+        if (diagnostics_.count(Diagnostic::truncated_input) > 0 && ctx_.run.events > 0) {
+            // Where the data stops, in the timeline: a killed program's log ends here.
+            p_.add_marker(ctx_.process_track, MarkerTiming::instant(at(end_time())),
+                          p_.handle_for_string("Eventlog truncated: no data after this point"), warning_,
+                          warning_schema_,
+                          {FieldValue(p_.handle_for_string(Diagnostics::info(Diagnostic::truncated_input).description)),
+                           FieldValue(p_.handle_for_string(Diagnostics::info(Diagnostic::truncated_input).id)),
+                           FieldValue(0)});
+        }
         if (ctx_.run.events == 0) {
             any = true;
             p_.add_extra_entry(d, "No events", ExtraValue::text("the eventlog holds no events: the program stopped "

@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
+#include <optional>
 #include <unistd.h>
 
 #include "convert/converter.hpp"
@@ -80,6 +81,23 @@ BOOST_AUTO_TEST_CASE(an_eventlog_without_events_says_so_on_the_command_line_and_
     for (rapidjson::SizeType i = 0; i < m["length"].GetUint(); ++i)
         marker = marker || std::string(strings[m["name"][i].GetUint()].GetString()) == "The eventlog holds no events";
     BOOST_TEST(marker);
+}
+
+BOOST_AUTO_TEST_CASE(a_truncated_eventlog_is_marked_where_its_data_stops) {
+    auto d = convert_json(env_dir("EL2FX_FIXTURES") + "/killed.eventlog");
+    const auto& strings = d["shared"]["stringArray"];
+    const auto& m = d["threads"][0]["markers"];
+    std::optional<double> at;
+    for (rapidjson::SizeType i = 0; i < m["length"].GetUint(); ++i)
+        if (std::string(strings[m["name"][i].GetUint()].GetString()) == "Eventlog truncated: no data after this point")
+            at = m["startTime"][i].GetDouble();
+    BOOST_REQUIRE(at);
+    BOOST_TEST(*at == d["meta"]["profilingEndTime"].GetDouble(), boost::test_tools::tolerance(1e-6));
+    // A complete log has none.
+    auto whole = convert_json(env_dir("EL2FX_FIXTURES") + "/alloc.eventlog");
+    BOOST_TEST(whole.GetObject()["threads"][0]["markers"]["length"].GetUint() > 0u);
+    for (const auto& n : whole["threads"][0]["markers"]["name"].GetArray())
+        BOOST_TEST(std::string(whole["shared"]["stringArray"][n.GetUint()].GetString()).find("truncated") == std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
