@@ -456,21 +456,23 @@ private:
         }
         if (diagnostics_.count(Diagnostic::truncated_input) > 0 && ctx_.run.events > 0) {
             // Where the data stops, in the timeline: a killed program's log ends here.
-            p_.add_marker(ctx_.process_track, MarkerTiming::instant(at(end_time())),
-                          p_.handle_for_string("Eventlog truncated: no data after this point"), warning_,
-                          warning_schema_,
-                          {FieldValue(p_.handle_for_string(Diagnostics::info(Diagnostic::truncated_input).description)),
-                           FieldValue(p_.handle_for_string(Diagnostics::info(Diagnostic::truncated_input).id)),
-                           FieldValue(0)});
+            // One interning call per statement: compilers order a call's arguments differently.
+            const DiagnosticInfo& info = Diagnostics::info(Diagnostic::truncated_input);
+            const StringHandle name = p_.handle_for_string("Eventlog truncated: no data after this point");
+            const StringHandle problem = p_.handle_for_string(info.description);
+            const StringHandle id = p_.handle_for_string(info.id);
+            p_.add_marker(ctx_.process_track, MarkerTiming::instant(at(end_time())), name, warning_, warning_schema_,
+                          {FieldValue(problem), FieldValue(id), FieldValue(0)});
         }
         if (ctx_.run.events == 0) {
             any = true;
             p_.add_extra_entry(d, "No events", ExtraValue::text("the eventlog holds no events: the program stopped "
                                                                "before writing any; the profile is empty"));
-            p_.add_marker(ctx_.process_track, MarkerTiming::instant(at(ctx_.run.first_time)),
-                          p_.handle_for_string("The eventlog holds no events"), warning_, warning_schema_,
-                          {FieldValue(p_.handle_for_string("the program stopped before writing any event")),
-                           FieldValue(p_.handle_for_string("no_events")), FieldValue(0)});
+            const StringHandle name = p_.handle_for_string("The eventlog holds no events");
+            const StringHandle problem = p_.handle_for_string("the program stopped before writing any event");
+            const StringHandle id = p_.handle_for_string("no_events");
+            p_.add_marker(ctx_.process_track, MarkerTiming::instant(at(ctx_.run.first_time)), name, warning_,
+                          warning_schema_, {FieldValue(problem), FieldValue(id), FieldValue(0)});
         }
         if (!any) p_.add_extra_entry(d, "None", ExtraValue::text("the eventlog was read without problems"));
         if (ctx_.stream_end) add_data_loss_entries(p_, d, *ctx_.stream_end);

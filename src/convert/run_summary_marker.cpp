@@ -72,9 +72,11 @@ void add_run_summary_marker(ProfileContext& context, const gc::RtsSummary& summa
          .description = "The headline figures of the +RTS -s summary, computed from the events (elapsed "
                         "times; ~ an estimate, ≥ a lower bound). Profile Info has the whole summary."});
     auto at = [](std::uint64_t ns) { return Timestamp::from_nanos(static_cast<std::int64_t>(ns)); };
-    p.add_marker(context.process_track, MarkerTiming::interval(at(start), at(std::max(start, end))),
-                 p.handle_for_string("+RTS -s"), context.categories.gc, schema,
-                 {FieldValue(p.handle_for_string(text))});
+    // One interning call per statement: compilers order a call's arguments differently.
+    const StringHandle name = p.handle_for_string("+RTS -s");
+    const StringHandle summary_text = p.handle_for_string(text);
+    p.add_marker(context.process_track, MarkerTiming::interval(at(start), at(std::max(start, end))), name,
+                 context.categories.gc, schema, {FieldValue(summary_text)});
 }
 
 }  // namespace el2fx::convert
