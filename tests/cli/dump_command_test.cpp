@@ -10,6 +10,9 @@
 #include "cli/event_filter.hpp"
 #include "run_process.hpp"
 #include "util/error.hpp"
+#include "temp_file.hpp"
+
+using el2fx::testing::slurp;
 
 namespace fs = std::filesystem;
 using el2fx::testing::env_dir;
@@ -18,11 +21,6 @@ using el2fx::testing::run_binary;
 namespace {
 
 std::string fixture(const std::string& name) { return env_dir("EL2FX_FIXTURES") + "/" + name; }
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 std::string write_temp(const std::string& bytes) {
     std::string path = (fs::temp_directory_path() / ("el2fx-cli-" + std::to_string(::getpid()) + "-" +

@@ -31,6 +31,10 @@
 #include "fxprof/gzip.hpp"
 #include "fxprof/validate.hpp"
 #include "run_process.hpp"
+#include "temp_file.hpp"
+
+using el2fx::testing::TempDir;
+using el2fx::testing::slurp;
 
 namespace fs = std::filesystem;
 using namespace el2fx::eventlog;
@@ -193,21 +197,6 @@ private:
     std::uint64_t time_ = 0, block_start_ = 0;
     std::uint16_t cap_ = kGlobal;
 };
-
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        path = fs::temp_directory_path() / ("el2fx-newer-ghc-" + std::to_string(::getpid()) + "-" +
-                                            std::to_string(reinterpret_cast<std::uintptr_t>(this)));
-        fs::create_directories(path);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 // Dumps and converts the log with the CLI; returns the profile's JSON text.
 std::string check_dump_and_convert(const GhcLog& log, const std::string& name) {

@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 #include "run_process.hpp"
+#include "temp_file.hpp"
+
+using el2fx::testing::slurp;
 
 namespace fs = std::filesystem;
 using el2fx::testing::binary_path;
@@ -25,11 +28,6 @@ using namespace std::chrono_literals;
 namespace {
 
 std::string fixture(const std::string& name) { return env_dir("EL2FX_FIXTURES") + "/" + name; }
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 struct ScratchDir {
     fs::path path;

@@ -19,6 +19,10 @@
 #include "share_simulation.hpp"
 #include "upstream_data.hpp"
 #include "util/error.hpp"
+#include "temp_file.hpp"
+
+using el2fx::testing::TempDir;
+using el2fx::testing::slurp;
 
 namespace fs = std::filesystem;
 using namespace el2fx;
@@ -28,11 +32,6 @@ using el2fx::testing::upstream_log;
 using el2fx::testing::EventlogBuilder;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 struct Converted {
     convert::ConversionReport report;
@@ -54,16 +53,6 @@ std::vector<std::string> eventlogs_in(const std::string& dir) {
     std::sort(out.begin(), out.end());
     return out;
 }
-
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        path = fs::temp_directory_path() / ("el2fx-convert-" + std::to_string(::getpid()) + "-" +
-                                            std::to_string(reinterpret_cast<std::uintptr_t>(this)));
-        fs::create_directories(path);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
 
 rapidjson::Document parse(const std::string& json) {
     rapidjson::Document d;

@@ -24,17 +24,15 @@
 #include "fxprof/profile_writer.hpp"
 #include "product_fuzz_targets.hpp"
 #include "util/error.hpp"
+#include "temp_file.hpp"
+
+using el2fx::testing::slurp;
 
 namespace fs = std::filesystem;
 
 namespace {
 
 using Target = int (*)(const std::uint8_t*, std::size_t);
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 std::vector<fs::path> files_in(const char* dir, bool eventlogs_only) {
     std::vector<fs::path> files;

@@ -19,6 +19,8 @@
 #include "run_process.hpp"
 #include "temp_file.hpp"
 
+using el2fx::testing::slurp;
+
 using namespace el2fx;
 using namespace el2fx::eventlog;
 using el2fx::testing::env_dir;
@@ -26,11 +28,6 @@ using el2fx::testing::run_binary;
 using el2fx::testing::TempFile;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 // The clean fixture and its events in file order.
 struct Fixture {

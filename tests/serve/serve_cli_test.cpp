@@ -18,6 +18,10 @@
 #include "http_client.hpp"
 #include "run_process.hpp"
 #include "serve/url.hpp"
+#include "temp_file.hpp"
+
+using el2fx::testing::TempDir;
+using el2fx::testing::slurp;
 
 namespace fs = std::filesystem;
 using el2fx::testing::HttpResponse;
@@ -25,21 +29,6 @@ using el2fx::testing::Socket;
 using namespace std::chrono_literals;
 
 namespace {
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        path = fs::temp_directory_path() / ("el2fx-serve-cli-" + std::to_string(::getpid()) + "-" +
-                                            std::to_string(reinterpret_cast<std::uintptr_t>(this)));
-        fs::create_directories(path);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
 
 // The binary as a running child, its output read as it comes.
 class Child {

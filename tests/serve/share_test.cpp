@@ -22,6 +22,10 @@
 #include "fxprof/rapidjson.hpp"
 #include "fxprof/validate.hpp"
 #include "run_process.hpp"
+#include "temp_file.hpp"
+
+using el2fx::testing::TempDir;
+using el2fx::testing::slurp;
 
 namespace fs = std::filesystem;
 using namespace el2fx;
@@ -29,21 +33,6 @@ using el2fx::testing::env_dir;
 using el2fx::testing::EventlogBuilder;
 
 namespace {
-
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        path = fs::temp_directory_path() / ("el2fx-share-" + std::to_string(::getpid()) + "-" +
-                                            std::to_string(reinterpret_cast<std::uintptr_t>(this)));
-        fs::create_directories(path);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 rapidjson::Document parse(const std::string& json) {
     rapidjson::Document d;
