@@ -202,4 +202,33 @@ BOOST_AUTO_TEST_CASE(usage_spans_tile_the_life_for_random_events) {
     }
 }
 
+// GC phases (GC_WORK / GC_IDLE / GC_DONE, the census) change what samples say, never the spans.
+BOOST_AUTO_TEST_CASE(usage_gc_phase_changes_samples_not_spans) {
+    Diagnostics d;
+    CapabilityUsageAnalysis u(0, d);
+    BOOST_TEST(!u.start_gc(0));
+    u.gc_phase(GcPhase::working);
+    BOOST_TEST((u.sample_activity() == CapabilityActivity::gc(GcPhase::working)));
+    BOOST_TEST((u.activity() == CapabilityActivity::gc()));  // the span has no phase
+    u.gc_phase(GcPhase::done);
+    BOOST_TEST((u.sample_activity() == CapabilityActivity::gc(GcPhase::done)));
+    auto span = u.end_gc(10);
+    BOOST_REQUIRE(span);
+    BOOST_TEST((*span == CapabilitySpan{0, 10, CapabilityActivity::gc()}));  // one GC span, whatever the phases
+    BOOST_TEST((u.sample_activity() == CapabilityActivity::idle()));
+}
+
+BOOST_AUTO_TEST_CASE(usage_gc_phase_outside_a_collection_is_ignored_and_a_new_one_starts_collecting) {
+    Diagnostics d;
+    CapabilityUsageAnalysis u(0, d);
+    u.gc_phase(GcPhase::working);  // not in a collection
+    BOOST_TEST((u.sample_activity() == CapabilityActivity::idle()));
+    u.start_gc(5);
+    BOOST_TEST((u.sample_activity() == CapabilityActivity::gc(GcPhase::collecting)));
+    u.gc_phase(GcPhase::idle);
+    u.end_gc(8);
+    u.start_gc(20);  // the next collection starts without a phase
+    BOOST_TEST((u.sample_activity() == CapabilityActivity::gc(GcPhase::collecting)));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -43,10 +43,12 @@ rapidjson::Document parse(const std::string& json) {
 
 // A run whose arguments, environment, thread label, messages and cost centre hold paths
 // and secrets.
-std::string private_eventlog(const fs::path& dir) {
+// The event types of the eventlogs below: every kind of text a profile takes from a log.
+EventlogBuilder with_text_event_types() {
     using namespace eventlog;
     EventlogBuilder b;
     b.declare_block_marker()
+        .declare<RtsIdentifier>()
         .declare<ProgramArgs>()
         .declare<ProgramEnv>()
         .declare<ProgramInvocation>()
@@ -57,6 +59,12 @@ std::string private_eventlog(const fs::path& dir) {
         .declare<UserMessage>()
         .declare<UserMarker>()
         .declare<HeapProfCostCentre>();
+    return b;
+}
+
+std::string private_eventlog(const fs::path& dir) {
+    using namespace eventlog;
+    EventlogBuilder b = with_text_event_types();
     b.begin_block(1, kGlobalCap);
     b.event(2, ProgramArgs{0, StringList{std::string_view("/home/alice/bin/prog\0--token=s3cret\0/home/alice/data/input.csv", 62)}});
     b.event(3, ProgramEnv{0, StringList{std::string_view("API_TOKEN=hunter2\0HOME=/home/alice", 34)}});
@@ -475,19 +483,7 @@ const std::vector<std::string> kHostileTexts = {
 
 std::string hostile_eventlog(const fs::path& dir) {
     using namespace eventlog;
-    EventlogBuilder b;
-    b.declare_block_marker()
-        .declare<RtsIdentifier>()
-        .declare<ProgramArgs>()
-        .declare<ProgramEnv>()
-        .declare<ProgramInvocation>()
-        .declare<CreateThread>()
-        .declare<RunThread>()
-        .declare<StopThread>()
-        .declare<ThreadLabel>()
-        .declare<UserMessage>()
-        .declare<UserMarker>()
-        .declare<HeapProfCostCentre>();
+    EventlogBuilder b = with_text_event_types();
     std::string list = "/home/ann/bin/prog";
     for (const std::string& text : kHostileTexts) list += '\0' + text;
     std::string env = "HOME=/home/ann";
