@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <chrono>
 
-#include "analysis/threading_analysis.hpp"
+#include "analysis/threading/threading_analysis.hpp"
 #include "convert/contributors.hpp"
 #include "convert/data_loss.hpp"
-#include "convert/event_rewriter.hpp"
+#include "redaction/event_rewriter.hpp"
 #include "convert/profile_mapper.hpp"
-#include "convert/run_census.hpp"
-#include "convert/thread_catalog.hpp"
+#include "analysis/run/run_census.hpp"
+#include "analysis/run/thread_catalog.hpp"
 #include "eventlog/byte_source.hpp"
 #include "eventlog/event_prefetcher.hpp"
 #include "eventlog/time_ordered_reader.hpp"
@@ -70,8 +70,8 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     ConvertOptions options = given;
     // The eventlog's name only, never its path (with or without --redact-paths): it names the
     // profile when the log has no program arguments, and profiles get shared.
-    options.input_name = std::string(file_name(options.input_name));
-    const RewriteOptions rewriting{.shift_to_zero = placement.count > 1,
+    options.input_name = std::string(redaction::file_name(options.input_name));
+    const redaction::RewriteOptions rewriting{.shift_to_zero = placement.count > 1,
                                            .redact_args = options.redact_args,
                                            .redact_paths = options.redact_paths};
     Stopwatch stopwatch;
@@ -82,12 +82,12 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     eventlog::TimeOrderedReader reader(file, report.diagnostics);
     report.stream_end = reader.stream_end();
     report.timings.index = stopwatch.lap();
-    RunCensus census;
+    run::RunCensus census;
     {
         Diagnostics first_pass;  // the second pass reports the eventlog's problems
         eventlog::EventPrefetcher events(reader, first_pass);
-        EventRewriter rewriter(rewriting);
-        RunCensusCollector collector(options.include_env);
+        redaction::EventRewriter rewriter(rewriting);
+        run::RunCensusCollector collector(options.include_env);
         while (const eventlog::Event* next = events.next()) collector.handle(rewriter.apply(*next));
         census = collector.finish();
     }
@@ -120,13 +120,13 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     threading_options.sampling_interval_ns = options.sampling_interval_ns;
     analysis::ThreadingAnalysis threading(report.diagnostics, threading_options,
                                           keep_threading ? static_cast<analysis::ThreadingSink*>(&tee) : &mapper);
-    ThreadMoments moments([&mapper](const ThreadMoment& m) { mapper.moment(m); });
+    run::ThreadMoments moments([&mapper](const run::ThreadMoment& m) { mapper.moment(m); });
     std::vector<DiagnosticMoment> diagnostic_moments;
     DiagnosticWatcher watcher(report.diagnostics);
 
     std::vector<std::unique_ptr<ProfileContributor>> contributors = make_contributors(options, report.diagnostics);
     for (auto& contributor : contributors) contributor->begin(context);
-    EventRewriter rewriter(rewriting);
+    redaction::EventRewriter rewriter(rewriting);
     eventlog::EventPrefetcher events(reader, report.diagnostics);
     while (const eventlog::Event* next = events.next()) {
         const eventlog::Event* event = &rewriter.apply(*next);
@@ -147,7 +147,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
 std::string run_name(const RunInput& input) {
     if (!input.name.empty()) return input.name;
     if (input.path == "-") return "stdin";
-    std::string name(file_name(input.path));
+    std::string name(redaction::file_name(input.path));
     const std::string ext = ".eventlog";
     if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0)
         name.resize(name.size() - ext.size());

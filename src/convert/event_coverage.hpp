@@ -19,7 +19,7 @@ namespace el2fx::convert {
 // The event types the threading analyses and profile_mapper.cpp show (tracks, samples
 // and markers of capabilities and Haskell threads). The one list of them.
 std::span<const std::uint16_t> threading_shown_tags();
-// The event types RunInfo takes into the profile's meta (name, pid, RTS, start time,
+// The event types run::RunInfo takes into the profile's meta (name, pid, RTS, start time,
 // arguments, heap parameters; the environment only with --include-env).
 std::span<const std::uint16_t> run_info_shown_tags(const ConvertOptions& options);
 // Event types nothing shows, and why (PROGRAM_ENV is here unless --include-env).

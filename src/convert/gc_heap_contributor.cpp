@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "convert/merged_markers.hpp"
-#include "convert/run_census.hpp"
-#include "gc/rts_summary_text.hpp"
+#include "analysis/run/run_census.hpp"
+#include "analysis/gc/rts_summary_text.hpp"
 #include "util/error.hpp"
 
 namespace el2fx::convert {

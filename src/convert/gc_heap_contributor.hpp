@@ -22,7 +22,7 @@
 #include <memory>
 
 #include "convert/profile_contributor.hpp"
-#include "gc/gc_analysis.hpp"
+#include "analysis/gc/gc_analysis.hpp"
 #include "util/diagnostics.hpp"
 
 namespace el2fx::convert {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "profiling/band_names.hpp"
-#include "profiling/heap_chart.hpp"
+#include "analysis/ghc_profiling/band_names.hpp"
+#include "analysis/ghc_profiling/heap_chart.hpp"
 
 namespace el2fx::convert {
 namespace {

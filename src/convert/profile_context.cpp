@@ -51,7 +51,7 @@ std::optional<eventlog::ThreadId> ProfileContext::running_thread(eventlog::CapNo
 }
 
 std::string ProfileContext::thread_name(eventlog::ThreadId thread) const {
-    const ThreadFacts* facts = threads.find(thread);
+    const run::ThreadFacts* facts = threads.find(thread);
     if (facts && facts->labelled()) return std::to_string(thread) + " " + std::string(threads.label(*facts));
     return "thread " + std::to_string(thread);
 }

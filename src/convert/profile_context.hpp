@@ -10,14 +10,18 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/threading_result.hpp"
+#include "analysis/threading/threading_result.hpp"
 #include "convert/convert_options.hpp"
-#include "convert/run_info.hpp"
+#include "analysis/run/run_info.hpp"
 #include "convert/span_detail.hpp"
-#include "convert/thread_catalog.hpp"
+#include "analysis/run/thread_catalog.hpp"
 #include "eventlog/stream.hpp"
 #include "fxprof/profile.hpp"
-#include "profiling/time_profile.hpp"
+#include "analysis/ghc_profiling/time_profile.hpp"
+
+namespace el2fx::run {
+struct RunCensus;
+}
 
 namespace el2fx::convert {
 
@@ -40,20 +44,20 @@ struct Categories {
 
 class ProfileContext {
 public:
-    ProfileContext(fxprof::Profile& profile, const ConvertOptions& options, const RunInfo& run,
-                   const ThreadCatalog& threads, const analysis::ThreadingResult& threading)
+    ProfileContext(fxprof::Profile& profile, const ConvertOptions& options, const run::RunInfo& run,
+                   const run::ThreadCatalog& threads, const analysis::ThreadingResult& threading)
         : profile(profile), options(options), run(run), threads(threads), threading(threading) {}
 
     fxprof::Profile& profile;
     const ConvertOptions& options;
-    const RunInfo& run;
-    const ThreadCatalog& threads;
+    const run::RunInfo& run;
+    const run::ThreadCatalog& threads;
     // Every span and sample, kept only for a log with time-profile ticks (the cost-centre
     // contributor needs them); otherwise empty: the threading mapper streamed them.
     const analysis::ThreadingResult& threading;
     // What the first pass learnt (run_census.hpp); its tick coverage says where time-profile
     // ticks stand in for virtual samples.
-    const struct RunCensus* census = nullptr;
+    const run::RunCensus* census = nullptr;
     const profiling::TickCoverage* tick_coverage = nullptr;
     Categories categories;
     // How the decoding ended: truncation, corrupt stretches skipped (data_loss.hpp).

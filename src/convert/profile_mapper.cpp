@@ -5,8 +5,8 @@
 #include <map>
 #include <unordered_map>
 
-#include "analysis/off_cpu_state.hpp"
-#include "analysis/stop_status_text.hpp"
+#include "analysis/threading/off_cpu_state.hpp"
+#include "analysis/threading/stop_status_text.hpp"
 #include "convert/data_loss.hpp"
 #include "convert/merged_markers.hpp"
 
@@ -74,8 +74,8 @@ private:
 
     struct MomentStream {
         ThreadHandle track;
-        ThreadMoment::Kind kind;
-        SpanDetailFilter<ThreadMoment> filter;
+        run::ThreadMoment::Kind kind;
+        SpanDetailFilter<run::ThreadMoment> filter;
     };
     // A folded thread's sample, its stack made as it comes (while the thread's records are
     // at hand, not after a sort has scattered them).
@@ -141,12 +141,12 @@ private:
     }
     auto moment_sink(const MomentStream& s) {
         return MarkerSink{p_, merged_schema_, s.track, moment_name(s.kind), other_,
-                          [this, t = s.track](std::uint64_t, std::uint64_t, const ThreadMoment& m) { add_moment(t, m); }};
+                          [this, t = s.track](std::uint64_t, std::uint64_t, const run::ThreadMoment& m) { add_moment(t, m); }};
     }
 
 public:
 public:
-    Mapper(ProfileContext& context, const RunCensus& census, const Diagnostics& diagnostics)
+    Mapper(ProfileContext& context, const run::RunCensus& census, const Diagnostics& diagnostics)
         : ctx_(context), options_(context.options), p_(context.profile), census_(census), diagnostics_(diagnostics) {}
 
     void begin() {
@@ -254,9 +254,9 @@ public:
         if (folded_buffer_.size() >= kFoldedChunk) flush_folded();
     }
 
-    // Created, migrated, woken, labelled, finished (ThreadCatalog), as they happen.
-    void moment(const ThreadMoment& m) {
-        using Kind = ThreadMoment::Kind;
+    // Created, migrated, woken, labelled, finished (run::ThreadCatalog), as they happen.
+    void moment(const run::ThreadMoment& m) {
+        using Kind = run::ThreadMoment::Kind;
         OwnThread* own = own_thread(m.thread);
         if (!own) return;  // folded threads: samples only
         ThreadHandle t = own->handle;
@@ -268,7 +268,7 @@ public:
         auto key = std::make_pair(t.index(), static_cast<int>(m.kind));
         auto s = moment_streams_.find(key);
         if (s == moment_streams_.end())
-            s = moment_streams_.emplace(key, MomentStream{t, m.kind, SpanDetailFilter<ThreadMoment>(ctx_.span_detail)}).first;
+            s = moment_streams_.emplace(key, MomentStream{t, m.kind, SpanDetailFilter<run::ThreadMoment>(ctx_.span_detail)}).first;
         auto sink = moment_sink(s->second);
         s->second.filter.offer(m.time, m.time, m, sink);
     }
@@ -397,7 +397,7 @@ private:
     }
 
     void set_meta() {
-        const RunInfo& run = ctx_.run;
+        const run::RunInfo& run = ctx_.run;
         // The program's name names the profile (top bar, window title), as samply's do. The
         // compare view names a pair by the product only when both share it (merge-compare.ts),
         // so two runs of one program read as it, two programs as the profiler's "Firefox".
@@ -656,7 +656,7 @@ private:
         };
         std::vector<Rank> ranked;
         ranked.reserve(ctx_.threads.threads().size());
-        for (const ThreadFacts& f : ctx_.threads.threads()) ranked.push_back({f.labelled(), census_.running_ns(f.id), f.id});
+        for (const run::ThreadFacts& f : ctx_.threads.threads()) ranked.push_back({f.labelled(), census_.running_ns(f.id), f.id});
         std::stable_sort(ranked.begin(), ranked.end(), [](const Rank& a, const Rank& b) {
             if (a.labelled != b.labelled) return a.labelled;
             return a.busy > b.busy;
@@ -669,9 +669,9 @@ private:
     }
 
     void add_thread_tracks() {
-        const std::vector<ThreadFacts>& threads = ctx_.threads.threads();
+        const std::vector<run::ThreadFacts>& threads = ctx_.threads.threads();
         for (std::size_t i = 0; i < threads.size(); ++i) {  // creation order
-            const ThreadFacts& f = threads[i];
+            const run::ThreadFacts& f = threads[i];
             if (threads_[i].own == PerThread::kWanted) {
                 ThreadHandle t = p_.add_thread(process_, ctx_.thread_name(f.id), f.id, at(f.created().value_or(f.first_seen)));
                 if (f.finished()) p_.set_thread_end_time(t, at(*f.finished()));
@@ -709,8 +709,8 @@ private:
         folded_buffer_.clear();
     }
 
-    StringHandle moment_name(ThreadMoment::Kind kind) const {
-        using Kind = ThreadMoment::Kind;
+    StringHandle moment_name(run::ThreadMoment::Kind kind) const {
+        using Kind = run::ThreadMoment::Kind;
         switch (kind) {
             case Kind::created: return names_.created;
             case Kind::migrated: return names_.migrated;
@@ -721,8 +721,8 @@ private:
         return names_.created;
     }
 
-    void add_moment(ThreadHandle t, const ThreadMoment& m) {
-        using Kind = ThreadMoment::Kind;
+    void add_moment(ThreadHandle t, const run::ThreadMoment& m) {
+        using Kind = run::ThreadMoment::Kind;
         MarkerTiming timing = MarkerTiming::instant(at(m.time));
         switch (m.kind) {
             case Kind::created:
@@ -736,7 +736,7 @@ private:
                 p_.add_marker(t, timing, names_.woken, other_, woken_schema_, {FieldValue(m.cap), FieldValue(m.other_cap)});
                 break;
             case Kind::labelled: {
-                const ThreadFacts* f = ctx_.threads.find(m.thread);
+                const run::ThreadFacts* f = ctx_.threads.find(m.thread);
                 if (!f) break;
                 StringHandle label = p_.handle_for_string(ctx_.threads.nth_label(*f, m.label_index));
                 p_.add_marker(t, timing, names_.labelled, other_, labelled_schema_, {FieldValue(label)});
@@ -791,7 +791,7 @@ private:
     ProfileContext& ctx_;
     const ConvertOptions& options_;
     Profile& p_;
-    const RunCensus& census_;
+    const run::RunCensus& census_;
     const Diagnostics& diagnostics_;
     MappingSummary summary_;
     ProcessHandle process_{0};
@@ -861,7 +861,7 @@ struct ThreadingMapper::Impl : Mapper {
     using Mapper::Mapper;
 };
 
-ThreadingMapper::ThreadingMapper(ProfileContext& context, const RunCensus& census, const Diagnostics& diagnostics)
+ThreadingMapper::ThreadingMapper(ProfileContext& context, const run::RunCensus& census, const Diagnostics& diagnostics)
     : impl_(std::make_unique<Impl>(context, census, diagnostics)) {}
 ThreadingMapper::~ThreadingMapper() = default;
 
@@ -878,6 +878,6 @@ void ThreadingMapper::thread_span(ThreadId thread, const analysis::ThreadStateSp
 void ThreadingMapper::thread_sample(ThreadId thread, const analysis::Sample<ThreadActivity>& sample) {
     impl_->thread_sample(thread, sample);
 }
-void ThreadingMapper::moment(const ThreadMoment& m) { impl_->moment(m); }
+void ThreadingMapper::moment(const run::ThreadMoment& m) { impl_->moment(m); }
 
 }  // namespace el2fx::convert

@@ -7,10 +7,10 @@
 #include <memory>
 #include <vector>
 
-#include "analysis/threading_sink.hpp"
+#include "analysis/threading/threading_sink.hpp"
 #include "convert/diagnostic_moment.hpp"
 #include "convert/profile_context.hpp"
-#include "convert/run_census.hpp"
+#include "analysis/run/run_census.hpp"
 #include "util/diagnostics.hpp"
 
 namespace el2fx::convert {
@@ -31,7 +31,7 @@ Categories declare_categories(fxprof::Profile& profile);
 class ThreadingMapper final : public analysis::ThreadingSink {
 public:
     // `context` and `census` must outlive the mapper.
-    ThreadingMapper(ProfileContext& context, const RunCensus& census, const Diagnostics& diagnostics);
+    ThreadingMapper(ProfileContext& context, const run::RunCensus& census, const Diagnostics& diagnostics);
     ~ThreadingMapper() override;
 
     void begin();
@@ -42,7 +42,7 @@ public:
     void capability_sample(eventlog::CapNo cap, const analysis::Sample<analysis::CapabilityActivity>& sample) override;
     void thread_span(eventlog::ThreadId thread, const analysis::ThreadStateSpan& span) override;
     void thread_sample(eventlog::ThreadId thread, const analysis::Sample<analysis::ThreadActivity>& sample) override;
-    void moment(const ThreadMoment& m);
+    void moment(const run::ThreadMoment& m);
 
 private:
     struct Impl;

@@ -4,7 +4,7 @@
 #include <array>
 #include <optional>
 
-#include "events/event_fields_text.hpp"
+#include "analysis/runtime/event_fields_text.hpp"
 #include "util/utf8.hpp"
 
 namespace el2fx::convert {
@@ -87,7 +87,7 @@ void RuntimeEventsContributor::generic(const Event& event, std::int32_t cap) {
     m.cap = cap;
     m.kind = Kind::generic;
     m.tag = event.tag;
-    m.text = events::event_fields_text(event.payload);
+    m.text = runtime::event_fields_text(event.payload);
     if (const auto* p = event.as<PerfCounter>()) {
         auto it = perf_names_.find(p->perf_num);
         if (it != perf_names_.end()) m.text = "perf \"" + it->second + "\", " + m.text;
@@ -128,7 +128,7 @@ void RuntimeEventsContributor::handle(const Event& event) {
             return;
         case TaskDelete::tag:
             if (const auto* p = event.as<TaskDelete>()) {
-                std::optional<events::TaskInfo> info = tasks_.deleted(p->task);
+                std::optional<runtime::TaskInfo> info = tasks_.deleted(p->task);
                 add(Kind::task_deleted, info ? std::int32_t{info->cap} : here, p->task, info ? info->os_tid : 0,
                     info ? 1 : 0);
             }
@@ -332,7 +332,7 @@ void RuntimeEventsContributor::add_markers(ProfileContext& ctx) {
                          .chart_label = "{marker.data.fields}",
                          .description = "An event of an old GHC or another runtime (Eden, Mercury, "
                                         "ghc-events-perf) shown with its fields as written."});
-                std::string_view type = events::event_type_name(m.tag);
+                std::string_view type = runtime::event_type_name(m.tag);
                 StringHandle marker = name(type);
                 StringHandle fields = name(m.text);
                 p.add_marker(track, at, marker, ctx.categories.other, *generic_schema,
@@ -342,7 +342,7 @@ void RuntimeEventsContributor::add_markers(ProfileContext& ctx) {
         }
     }
 
-    for (const events::DisabledSpan& s : caps_.disabled_spans()) {
+    for (const runtime::DisabledSpan& s : caps_.disabled_spans()) {
         if (!disabled_schema)
             disabled_schema = p.register_marker_schema(
                 {.name = "CapabilityDisabled",
@@ -364,13 +364,13 @@ void RuntimeEventsContributor::add_ticky(ProfileContext& ctx) {
     if (ticky_.empty()) return;
     Profile& p = ctx.profile;
     int weight = 60;
-    for (const events::TickyCounter* c : ticky_.top_by_entries(kTickyCounterTracks)) {
+    for (const runtime::TickyCounter* c : ticky_.top_by_entries(kTickyCounterTracks)) {
         std::string label = "Ticky: " + c->display_name();
         std::string description = "Entries of " + c->display_name() +
                                   " counted by ticky-ticky profiling (TICKY_COUNTER_SAMPLE); one of the " +
                                   std::to_string(kTickyCounterTracks) + " most entered counters.";
         CounterHandle h = p.add_counter(ctx.process, label, "Ticky", description, ticky_display(label, weight++));
-        for (const events::TickySample& s : c->samples)
+        for (const runtime::TickySample& s : c->samples)
             p.add_counter_sample(h, ProfileContext::at(s.time), static_cast<double>(s.entries));
     }
     if (!ticky_.rounds().empty()) {
@@ -386,16 +386,16 @@ void RuntimeEventsContributor::add_ticky(ProfileContext& ctx) {
              .description = "The runtime sampled (and reset) the ticky-ticky counters "
                             "(TICKY_COUNTER_BEGIN_SAMPLE and the samples after it)."});
         StringHandle marker = p.handle_for_string("Ticky sample");
-        for (const events::TickyRound& r : ticky_.rounds())
+        for (const runtime::TickyRound& r : ticky_.rounds())
             p.add_marker(ctx.process_track, MarkerTiming::instant(ProfileContext::at(r.time)), marker,
                          ctx.categories.other, schema,
                          {FieldValue(r.samples), FieldValue(r.entries), FieldValue(r.allocs)});
     }
-    std::vector<const events::TickyCounter*> top = ticky_.top_by_entries(kTickySummaryRows);
+    std::vector<const runtime::TickyCounter*> top = ticky_.top_by_entries(kTickySummaryRows);
     ExtraSectionHandle s = p.add_extra_section(ctx.section_label("Ticky-ticky counters (most entered)"));
     p.add_extra_entry(s, "Counters", ExtraValue::integer(static_cast<std::int64_t>(ticky_.counters().size())));
     p.add_extra_entry(s, "Samples", ExtraValue::integer(static_cast<std::int64_t>(ticky_.total_samples())));
-    for (const events::TickyCounter* c : top) {
+    for (const runtime::TickyCounter* c : top) {
         std::string value = std::to_string(c->entries) + " entries, " + std::to_string(c->allocs) +
                             " bytes allocated by it, " + std::to_string(c->allocd) + " bytes of its closures allocated";
         p.add_extra_entry(s, c->display_name(), ExtraValue::text(value));

@@ -5,15 +5,15 @@
 #include <vector>
 #include <limits>
 
-#include "convert/run_census.hpp"
+#include "analysis/run/run_census.hpp"
 
 namespace el2fx::convert {
 namespace {
 
 using namespace el2fx::fxprof;
 using eventlog::CapNo;
-using events::SparkCounter;
-using events::SparkEventKind;
+using runtime::SparkCounter;
+using runtime::SparkEventKind;
 
 constexpr std::array<std::uint16_t, 11> kShown = {
     eventlog::RunSpark::tag,    eventlog::StealSpark::tag,    eventlog::CreateSparkThread::tag,
@@ -51,7 +51,7 @@ std::string rate_key(SparkCounter c) {
     switch (c) {
         case SparkCounter::gcd: return "gcd";
         case SparkCounter::pool: return "pool";
-        default: return std::string(events::spark_counter_label(c));
+        default: return std::string(runtime::spark_counter_label(c));
     }
 }
 
@@ -70,7 +70,7 @@ MarkerSchema rates_schema() {
     // Tooltip order: the main flow first.
     for (SparkCounter c : {SparkCounter::created, SparkCounter::converted, SparkCounter::fizzled, SparkCounter::gcd,
                            SparkCounter::overflowed, SparkCounter::dud})
-        schema.fields.push_back({rate_key(c), capitalised(events::spark_counter_label(c)) + " per ms", FieldFormat::decimal});
+        schema.fields.push_back({rate_key(c), capitalised(runtime::spark_counter_label(c)) + " per ms", FieldFormat::decimal});
     schema.fields.push_back({"poolStart", "Pool size at the start", FieldFormat::integer});
     schema.fields.push_back({"poolEnd", "Pool size at the end", FieldFormat::integer});
     schema.fields.push_back({"zero", "", FieldFormat::integer, true});
@@ -93,10 +93,10 @@ void SparksContributor::handle(const eventlog::Event& event) {
     using namespace eventlog;
     if (event.tag == SparkCounters::tag) {
         if (const auto* p = event.as<SparkCounters>(); p && event.cap)
-            add_counter_sample(*event.cap, event.time, events::spark_counts(*p));
+            add_counter_sample(*event.cap, event.time, runtime::spark_counts(*p));
         return;
     }
-    if (auto kind = events::spark_event_kind(event.tag)) {
+    if (auto kind = runtime::spark_event_kind(event.tag)) {
         if (!event.cap) return;
         std::optional<CapNo> victim;
         if (const auto* steal = event.as<SparkSteal>()) victim = steal->victim_cap;
@@ -147,18 +147,18 @@ void SparksContributor::begin(ProfileContext& ctx) {
     }
     for (const auto& [cap, nonzero] : caps)
         for (bool any : nonzero)
-            if (any && !per_cap_.count(cap)) per_cap_.emplace(cap, events::SparkRateSpans(min_span));
+            if (any && !per_cap_.count(cap)) per_cap_.emplace(cap, runtime::SparkRateSpans(min_span));
 }
 
-void SparksContributor::add_counter_sample(CapNo cap, std::uint64_t time, const events::SparkCounts& counts) {
-    events::SparkCounts& last = latest_[cap];  // zero before a capability's first sample
-    for (std::size_t k = 0; k < events::kSparkCounterCount; ++k) sum_[k] = sum_[k] - last[k] + counts[k];
+void SparksContributor::add_counter_sample(CapNo cap, std::uint64_t time, const runtime::SparkCounts& counts) {
+    runtime::SparkCounts& last = latest_[cap];  // zero before a capability's first sample
+    for (std::size_t k = 0; k < runtime::kSparkCounterCount; ++k) sum_[k] = sum_[k] - last[k] + counts[k];
     last = counts;
     if (auto it = per_cap_.find(cap); it != per_cap_.end()) it->second.add(time, counts);
     if (!summed_) return;
     // Several capabilities' samples at one time make one sample of the sum.
     if (pending_sum_ && pending_sum_->time != time) flush_summed();
-    pending_sum_ = events::SparkCounterSample{time, sum_};
+    pending_sum_ = runtime::SparkCounterSample{time, sum_};
 }
 
 void SparksContributor::flush_summed() {
@@ -172,9 +172,9 @@ void SparksContributor::add_rates(ProfileContext& ctx) {
     Profile& p = ctx.profile;
     MarkerSchemaHandle schema = p.register_marker_schema(rates_schema());
     std::vector<FieldValue> values;
-    auto add = [&](events::SparkRateSpans& rates, ThreadHandle track, StringHandle name) {
+    auto add = [&](runtime::SparkRateSpans& rates, ThreadHandle track, StringHandle name) {
         rates.finish();
-        for (const events::SparkRateSpan& s : rates.spans()) {
+        for (const runtime::SparkRateSpan& s : rates.spans()) {
             values.clear();
             for (SparkCounter c : {SparkCounter::created, SparkCounter::converted, SparkCounter::fizzled,
                                    SparkCounter::gcd, SparkCounter::overflowed, SparkCounter::dud})
@@ -199,11 +199,11 @@ void SparksContributor::add_markers(ProfileContext& ctx) {
     Profile& p = ctx.profile;
     using DL = DisplayLocation;
     std::optional<MarkerSchemaHandle> sparks, steals, thread_created;
-    std::array<std::optional<StringHandle>, events::kSparkEventKindCount> names;
-    for (const events::SparkBurst& b : bursts_.bursts()) {
+    std::array<std::optional<StringHandle>, runtime::kSparkEventKindCount> names;
+    for (const runtime::SparkBurst& b : bursts_.bursts()) {
         ThreadHandle track = ctx.capability_track(b.cap).value_or(ctx.process_track);
         auto& name = names[static_cast<std::size_t>(b.kind)];
-        if (!name) name = p.handle_for_string(events::spark_event_name(b.kind));
+        if (!name) name = p.handle_for_string(runtime::spark_event_name(b.kind));
         MarkerTiming timing = b.count == 1 ? MarkerTiming::instant(ProfileContext::at(b.start))
                                            : MarkerTiming::interval(ProfileContext::at(b.start), ProfileContext::at(b.end));
         CategoryHandle category = is_work(b.kind) ? ctx.categories.running : ctx.categories.other;
@@ -256,18 +256,18 @@ void SparksContributor::add_markers(ProfileContext& ctx) {
 
 void SparksContributor::add_summary(ProfileContext& ctx) {
     bool any_events = false;
-    for (std::size_t k = 0; k < events::kSparkEventKindCount; ++k)
+    for (std::size_t k = 0; k < runtime::kSparkEventKindCount; ++k)
         any_events = any_events || bursts_.events(static_cast<SparkEventKind>(k)) > 0;
-    events::SparkCounts t{};  // each capability's last counts, added up (as +RTS -s)
+    runtime::SparkCounts t{};  // each capability's last counts, added up (as +RTS -s)
     for (const auto& [cap, counts] : latest_)
-        for (std::size_t k = 0; k < events::kSparkCounterCount; ++k) t[k] += counts[k];
+        for (std::size_t k = 0; k < runtime::kSparkCounterCount; ++k) t[k] += counts[k];
     bool any_counts = false;
     for (std::uint64_t n : t) any_counts = any_counts || n > 0;
     if (!any_counts && !any_events) return;  // a program without sparks: nothing to say
     Profile& p = ctx.profile;
     ExtraSectionHandle s = p.add_extra_section(ctx.section_label("Sparks"));
     if (!latest_.empty()) {
-        auto v = [&](SparkCounter c) { return events::value_of(t, c); };
+        auto v = [&](SparkCounter c) { return runtime::value_of(t, c); };
         // The RTS's total counts every spark made: pooled (created), dud and overflowed.
         std::uint64_t sparked = v(SparkCounter::created) + v(SparkCounter::dud) + v(SparkCounter::overflowed);
         std::string line = "SPARKS: " + std::to_string(sparked) + " (" +
@@ -276,17 +276,17 @@ void SparksContributor::add_summary(ProfileContext& ctx) {
                            std::to_string(v(SparkCounter::dud)) + " dud, " + std::to_string(v(SparkCounter::gcd)) +
                            " GC'd, " + std::to_string(v(SparkCounter::fizzled)) + " fizzled)";
         p.add_extra_entry(s, "Totals (as +RTS -s)", ExtraValue::text(line));
-        for (SparkCounter c : events::kSparkCounters) {
+        for (SparkCounter c : runtime::kSparkCounters) {
             std::string label = c == SparkCounter::pool      ? "Left in pools at the end"
                                 : c == SparkCounter::created ? "Created (put into a pool)"
-                                                             : capitalised(events::spark_counter_label(c));
+                                                             : capitalised(runtime::spark_counter_label(c));
             p.add_extra_entry(s, label, ExtraValue::integer(static_cast<std::int64_t>(v(c))));
         }
     }
     if (any_events) {
-        for (std::size_t k = 0; k < events::kSparkEventKindCount; ++k) {
+        for (std::size_t k = 0; k < runtime::kSparkEventKindCount; ++k) {
             auto kind = static_cast<SparkEventKind>(k);
-            p.add_extra_entry(s, std::string(events::spark_event_name(kind)) + " events",
+            p.add_extra_entry(s, std::string(runtime::spark_event_name(kind)) + " events",
                               ExtraValue::integer(static_cast<std::int64_t>(bursts_.events(kind))));
         }
         p.add_extra_entry(s, "Spark event markers", ExtraValue::integer(static_cast<std::int64_t>(bursts_.bursts().size())));

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "events/binary_preview.hpp"
+#include "analysis/runtime/binary_preview.hpp"
 #include "util/utf8.hpp"
 
 namespace el2fx::convert {
@@ -21,18 +21,18 @@ constexpr std::array<std::uint16_t, 3> kShown = {eventlog::UserMessage::tag, eve
 // text is a field, shown as the marker's label in the chart and searchable.
 constexpr std::string_view kMarkerRow = "traceMarker";
 constexpr std::string_view kUnmatchedRow = "Unmatched span message";
-std::string_view span_row(events::SpanConvention c) {
-    return c == events::SpanConvention::start_stop ? "START/STOP span" : "GHC:started/finished span";
+std::string_view span_row(runtime::SpanConvention c) {
+    return c == runtime::SpanConvention::start_stop ? "START/STOP span" : "GHC:started/finished span";
 }
 constexpr std::size_t kBinaryPreviewBytes = 32;
 
 // A span owner: the Haskell thread, or (when none ran) the capability, or neither.
-constexpr events::SpanOwner kCapabilityOwner = events::SpanOwner{1} << 32;
-constexpr events::SpanOwner kNoCapabilityOwner = events::SpanOwner{1} << 33;
+constexpr runtime::SpanOwner kCapabilityOwner = runtime::SpanOwner{1} << 32;
+constexpr runtime::SpanOwner kNoCapabilityOwner = runtime::SpanOwner{1} << 33;
 
 // "12 worker" with the label the thread had at `time`, "thread 12" before its first.
 std::string thread_name_at(const ProfileContext& ctx, ThreadId thread, std::uint64_t time) {
-    if (const ThreadFacts* f = ctx.threads.find(thread)) {
+    if (const run::ThreadFacts* f = ctx.threads.find(thread)) {
         std::string_view label = ctx.threads.label_at(*f, time);
         if (!label.empty()) return std::to_string(thread) + " " + std::string(label);
     }
@@ -69,7 +69,7 @@ public:
         return out;
     }
 
-    Place place_owner(events::SpanOwner owner, std::uint64_t time) {
+    Place place_owner(runtime::SpanOwner owner, std::uint64_t time) {
         if (owner == kNoCapabilityOwner) return Place{ctx_.process_track, "no capability", -1};
         if (owner & kCapabilityOwner) {
             auto cap = static_cast<CapNo>(owner & 0xFFFF);
@@ -181,12 +181,12 @@ private:
     std::optional<MarkerSchemaHandle> marker_, message_, binary_, span_, unmatched_;
 };
 
-std::string edge_text(events::SpanConvention c, events::SpanEdge e, std::string_view name) {
+std::string edge_text(runtime::SpanConvention c, runtime::SpanEdge e, std::string_view name) {
     std::string out;
-    if (c == events::SpanConvention::start_stop) {
-        out = e == events::SpanEdge::open ? "START " : "STOP ";
+    if (c == runtime::SpanConvention::start_stop) {
+        out = e == runtime::SpanEdge::open ? "START " : "STOP ";
     } else {
-        out = e == events::SpanEdge::open ? "GHC:started: " : "GHC:finished: ";
+        out = e == runtime::SpanEdge::open ? "GHC:started: " : "GHC:finished: ";
     }
     out += name;
     return out;
@@ -222,7 +222,7 @@ void UserEventsContributor::handle(const eventlog::Event& event) {
         case UserMessage::tag:
             if (const auto* p = event.as<UserMessage>()) {
                 ++messages_;
-                if (auto span = events::parse_span_message(p->message.bytes)) {
+                if (auto span = runtime::parse_span_message(p->message.bytes)) {
                     keep(event.time, event.cap, Kind::span_edge, span->name);
                     records_.back().edge = span->edge;
                     records_.back().convention = span->convention;
@@ -255,7 +255,7 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
     UserMarkers m(ctx);
     StringHandle trace_event = p.handle_for_string("traceEvent");
     StringHandle trace_binary = p.handle_for_string("traceBinaryEvent");
-    events::UserSpanPairer pairer;
+    runtime::UserSpanPairer pairer;
     std::uint64_t edges = 0;
 
     for (std::size_t i = 0; i < records_.size(); ++i) {
@@ -263,9 +263,9 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
         std::string_view t = text(r);
         if (r.kind == Kind::span_edge) {
             ++edges;
-            events::SpanOwner owner = r.cap ? kCapabilityOwner | *r.cap : kNoCapabilityOwner;
+            runtime::SpanOwner owner = r.cap ? kCapabilityOwner | *r.cap : kNoCapabilityOwner;
             if (r.running) owner = *r.running;
-            pairer.edge(owner, r.time, events::SpanMessage{r.edge, r.convention, t});
+            pairer.edge(owner, r.time, runtime::SpanMessage{r.edge, r.convention, t});
             continue;
         }
         Place where = m.place(r.cap, r.running, r.time);
@@ -290,7 +290,7 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
                 break;
             }
             case Kind::binary: {
-                events::BinaryPreview preview = events::preview_binary(t, kBinaryPreviewBytes);
+                runtime::BinaryPreview preview = runtime::preview_binary(t, kBinaryPreviewBytes);
                 StringHandle hex = p.handle_for_string(preview.hex);
                 StringHandle as_text = p.handle_for_string(preview.text);
                 StringHandle encoding = p.handle_for_string(preview.utf8 ? "UTF-8 text" : "binary (not UTF-8)");
@@ -305,20 +305,20 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
     }
 
     pairer.finish();
-    for (const events::PairedSpan& s : pairer.spans()) {
+    for (const runtime::PairedSpan& s : pairer.spans()) {
         Place where = m.place_owner(s.owner, s.start);
         StringHandle name = p.handle_for_string(span_row(s.convention));
         StringHandle full = p.handle_for_string(s.name);
         StringHandle who = p.handle_for_string(where.who);
-        StringHandle convention = p.handle_for_string(events::convention_text(s.convention));
+        StringHandle convention = p.handle_for_string(runtime::convention_text(s.convention));
         p.add_marker(where.track, MarkerTiming::interval(ProfileContext::at(s.start), ProfileContext::at(s.end)), name,
                      cat.user, m.span_schema(),
                      {FieldValue(full), FieldValue(who), FieldValue(convention), FieldValue(s.depth),
                       FieldValue(where.thread)});
     }
     std::uint64_t unmatched_stops = 0, unclosed_starts = 0;
-    for (const events::UnmatchedEdge& u : pairer.unmatched()) {
-        bool stop = u.edge == events::SpanEdge::close;
+    for (const runtime::UnmatchedEdge& u : pairer.unmatched()) {
+        bool stop = u.edge == runtime::SpanEdge::close;
         if (stop) {
             ++unmatched_stops;
             diagnostics_.add(Diagnostic::user_span_stop_without_start);
