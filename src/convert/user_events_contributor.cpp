@@ -39,13 +39,119 @@ std::string thread_name_at(const ProfileContext& ctx, ThreadId thread, std::uint
     return "thread " + std::to_string(thread);
 }
 
+// ---- marker types -------------------------------------------------------------------------
+// Each names the Haskell thread that wrote it ("thread", its id hidden: -1 when none ran).
+
+struct UserMarkerMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "UserMarker",
+        .display = kTimelineDisplay,
+        .tooltip_label = "{marker.data.text}",
+        .table_label = "{marker.data.text} ({marker.data.thread})",
+        .chart_label = "{marker.data.text}",
+        .description = "traceMarker: a marker the program put into the eventlog (USER_MARKER)."};
+    static constexpr std::array kFields{StaticField{"text", "Marker", FieldFormat::string},
+                                        StaticField{"thread", "Haskell thread", FieldFormat::string},
+                                        StaticField{"threadId", "Thread id", FieldFormat::integer, true}};
+    StringHandle text;
+    StringHandle thread;
+    std::int64_t thread_id;
+    auto field_values() const { return std::tuple{text, thread, thread_id}; }
+};
+
+struct UserMessageMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "UserMessage",
+        .display = kChartDisplay,
+        .tooltip_label = "{marker.data.message}",
+        .table_label = "{marker.data.message}",
+        .chart_label = "{marker.data.message}",
+        .description = "traceEvent: a message the program wrote into the eventlog (USER_MSG)."};
+    static constexpr std::array kFields{StaticField{"message", "Message", FieldFormat::string},
+                                        StaticField{"thread", "Haskell thread", FieldFormat::string},
+                                        StaticField{"threadId", "Thread id", FieldFormat::integer, true}};
+    StringHandle message;
+    StringHandle thread;
+    std::int64_t thread_id;
+    auto field_values() const { return std::tuple{message, thread, thread_id}; }
+};
+
+struct UserBinaryMessageMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "UserBinaryMessage",
+        .display = kChartDisplay,
+        .tooltip_label = "Binary message, {marker.data.length}",
+        .table_label = "{marker.data.length}: {marker.data.hex}",
+        .chart_label = "{marker.data.text}",
+        .description = "traceBinaryEvent: bytes the program wrote into the eventlog "
+                       "(USER_BINARY_MSG), with the first bytes in hex and as text."};
+    static constexpr std::array kFields{StaticField{"length", "Length", FieldFormat::bytes},
+                                        StaticField{"hex", "Bytes (hex)", FieldFormat::string},
+                                        StaticField{"text", "As text", FieldFormat::string},
+                                        StaticField{"encoding", "Encoding", FieldFormat::string},
+                                        StaticField{"thread", "Haskell thread", FieldFormat::string},
+                                        StaticField{"threadId", "Thread id", FieldFormat::integer, true}};
+    std::size_t length;
+    StringHandle hex;
+    StringHandle text;
+    StringHandle encoding;
+    StringHandle thread;
+    std::int64_t thread_id;
+    auto field_values() const { return std::tuple{length, hex, text, encoding, thread, thread_id}; }
+};
+
+struct UserSpanMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "UserSpan",
+        .display = kTimelineDisplay,
+        .tooltip_label = "{marker.data.span}",
+        .table_label = "{marker.data.span} ({marker.data.thread})",
+        .chart_label = "{marker.data.span}",
+        .description = "A span the program announced with traceEvent messages "
+                       "(\"START x\"/\"STOP x\" or GHC's \"GHC:started: x\"/\"GHC:finished: x\"), "
+                       "paired per Haskell thread."};
+    static constexpr std::array kFields{StaticField{"span", "Span", FieldFormat::string},
+                                        StaticField{"thread", "Haskell thread", FieldFormat::string},
+                                        StaticField{"convention", "Messages", FieldFormat::string},
+                                        StaticField{"depth", "Nesting depth", FieldFormat::integer},
+                                        StaticField{"threadId", "Thread id", FieldFormat::integer, true}};
+    StringHandle span;
+    StringHandle thread;
+    StringHandle convention;
+    std::uint32_t depth;
+    std::int64_t thread_id;
+    auto field_values() const { return std::tuple{span, thread, convention, depth, thread_id}; }
+};
+
+struct UserSpanUnmatchedMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "UserSpanUnmatched",
+        .display = kTimelineDisplay,
+        .tooltip_label = "{marker.data.problem}: {marker.data.message}",
+        .table_label = "{marker.data.problem}: {marker.data.message}",
+        .chart_label = "{marker.data.message}",
+        .description = "A span message without its partner on the same Haskell thread: "
+                       "a STOP with no START before it, or a START never stopped."};
+    static constexpr std::array kFields{StaticField{"problem", "Problem", FieldFormat::string},
+                                        StaticField{"span", "Span", FieldFormat::string},
+                                        StaticField{"message", "Message", FieldFormat::string},
+                                        StaticField{"thread", "Haskell thread", FieldFormat::string},
+                                        StaticField{"threadId", "Thread id", FieldFormat::integer, true}};
+    StringHandle problem;
+    StringHandle span;
+    StringHandle message;
+    StringHandle thread;
+    std::int64_t thread_id;
+    auto field_values() const { return std::tuple{problem, span, message, thread, thread_id}; }
+};
+
 struct Place {
     ThreadHandle track{0};
     std::string who;          // the thread field
     std::int64_t thread = -1;  // its id, -1 when no Haskell thread ran
 };
 
-// Where markers go, and their schemas (registered on first use).
+// Where markers go.
 class UserMarkers {
 public:
     explicit UserMarkers(ProfileContext& ctx) : ctx_(ctx), p_(ctx.profile) {}
@@ -83,102 +189,9 @@ public:
         return out;
     }
 
-    MarkerSchemaHandle marker_schema() {
-        if (!marker_) {
-            using DL = DisplayLocation;
-            marker_ = p_.register_marker_schema(
-                {.name = "UserMarker",
-                 .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
-                 .fields = {{"text", "Marker", FieldFormat::string},
-                            {"thread", "Haskell thread", FieldFormat::string},
-                            {"threadId", "Thread id", FieldFormat::integer, true}},
-                 .tooltip_label = "{marker.data.text}",
-                 .table_label = "{marker.data.text} ({marker.data.thread})",
-                 .chart_label = "{marker.data.text}",
-                 .description = "traceMarker: a marker the program put into the eventlog (USER_MARKER)."});
-        }
-        return *marker_;
-    }
-    MarkerSchemaHandle message_schema() {
-        if (!message_) {
-            using DL = DisplayLocation;
-            message_ = p_.register_marker_schema(
-                {.name = "UserMessage",
-                 .display = {DL::marker_chart, DL::marker_table},
-                 .fields = {{"message", "Message", FieldFormat::string},
-                            {"thread", "Haskell thread", FieldFormat::string},
-                            {"threadId", "Thread id", FieldFormat::integer, true}},
-                 .tooltip_label = "{marker.data.message}",
-                 .table_label = "{marker.data.message}",
-                 .chart_label = "{marker.data.message}",
-                 .description = "traceEvent: a message the program wrote into the eventlog (USER_MSG)."});
-        }
-        return *message_;
-    }
-    MarkerSchemaHandle binary_schema() {
-        if (!binary_) {
-            using DL = DisplayLocation;
-            binary_ = p_.register_marker_schema(
-                {.name = "UserBinaryMessage",
-                 .display = {DL::marker_chart, DL::marker_table},
-                 .fields = {{"length", "Length", FieldFormat::bytes},
-                            {"hex", "Bytes (hex)", FieldFormat::string},
-                            {"text", "As text", FieldFormat::string},
-                            {"encoding", "Encoding", FieldFormat::string},
-                            {"thread", "Haskell thread", FieldFormat::string},
-                            {"threadId", "Thread id", FieldFormat::integer, true}},
-                 .tooltip_label = "Binary message, {marker.data.length}",
-                 .table_label = "{marker.data.length}: {marker.data.hex}",
-                 .chart_label = "{marker.data.text}",
-                 .description = "traceBinaryEvent: bytes the program wrote into the eventlog "
-                                "(USER_BINARY_MSG), with the first bytes in hex and as text."});
-        }
-        return *binary_;
-    }
-    MarkerSchemaHandle span_schema() {
-        if (!span_) {
-            using DL = DisplayLocation;
-            span_ = p_.register_marker_schema(
-                {.name = "UserSpan",
-                 .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
-                 .fields = {{"span", "Span", FieldFormat::string},
-                            {"thread", "Haskell thread", FieldFormat::string},
-                            {"convention", "Messages", FieldFormat::string},
-                            {"depth", "Nesting depth", FieldFormat::integer},
-                            {"threadId", "Thread id", FieldFormat::integer, true}},
-                 .tooltip_label = "{marker.data.span}",
-                 .table_label = "{marker.data.span} ({marker.data.thread})",
-                 .chart_label = "{marker.data.span}",
-                 .description = "A span the program announced with traceEvent messages "
-                                "(\"START x\"/\"STOP x\" or GHC's \"GHC:started: x\"/\"GHC:finished: x\"), "
-                                "paired per Haskell thread."});
-        }
-        return *span_;
-    }
-    MarkerSchemaHandle unmatched_schema() {
-        if (!unmatched_) {
-            using DL = DisplayLocation;
-            unmatched_ = p_.register_marker_schema(
-                {.name = "UserSpanUnmatched",
-                 .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
-                 .fields = {{"problem", "Problem", FieldFormat::string},
-                            {"span", "Span", FieldFormat::string},
-                            {"message", "Message", FieldFormat::string},
-                            {"thread", "Haskell thread", FieldFormat::string},
-                            {"threadId", "Thread id", FieldFormat::integer, true}},
-                 .tooltip_label = "{marker.data.problem}: {marker.data.message}",
-                 .table_label = "{marker.data.problem}: {marker.data.message}",
-                 .chart_label = "{marker.data.message}",
-                 .description = "A span message without its partner on the same Haskell thread: "
-                                "a STOP with no START before it, or a START never stopped."});
-        }
-        return *unmatched_;
-    }
-
 private:
     ProfileContext& ctx_;
     Profile& p_;
-    std::optional<MarkerSchemaHandle> marker_, message_, binary_, span_, unmatched_;
 };
 
 std::string edge_text(runtime::SpanConvention c, runtime::SpanEdge e, std::string_view name) {
@@ -274,19 +287,16 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
         switch (r.kind) {
             case Kind::message: {
                 StringHandle message = p.handle_for_string(t);
-                p.add_marker(where.track, at, trace_event, cat.user, m.message_schema(),
-                             {FieldValue(message), FieldValue(who), FieldValue(where.thread)});
+                p.add_marker(where.track, at, trace_event, cat.user,
+                             UserMessageMarker{.message = message, .thread = who, .thread_id = where.thread});
                 break;
             }
             case Kind::marker: {
                 StringHandle name = p.handle_for_string(kMarkerRow);
                 StringHandle full = p.handle_for_string(t);
-                MarkerSchemaHandle schema = m.marker_schema();
-                p.add_marker(where.track, at, name, cat.user, schema,
-                             {FieldValue(full), FieldValue(who), FieldValue(where.thread)});
-                if (where.track != ctx.process_track)
-                    p.add_marker(ctx.process_track, at, name, cat.user, schema,
-                                 {FieldValue(full), FieldValue(who), FieldValue(where.thread)});
+                const UserMarkerMarker marker{.text = full, .thread = who, .thread_id = where.thread};
+                p.add_marker(where.track, at, name, cat.user, marker);
+                if (where.track != ctx.process_track) p.add_marker(ctx.process_track, at, name, cat.user, marker);
                 break;
             }
             case Kind::binary: {
@@ -294,9 +304,9 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
                 StringHandle hex = p.handle_for_string(preview.hex);
                 StringHandle as_text = p.handle_for_string(preview.text);
                 StringHandle encoding = p.handle_for_string(preview.utf8 ? "UTF-8 text" : "binary (not UTF-8)");
-                p.add_marker(where.track, at, trace_binary, cat.user, m.binary_schema(),
-                             {FieldValue(t.size()), FieldValue(hex), FieldValue(as_text), FieldValue(encoding),
-                              FieldValue(who), FieldValue(where.thread)});
+                p.add_marker(where.track, at, trace_binary, cat.user,
+                             UserBinaryMessageMarker{.length = t.size(), .hex = hex, .text = as_text,
+                                                     .encoding = encoding, .thread = who, .thread_id = where.thread});
                 break;
             }
             case Kind::span_edge:
@@ -312,9 +322,9 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
         StringHandle who = p.handle_for_string(where.who);
         StringHandle convention = p.handle_for_string(runtime::convention_text(s.convention));
         p.add_marker(where.track, MarkerTiming::interval(ProfileContext::at(s.start), ProfileContext::at(s.end)), name,
-                     cat.user, m.span_schema(),
-                     {FieldValue(full), FieldValue(who), FieldValue(convention), FieldValue(s.depth),
-                      FieldValue(where.thread)});
+                     cat.user,
+                     UserSpanMarker{.span = full, .thread = who, .convention = convention, .depth = s.depth,
+                                    .thread_id = where.thread});
     }
     std::uint64_t unmatched_stops = 0, unclosed_starts = 0;
     for (const runtime::UnmatchedEdge& u : pairer.unmatched()) {
@@ -334,9 +344,8 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
         StringHandle message = p.handle_for_string(edge_text(u.convention, u.edge, u.name));
         StringHandle who = p.handle_for_string(where.who);
         p.add_marker(where.track, MarkerTiming::instant(ProfileContext::at(u.time)), name, cat.warning,
-                     m.unmatched_schema(),
-                     {FieldValue(problem), FieldValue(full), FieldValue(message), FieldValue(who),
-                      FieldValue(where.thread)});
+                     UserSpanUnmatchedMarker{.problem = problem, .span = full, .message = message, .thread = who,
+                                             .thread_id = where.thread});
     }
 
     ExtraSectionHandle s = p.add_extra_section(ctx.section_label("User events"));
