@@ -5,9 +5,7 @@
 
 #include "analysis/threading/threading_analysis.hpp"
 #include "convert/contributors.hpp"
-#include "convert/data_loss.hpp"
 #include "redaction/event_rewriter.hpp"
-#include "convert/profile_mapper.hpp"
 #include "analysis/run/run_census.hpp"
 #include "analysis/run/thread_catalog.hpp"
 #include "eventlog/byte_source.hpp"
@@ -64,7 +62,8 @@ struct RunPlacement {
 // One eventlog into `profile`: its own process and tracks, in two passes over the events.
 // The first (a census) learns what the layout needs: the threads and how long each ran, the
 // capabilities, the run's facts, where time-profile ticks are. The second streams: analyses
-// hand spans and samples to the threading mapper, which adds them to their tracks at once.
+// hand spans and samples to the threading mapper, which adds them to their tracks at once;
+// every contributor sees each event, then adds what it kept.
 void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOptions& given,
              const RunPlacement& placement, ConversionReport& report) {
     ConvertOptions options = given;
@@ -108,39 +107,37 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
                               : default_span_detail(last > first ? last - first : 0, options.sampling_interval_ns);
     // Counters follow the same detail: samples closer than the resolution merge (exact totals).
     profile.set_counter_resolution(fxprof::Duration::from_nanos(static_cast<std::int64_t>(context.span_detail.resolution)));
-    ThreadingMapper mapper(context, census, report.diagnostics);
-    mapper.begin();
+    std::vector<DiagnosticMoment> diagnostic_moments;
+    context.diagnostic_moments = &diagnostic_moments;
+    DiagnosticWatcher watcher(report.diagnostics);
+    // The threading mapper first: it lays out the tracks (contributors.hpp).
+    Contributors parts = make_contributors(options, report.diagnostics);
+    for (auto& part : parts.all) part->begin(context);
 
     // Time-profile ticks take over the CPU time of the virtual samples they replace (the
     // cost-centre contributor), which needs every span and sample: a profiled log keeps them.
     analysis::ThreadingResultCollector collector;
-    analysis::ThreadingTee tee(mapper, collector);
+    analysis::ThreadingTee tee(*parts.threading, collector);
     const bool keep_threading = census.ticks > 0;
     analysis::ThreadingOptions threading_options;
     threading_options.sampling_interval_ns = options.sampling_interval_ns;
     analysis::ThreadingAnalysis threading(report.diagnostics, threading_options,
-                                          keep_threading ? static_cast<analysis::ThreadingSink*>(&tee) : &mapper);
-    run::ThreadMoments moments([&mapper](const run::ThreadMoment& m) { mapper.moment(m); });
-    std::vector<DiagnosticMoment> diagnostic_moments;
-    DiagnosticWatcher watcher(report.diagnostics);
+                                          keep_threading ? static_cast<analysis::ThreadingSink*>(&tee) : parts.threading);
 
-    std::vector<std::unique_ptr<ProfileContributor>> contributors = make_contributors(options, report.diagnostics);
-    for (auto& contributor : contributors) contributor->begin(context);
     redaction::EventRewriter rewriter(rewriting);
     eventlog::EventPrefetcher events(reader, report.diagnostics);
     while (const eventlog::Event* next = events.next()) {
         const eventlog::Event* event = &rewriter.apply(*next);
         threading.handle(*event);
-        moments.handle(*event);
-        for (auto& contributor : contributors) contributor->handle(*event);
+        for (auto& part : parts.all) part->handle(*event);
         watcher.after(*event, diagnostic_moments);
     }
     analysis::ThreadingResult lives = threading.finish();
     if (keep_threading) kept_result = collector.take(lives.end_time);
-    report.mapping = mapper.finish(diagnostic_moments);
-    add_data_loss_markers(context, report.stream_end, rewriter.shift());
+    context.time_shift = rewriter.shift();
     std::uint64_t end = std::max(lives.end_time, report.run.last_time);
-    for (auto& contributor : contributors) contributor->contribute(context, end);
+    for (auto& part : parts.all) part->contribute(context, end);
+    report.mapping = parts.threading->summary();
     report.timings.events = stopwatch.lap();
 }
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "convert/convert_options.hpp"
-#include "convert/profile_mapper.hpp"
+#include "convert/thread_track_layout.hpp"
 #include "analysis/run/run_info.hpp"
 #include "eventlog/stream.hpp"
 #include "fxprof/profile_writer.hpp"

@@ -53,10 +53,12 @@ BOOST_AUTO_TEST_CASE(no_type_is_both_shown_and_listed_as_not_shown) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(the_threading_tags_are_listed_in_one_place) {
-    auto t = threading_shown_tags();
+BOOST_AUTO_TEST_CASE(the_threading_mapper_lists_the_thread_and_gc_tags) {
+    ThreadingMapper mapper;
+    auto t = mapper.shown_tags();
     for (std::uint16_t tag : {0, 1, 2, 4, 8, 9, 10, 44})
         BOOST_TEST(std::count(t.begin(), t.end(), tag) == 1, tag);
+    BOOST_TEST(mapper.name() == "threads");
 }
 
 BOOST_AUTO_TEST_CASE(the_environment_is_shown_only_when_asked_for) {
@@ -70,7 +72,7 @@ BOOST_AUTO_TEST_CASE(the_environment_is_shown_only_when_asked_for) {
     options.include_env = true;
     EventTypeCoverage on = find_env(event_coverage(options));
     BOOST_REQUIRE(on.shown_by.size() == 1u);
-    BOOST_TEST(on.shown_by[0] == std::string(kRunInfoPart));
+    BOOST_TEST(on.shown_by[0] == "run info");
 }
 
 BOOST_AUTO_TEST_CASE(contributors_report_their_parts_by_name) {
