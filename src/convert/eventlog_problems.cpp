@@ -2,6 +2,7 @@
 
 #include "convert/data_loss.hpp"
 #include "convert/run_info_contributor.hpp"
+#include "convert/threading_marker_types.hpp"
 
 namespace el2fx::convert {
 namespace {
@@ -14,7 +15,6 @@ Timestamp at(std::uint64_t ns) { return Timestamp::from_nanos(static_cast<std::i
 void add_problems(ProfileContext& ctx_, const Diagnostics& diagnostics_) {
     Profile& p_ = ctx_.profile;
     const CategoryHandle warning_ = ctx_.categories.warning;
-    const MarkerSchemaHandle warning_schema_ = ctx_.eventlog_warning.schema;
     ExtraSectionHandle d = p_.add_extra_section(ctx_.section_label("Eventlog problems"));
     bool any = false;
     for (std::size_t i = 0; i < kDiagnosticCount; ++i) {
@@ -32,8 +32,8 @@ void add_problems(ProfileContext& ctx_, const Diagnostics& diagnostics_) {
         const StringHandle name = p_.handle_for_string("Eventlog truncated: no data after this point");
         const StringHandle problem = p_.handle_for_string(info.description);
         const StringHandle id = p_.handle_for_string(info.id);
-        p_.add_marker(ctx_.process_track, MarkerTiming::instant(at(run_end_time(ctx_))), name, warning_, warning_schema_,
-                      {FieldValue(problem), FieldValue(id), FieldValue(0)});
+        p_.add_marker(ctx_.process_track, MarkerTiming::instant(at(run_end_time(ctx_))), name, warning_,
+                      EventlogWarningMarker{.problem = problem, .diagnostic = id, .event = 0});
     }
     if (ctx_.run.events == 0) {
         any = true;
@@ -43,7 +43,7 @@ void add_problems(ProfileContext& ctx_, const Diagnostics& diagnostics_) {
         const StringHandle problem = p_.handle_for_string("the program stopped before writing any event");
         const StringHandle id = p_.handle_for_string("no_events");
         p_.add_marker(ctx_.process_track, MarkerTiming::instant(at(ctx_.run.first_time)), name, warning_,
-                      warning_schema_, {FieldValue(problem), FieldValue(id), FieldValue(0)});
+                      EventlogWarningMarker{.problem = problem, .diagnostic = id, .event = 0});
     }
     if (!any) p_.add_extra_entry(d, "None", ExtraValue::text("the eventlog was read without problems"));
     if (ctx_.stream_end) add_data_loss_entries(p_, d, *ctx_.stream_end);
@@ -61,8 +61,8 @@ void add_diagnostic_markers(ProfileContext& ctx_, const std::vector<DiagnosticMo
         // Interned one statement at a time: argument order differs between compilers.
         StringHandle problem = p_.handle_for_string(info.description);
         StringHandle id = p_.handle_for_string(info.id);
-        p_.add_marker(*track, MarkerTiming::instant(at(m.time)), ctx_.eventlog_warning.name, ctx_.categories.warning,
-                      ctx_.eventlog_warning.schema, {FieldValue(problem), FieldValue(id), FieldValue(m.tag)});
+        p_.add_marker(*track, MarkerTiming::instant(at(m.time)), ctx_.eventlog_warning_name, ctx_.categories.warning,
+                      EventlogWarningMarker{.problem = problem, .diagnostic = id, .event = m.tag});
     }
 }
 

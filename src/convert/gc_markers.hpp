@@ -12,7 +12,6 @@
 #include "analysis/gc/gc_analysis.hpp"
 #include "convert/gc_marker_strings.hpp"
 #include "convert/profile_context.hpp"
-#include "convert/variant_schema.hpp"
 
 namespace el2fx::convert {
 
@@ -20,7 +19,7 @@ class GcMarkers {
 public:
     explicit GcMarkers(ProfileContext& ctx);
 
-    // Declares the marker types (the strings are interned by the caller, in their order).
+    // Takes the strings the caller interned (in their order).
     void begin(const GcMarkerStrings& strings);
     // Collections still open at the end of the log close there.
     void set_end(std::uint64_t end) { end_ = end; }
@@ -30,7 +29,6 @@ public:
 
 private:
     using CollectionPtr = std::shared_ptr<const gc::GcCollection>;
-    using Values = VariantSchema::Values;
     struct Pause {
         CollectionPtr collection;
         std::size_t part;  // index in collection->caps
@@ -46,12 +44,8 @@ private:
     fxprof::Profile& p_;
     std::uint64_t end_ = 0;
     std::uint16_t generations_ = 0;
-    VariantSchema collections_, pauses_;
-    Values values_;
-    fxprof::MarkerSchemaHandle merged_{0};
     SpanDetailFilter<CollectionPtr> collection_filter_, sync_filter_;
     std::map<gc::CapNo, SpanDetailFilter<Pause>> pause_filters_;
-    fxprof::MarkerSchemaHandle sync_schema_{0}, phase_schema_{0};
     GcMarkerStrings::Names n_;
     GcMarkerStrings::Strings s_;
 };

@@ -10,23 +10,51 @@ constexpr std::uint64_t kAllocationBurstNs = 100'000;
 
 Timestamp at(std::uint64_t ns) { return Timestamp::from_nanos(static_cast<std::int64_t>(ns)); }
 
+// The heap's size, live data and blocks as lines on one scale (heap_level_chart.hpp).
+struct HeapLevelsMarker {
+    // Drawn in this order; a line at zero last, so that the scale starts at zero (the
+    // track scales its lines from their lowest value).
+    static constexpr std::array kGraphs{StaticGraph{"size", MarkerGraphType::line, GraphColor::orange},
+                                        StaticGraph{"live", MarkerGraphType::line, GraphColor::purple},
+                                        StaticGraph{"blocks", MarkerGraphType::line, GraphColor::teal},
+                                        StaticGraph{"zero", MarkerGraphType::line, GraphColor::grey}};
+    static constexpr MarkerTypeInfo kType{
+        .name = "HeapLevels",
+        .display = kChartDisplay,
+        .tooltip_label = "Heap size {marker.data.size}, live {marker.data.live}",
+        .table_label = "heap size {marker.data.size}, live {marker.data.live}, blocks {marker.data.blocks}",
+        .chart_label = "{marker.data.size}",
+        .description = "The heap's levels on one scale: its size from the OS (HEAP_SIZE, posted after each "
+                       "collection), live data after each major collection (HEAP_LIVE) and memory in allocated "
+                       "blocks (BLOCKS_SIZE, GHC 9.2+); the largest of each within the span.",
+        .graphs = kGraphs};
+    static constexpr std::array kFields{StaticField{"size", "Heap size", FieldFormat::bytes},
+                                        StaticField{"live", "Live heap", FieldFormat::bytes},
+                                        StaticField{"blocks", "Blocks size", FieldFormat::bytes},
+                                        StaticField{"zero", "", FieldFormat::integer, true}};
+    HeapLevels levels;
+    auto field_values() const { return std::tuple{levels.size, levels.live, levels.blocks, 0}; }
+};
+
+struct MemReturnMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "MemReturn",
+        .display = kChartDisplay,
+        .tooltip_label = "{marker.data.returned} returned to the OS",
+        .description = "The runtime returned memory to the operating system (MEM_RETURN)."};
+    static constexpr std::array kFields{StaticField{"current", "Heap (megablocks, in bytes)", FieldFormat::bytes},
+                                        StaticField{"needed", "Needed", FieldFormat::bytes},
+                                        StaticField{"returned", "Returned", FieldFormat::bytes}};
+    std::uint64_t current, needed, returned;
+    auto field_values() const { return std::tuple{current, needed, returned}; }
+};
+
 }  // namespace
 
 HeapCounters::HeapCounters(ProfileContext& ctx) : ctx_(ctx), p_(ctx.profile), levels_(ctx.span_detail.resolution) {}
 
 void HeapCounters::begin(const GcMarkerStrings& strings) {
     n_ = strings.n;
-    using DL = DisplayLocation;
-    using F = FieldFormat;
-    std::vector<DL> chart = {DL::marker_chart, DL::marker_table};
-    returned_schema_ = p_.register_marker_schema(
-        {.name = "MemReturn",
-         .display = chart,
-         .fields = {{"current", "Heap (megablocks, in bytes)", F::bytes},
-                    {"needed", "Needed", F::bytes},
-                    {"returned", "Returned", F::bytes}},
-         .tooltip_label = "{marker.data.returned} returned to the OS",
-         .description = "The runtime returned memory to the operating system (MEM_RETURN)."});
 }
 
 void HeapCounters::finish(std::uint64_t end) {
@@ -64,33 +92,10 @@ void HeapCounters::on_heap_sample(const gc::HeapSample& s) {
 void HeapCounters::add_heap_levels() {
     levels_.finish(end_);
     if (!levels_.any()) return;
-    using DL = DisplayLocation;
-    MarkerSchema schema{
-        .name = "HeapLevels",
-        .display = {DL::marker_chart, DL::marker_table},
-        .fields = {{"size", "Heap size", FieldFormat::bytes},
-                   {"live", "Live heap", FieldFormat::bytes},
-                   {"blocks", "Blocks size", FieldFormat::bytes},
-                   {"zero", "", FieldFormat::integer, true}},
-        .tooltip_label = "Heap size {marker.data.size}, live {marker.data.live}",
-        .table_label = "heap size {marker.data.size}, live {marker.data.live}, blocks {marker.data.blocks}",
-        .chart_label = "{marker.data.size}",
-        .description = "The heap's levels on one scale: its size from the OS (HEAP_SIZE, posted after each "
-                       "collection), live data after each major collection (HEAP_LIVE) and memory in allocated "
-                       "blocks (BLOCKS_SIZE, GHC 9.2+); the largest of each within the span."};
-    // Drawn in this order; a line at zero last, so that the scale starts at zero (the
-    // track scales its lines from their lowest value).
-    schema.graphs = {{"size", MarkerGraphType::line, GraphColor::orange},
-                     {"live", MarkerGraphType::line, GraphColor::purple},
-                     {"blocks", MarkerGraphType::line, GraphColor::teal},
-                     {"zero", MarkerGraphType::line, GraphColor::grey}};
-    const MarkerSchemaHandle handle = p_.register_marker_schema(std::move(schema));
     const StringHandle name = p_.handle_for_string("Heap");
     for (const HeapLevelSpan& s : levels_.spans())
         p_.add_marker(ctx_.process_track, MarkerTiming::interval(at(s.start), at(s.end)), name,
-                      ctx_.categories.memory, handle,
-                      {FieldValue(s.levels.size), FieldValue(s.levels.live), FieldValue(s.levels.blocks),
-                       FieldValue(0)});
+                      ctx_.categories.memory, HeapLevelsMarker{s.levels});
 }
 
 void HeapCounters::add_heap_sample(const gc::HeapSample& s, bool burst_continues) {
@@ -103,8 +108,7 @@ void HeapCounters::add_heap_sample(const gc::HeapSample& s, bool burst_continues
             break;
         case gc::HeapQuantity::mem_returned:
             p_.add_marker(ctx_.process_track, MarkerTiming::instant(t), n_.returned, ctx_.categories.memory,
-                          returned_schema_,
-                          {FieldValue(s.mem.current), FieldValue(s.mem.needed), FieldValue(s.mem.returned)});
+                          MemReturnMarker{.current = s.mem.current, .needed = s.mem.needed, .returned = s.mem.returned});
             break;
         case gc::HeapQuantity::allocated: {
             // The runtime posts every capability's counter at once: one total per burst, at

@@ -41,7 +41,6 @@ private:
     std::optional<fxprof::CounterHandle> total_;
     HeapLevelSpans levels_;
     std::uint64_t previous_total_ = 0;
-    fxprof::MarkerSchemaHandle returned_schema_{0};
     GcMarkerStrings::Names n_;
 };
 

@@ -23,13 +23,10 @@ struct MergedSpansMarker {
     auto field_values() const { return std::tuple{count, total, longest}; }
 };
 
-MarkerSchemaHandle merged_spans_schema(Profile& profile) { return profile.schema_handle<MergedSpansMarker>(); }
-
-void add_merged_marker(Profile& profile, MarkerSchemaHandle schema, ThreadHandle track, StringHandle name,
+void add_merged_marker(Profile& profile, ThreadHandle track, StringHandle name,
                        CategoryHandle category, const MergedSpans& m) {
     auto at = [](std::uint64_t ns) { return Timestamp::from_nanos(static_cast<std::int64_t>(ns)); };
     auto dur = [](std::uint64_t ns) { return Duration::from_nanos(static_cast<std::int64_t>(ns)); };
-    (void)schema;  // registered with the first merged marker
     profile.add_marker(track, MarkerTiming::interval(at(m.start), at(m.end)), name, category,
                        MergedSpansMarker{.count = m.count, .total = dur(m.total), .longest = dur(m.longest)});
 }

@@ -8,11 +8,7 @@
 
 namespace el2fx::convert {
 
-// Registers the merged-spans schema (the same handle every time).
-fxprof::MarkerSchemaHandle merged_spans_schema(fxprof::Profile& profile);
-
-// `schema`: from merged_spans_schema (looked up once, not per marker).
-void add_merged_marker(fxprof::Profile& profile, fxprof::MarkerSchemaHandle schema, fxprof::ThreadHandle track,
+void add_merged_marker(fxprof::Profile& profile, fxprof::ThreadHandle track,
                        fxprof::StringHandle name, fxprof::CategoryHandle category, const MergedSpans& merged);
 
 // Adapts a marker-adding callable to SpanDetailFilter's sink: span() goes to `add`, merged()
@@ -20,7 +16,6 @@ void add_merged_marker(fxprof::Profile& profile, fxprof::MarkerSchemaHandle sche
 template <typename Add>
 struct MarkerSink {
     fxprof::Profile& profile;
-    fxprof::MarkerSchemaHandle schema;
     fxprof::ThreadHandle track;
     fxprof::StringHandle name;
     fxprof::CategoryHandle category;
@@ -30,10 +25,10 @@ struct MarkerSink {
     void span(std::uint64_t start, std::uint64_t end, const Payload& payload) {
         add(start, end, payload);
     }
-    void merged(const MergedSpans& m) { add_merged_marker(profile, schema, track, name, category, m); }
+    void merged(const MergedSpans& m) { add_merged_marker(profile, track, name, category, m); }
 };
 template <typename Add>
-MarkerSink(fxprof::Profile&, fxprof::MarkerSchemaHandle, fxprof::ThreadHandle, fxprof::StringHandle, fxprof::CategoryHandle, Add)
+MarkerSink(fxprof::Profile&, fxprof::ThreadHandle, fxprof::StringHandle, fxprof::CategoryHandle, Add)
     -> MarkerSink<Add>;
 
 }  // namespace el2fx::convert

@@ -23,8 +23,6 @@ public:
 private:
     ProfileContext& ctx_;
     fxprof::Profile& p_;
-    fxprof::MarkerSchemaHandle conc_schema_{0}, mark_schema_{0}, census_schema_{0}, pruned_schema_{0},
-        flush_schema_{0};
     GcMarkerStrings::Names n_;
     GcMarkerStrings::Strings s_;
 };

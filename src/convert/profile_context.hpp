@@ -53,12 +53,6 @@ struct Categories {
 // Declares the shared categories in the profile.
 Categories declare_categories(fxprof::Profile& profile);
 
-// The marker type of "the eventlog did something unexpected here": the threading mapper
-// declares it with its own marker types, the run info's problems use it too.
-struct EventlogWarningMarker {
-    fxprof::StringHandle name{0};
-    fxprof::MarkerSchemaHandle schema{0};
-};
 
 class ProfileContext {
 public:
@@ -82,7 +76,9 @@ public:
     const eventlog::StreamEnd* stream_end = nullptr;
     // How much span detail markers keep (span_detail.hpp), the same for every contributor.
     SpanDetail span_detail{};
-    EventlogWarningMarker eventlog_warning;
+    // The name of "the eventlog did something unexpected here" markers (EventlogWarningMarker):
+    // the threading mapper interns it with its own marker names, the run info's problems use it too.
+    fxprof::StringHandle eventlog_warning_name{0};
     // Where the analyses found the eventlog odd (converter.cpp), complete after the last event.
     const std::vector<DiagnosticMoment>* diagnostic_moments = nullptr;
     // What the run's times were shifted by (several runs in one profile), set after the last event.

@@ -22,8 +22,8 @@ ThreadingMarkers::ThreadingMarkers(ProfileContext& context, const ThreadTrackLay
       stopped_categories_(context.categories.off_cpu()) {}
 
 void ThreadingMarkers::declare() {
-    types_ = declare_threading_marker_types(p_);
-    ctx_.eventlog_warning = {types_.names.warning, types_.warning_schema};
+    names_ = intern_threading_marker_names(p_);
+    ctx_.eventlog_warning_name = names_.warning;
 }
 
 void ThreadingMarkers::begin() {
@@ -41,22 +41,21 @@ ThreadingMarkers::OwnThread* ThreadingMarkers::own_thread(ThreadId id) {
 }
 
 auto ThreadingMarkers::mutator_sink(ThreadHandle t) {
-    return MarkerSink{p_, types_.merged_schema, t, types_.names.mutator, running_, [this, t](std::uint64_t start, std::uint64_t end, ThreadId id) {
+    return MarkerSink{p_, t, names_.mutator, running_, [this, t](std::uint64_t start, std::uint64_t end, ThreadId id) {
                           StringHandle name = p_.handle_for_string(ctx_.thread_name(id));
-                          p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), types_.names.mutator, running_,
-                                        types_.mutator_schema, {FieldValue(name), FieldValue(id)});
+                          p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.mutator, running_,
+                                        MutatorMarker{.thread = name, .thread_id = id});
                       }};
 }
 auto ThreadingMarkers::idle_sink(ThreadHandle t) {
-    return MarkerSink{p_, types_.merged_schema, t, types_.names.idle, idle_, [this, t](std::uint64_t start, std::uint64_t end, Idle) {
-                          p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), types_.names.idle, idle_,
-                                        types_.idle_schema, {});
+    return MarkerSink{p_, t, names_.idle, idle_, [this, t](std::uint64_t start, std::uint64_t end, Idle) {
+                          p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.idle, idle_, IdleMarker{});
                       }};
 }
 auto ThreadingMarkers::running_sink(ThreadHandle t) {
-    return MarkerSink{p_, types_.merged_schema, t, types_.names.running, running_, [this, t](std::uint64_t start, std::uint64_t end, CapNo cap) {
-                          p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), types_.names.running, running_,
-                                        types_.running_schema, {FieldValue(cap)});
+    return MarkerSink{p_, t, names_.running, running_, [this, t](std::uint64_t start, std::uint64_t end, CapNo cap) {
+                          p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.running, running_,
+                                        RunningMarker{.cap = cap});
                       }};
 }
 // A thread's stopped spans: a marker named by why it stopped ("Waiting for GC", "Blocked on
@@ -67,12 +66,12 @@ struct ThreadingMarkers::StoppedSink {
     void span(std::uint64_t start, std::uint64_t end, const ThreadActivity& a) {
         StringHandle reason = m.p_.handle_for_string(analysis::block_reason_text(a.reason));
         m.p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), m.stopped_name(a.reason.status),
-                        m.stopped_category(a.reason.status), m.types_.stopped_schema,
-                        {FieldValue(reason), FieldValue(a.reason.status), FieldValue(a.reason.blocker)});
+                        m.stopped_category(a.reason.status),
+                        ThreadStoppedMarker{.reason = reason, .status = a.reason.status, .blocker = a.reason.blocker});
     }
     void merged(const MergedSpans& group, const StoppedTally& tally) {
         const std::uint16_t status = tally.by_status.dominant();
-        add_merged_marker(m.p_, m.types_.merged_schema, t, m.stopped_name(status), m.stopped_category(status), group);
+        add_merged_marker(m.p_, t, m.stopped_name(status), m.stopped_category(status), group);
     }
 };
 ThreadingMarkers::StoppedSink ThreadingMarkers::stopped_sink(ThreadHandle t) { return StoppedSink{*this, t}; }
@@ -87,7 +86,7 @@ CategoryHandle ThreadingMarkers::stopped_category(std::uint16_t status) const {
     return stopped_categories_[static_cast<std::size_t>(analysis::off_cpu_kind(status))];
 }
 auto ThreadingMarkers::moment_sink(const MomentStream& s) {
-    return MarkerSink{p_, types_.merged_schema, s.track, moment_name(s.kind), other_,
+    return MarkerSink{p_, s.track, moment_name(s.kind), other_,
                       [this, t = s.track](std::uint64_t, std::uint64_t, const run::ThreadMoment& m) { add_moment(t, m); }};
 }
 
@@ -165,13 +164,13 @@ void ThreadingMarkers::moment(const run::ThreadMoment& m) {
 StringHandle ThreadingMarkers::moment_name(run::ThreadMoment::Kind kind) const {
     using Kind = run::ThreadMoment::Kind;
     switch (kind) {
-        case Kind::created: return types_.names.created;
-        case Kind::migrated: return types_.names.migrated;
-        case Kind::woken: return types_.names.woken;
-        case Kind::labelled: return types_.names.labelled;
-        case Kind::finished: return types_.names.finished;
+        case Kind::created: return names_.created;
+        case Kind::migrated: return names_.migrated;
+        case Kind::woken: return names_.woken;
+        case Kind::labelled: return names_.labelled;
+        case Kind::finished: return names_.finished;
     }
-    return types_.names.created;
+    return names_.created;
 }
 
 void ThreadingMarkers::add_moment(ThreadHandle t, const run::ThreadMoment& m) {
@@ -179,24 +178,23 @@ void ThreadingMarkers::add_moment(ThreadHandle t, const run::ThreadMoment& m) {
     MarkerTiming timing = MarkerTiming::instant(at(m.time));
     switch (m.kind) {
         case Kind::created:
-            p_.add_marker(t, timing, types_.names.created, other_, types_.created_schema, {FieldValue(m.cap)});
+            p_.add_marker(t, timing, names_.created, other_, ThreadCreatedMarker{.cap = m.cap});
             break;
         case Kind::migrated:
-            p_.add_marker(t, timing, types_.names.migrated, other_, types_.migrated_schema,
-                          {FieldValue(m.cap), FieldValue(m.other_cap)});
+            p_.add_marker(t, timing, names_.migrated, other_, ThreadMigratedMarker{.from = m.cap, .to = m.other_cap});
             break;
         case Kind::woken:
-            p_.add_marker(t, timing, types_.names.woken, other_, types_.woken_schema, {FieldValue(m.cap), FieldValue(m.other_cap)});
+            p_.add_marker(t, timing, names_.woken, other_, ThreadWokenMarker{.by = m.cap, .on = m.other_cap});
             break;
         case Kind::labelled: {
             const run::ThreadFacts* f = ctx_.threads.find(m.thread);
             if (!f) break;
             StringHandle label = p_.handle_for_string(ctx_.threads.nth_label(*f, m.label_index));
-            p_.add_marker(t, timing, types_.names.labelled, other_, types_.labelled_schema, {FieldValue(label)});
+            p_.add_marker(t, timing, names_.labelled, other_, ThreadLabelledMarker{.label = label});
             break;
         }
         case Kind::finished:
-            p_.add_marker(t, timing, types_.names.finished, other_, types_.finished_schema, {FieldValue(m.cap)});
+            p_.add_marker(t, timing, names_.finished, other_, ThreadFinishedMarker{.cap = m.cap});
             break;
     }
 }

@@ -19,7 +19,7 @@
 #include "convert/merged_markers.hpp"
 #include "convert/profile_context.hpp"
 #include "convert/thread_track_layout.hpp"
-#include "convert/threading_marker_schemas.hpp"
+#include "convert/threading_marker_types.hpp"
 
 namespace el2fx::convert {
 
@@ -83,7 +83,7 @@ private:
     fxprof::CategoryHandle other_{0}, idle_{0}, running_{0};
     std::array<fxprof::CategoryHandle, analysis::kOffCpuKinds> stopped_categories_;  // by OffCpuKind
     std::array<std::optional<fxprof::StringHandle>, 32> stopped_names_;  // marker names by stop status; the last: others
-    ThreadingMarkerTypes types_;
+    ThreadingMarkerNames names_;
     std::map<eventlog::CapNo, CapabilityTrack> caps_;
     std::vector<OwnThread> own_;  // by the layout's own track index
     std::map<std::pair<std::uint32_t, int>, MomentStream> moment_streams_;
