@@ -1,0 +1,101 @@
+// The writer of a profile's JSON (profile_writer.hpp), shared by the files that write its parts:
+// profile_writer.cpp (the whole), profile_writer_meta.cpp (meta, marker schemas, Profile
+// Info), profile_writer_shared.cpp (the shared tables), profile_writer_threads.cpp (threads:
+// samples and markers), profile_writer_counters.cpp (counters). Internal to fxprof.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "fxprof/format_v70.hpp"
+#include "fxprof/json_emitter.hpp"
+#include "fxprof/profile.hpp"
+
+namespace el2fx::fxprof::detail {
+
+namespace key = v70::key;
+
+class ProfileWriter {
+public:
+    ProfileWriter(const Profile& p, JsonEmitter& j);
+    void write();
+
+private:
+    // `key: [f(0), ..., f(n-1)]`
+    template <class F>
+    void column(std::string_view k, std::size_t n, F&& f) {
+        j_.key(k);
+        j_.begin_array();
+        for (std::size_t i = 0; i < n; ++i) f(i);
+        j_.end_array();
+    }
+    // `key: [v, v, ...]` (n times)
+    void constant_column(std::string_view k, std::size_t n, std::int64_t v) {
+        column(k, n, [&](std::size_t) { j_.int64(v); });
+    }
+    void null_column(std::string_view k, std::size_t n) {
+        column(k, n, [&](std::size_t) { j_.null(); });
+    }
+    void length(std::size_t n) {
+        j_.key(key::length);
+        j_.uint64(n);
+    }
+    void string_field(std::string_view k, std::string_view v) {
+        j_.key(k);
+        j_.string(v);
+    }
+    template <class T>
+    void optional_index(const std::optional<T>& v) {
+        if (v)
+            j_.uint64(v->index());
+        else
+            j_.null();
+    }
+    void optional_uint(const std::optional<std::uint32_t>& v) {
+        if (v)
+            j_.uint64(*v);
+        else
+            j_.null();
+    }
+
+    // ---- meta -------------------------------------------------------------------------------
+    // `key: [f(row), ...]` over a table's rows (in time order for samples).
+    template <class Table, class F>
+    void rows_column(std::string_view k, const Table& table, F&& f) {
+        j_.key(k);
+        j_.begin_array();
+        table.for_each(f);
+        j_.end_array();
+    }
+    // The same for marker columns other than data.
+    template <class F>
+    void marker_column(std::string_view k, const MarkerTable& table, F&& f) {
+        j_.key(k);
+        j_.begin_array();
+        table.for_each(f, false);
+        j_.end_array();
+    }
+
+    // ---- the parts, each in its own file
+    void write_meta();
+    void write_schema(const MarkerSchema& s);
+    void write_extra(const ExtraSection& s);
+    void write_shared();
+    void write_thread(const Thread& t);
+    void write_samples(const Thread& t);
+    void write_field_value(const MarkerField& f, const FieldValue& v);
+    void write_markers(const Thread& t);
+    std::uint32_t main_thread_index(const Counter& c);
+    void write_counter(const Counter& c);
+
+    std::uint32_t position(ThreadHandle h) const { return position_[h.index()]; }
+
+    const Profile& p_;
+    JsonEmitter& j_;
+    std::vector<std::uint32_t> order_;     // written position -> thread handle index
+    std::vector<std::uint32_t> position_;  // thread handle index -> written position
+};
+
+}  // namespace el2fx::fxprof::detail
