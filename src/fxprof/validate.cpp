@@ -10,9 +10,9 @@
 
 #include "fxprof/format_v70.hpp"
 #include "fxprof/gzip.hpp"
-#include "fxprof/rapidjson.hpp"
 #include "fxprof/thread_order.hpp"
 #include "util/error.hpp"
+#include "util/rapidjson.hpp"
 
 namespace el2fx::fxprof {
 

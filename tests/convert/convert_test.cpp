@@ -13,7 +13,7 @@
 #include "eventlog_builder.hpp"
 #include "fxprof/gzip.hpp"
 #include "fxprof/profile_writer.hpp"
-#include "fxprof/rapidjson.hpp"
+#include "util/rapidjson.hpp"
 #include "fxprof/validate.hpp"
 #include "run_process.hpp"
 #include "share_simulation.hpp"

@@ -14,10 +14,10 @@
 #include "eventlog/time_ordered_reader.hpp"
 #include "fxprof/gzip.hpp"
 #include "fxprof/profile_writer.hpp"
-#include "fxprof/rapidjson.hpp"
 #include "fxprof/validate.hpp"
 #include "run_process.hpp"
 #include "temp_file.hpp"
+#include "util/rapidjson.hpp"
 
 using el2fx::testing::slurp;
 

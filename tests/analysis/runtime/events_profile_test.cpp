@@ -16,10 +16,10 @@
 #include "convert/converter.hpp"
 #include "eventlog_builder.hpp"
 #include "fxprof/profile_writer.hpp"
-#include "fxprof/rapidjson.hpp"
 #include "fxprof/validate.hpp"
 #include "run_process.hpp"
 #include "upstream_data.hpp"
+#include "util/rapidjson.hpp"
 
 namespace fs = std::filesystem;
 using namespace el2fx;
