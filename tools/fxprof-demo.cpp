@@ -5,11 +5,12 @@
 #include <cstdio>
 #include <exception>
 
+#include "check/profile_check.hpp"
 #include "fxprof/output_file.hpp"
 #include "fxprof/profile.hpp"
-#include "fxprof/validate.hpp"
 
 using namespace el2fx::fxprof;
+using el2fx::check::validate_profile_file;
 
 namespace {
 

@@ -9,6 +9,7 @@
 #include <cxxopts.hpp>
 #include <sys/stat.h>
 
+#include "analysis/threading/sampling_interval.hpp"
 #include "cli/convert_command.hpp"
 #include "cli/dump_command.hpp"
 #include "cli/exit_codes.hpp"
@@ -184,8 +185,14 @@ int convert_main(int argc, char** argv) {
         }
     }
     if (args.count("interval")) {
-        command.options.sampling_interval_ns = parse_time(args["interval"].as<std::string>());
-        if (command.options.sampling_interval_ns == 0) throw el2fx::Error("--interval must be more than 0");
+        const std::string interval = args["interval"].as<std::string>();
+        command.options.sampling_interval_ns = parse_time(interval);
+        try {  // the analysis's own check, reported as the bad command line it is
+            el2fx::analysis::check_sampling_interval(command.options.sampling_interval_ns);
+        } catch (const el2fx::Error& e) {
+            std::fprintf(stderr, "eventlog2fxprof: --interval %s: %s\n", interval.c_str(), e.what());
+            return kUsageError;
+        }
     }
     if (args.count("max-threads")) command.options.max_threads = args["max-threads"].as<std::size_t>();
     command.options.all_threads = args.count("all-threads") > 0;

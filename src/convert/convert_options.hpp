@@ -5,11 +5,12 @@
 #include <optional>
 #include <string>
 
+#include "analysis/threading/sampling_interval.hpp"
 
 namespace el2fx::convert {
 
 struct ConvertOptions {
-    std::uint64_t sampling_interval_ns = 1'000'000;
+    std::uint64_t sampling_interval_ns = analysis::kDefaultSamplingIntervalNs;
     std::size_t max_threads = 64;    // Haskell thread tracks; the rest share one track
     bool all_threads = false;        // a track for every Haskell thread
     bool include_env = false;        // PROGRAM_ENV into the profile (never by default: secrets)

@@ -68,4 +68,26 @@ CounterDisplay CounterDisplay::byte_rate(std::string label, GraphColor color) {
     return d;
 }
 
+CounterDisplay CounterDisplay::event_count(std::string label, std::string unit, std::string_view what,
+                                           GraphColor color, int sort_weight) {
+    CounterDisplay d;
+    d.graph_type = CounterGraphType::line_accumulated;
+    d.unit = std::move(unit);
+    d.color = color;
+    d.marker_schema_location = std::nullopt;
+    d.sort_weight = sort_weight;
+    d.label = std::move(label);
+    const std::string w(what);
+    d.tooltip_rows = {
+        CounterTooltipRow::value(CounterTooltipSource::accumulated, CounterTooltipUnit::number,
+                                 w + " so far"),
+        CounterTooltipRow::value(CounterTooltipSource::count, CounterTooltipUnit::number,
+                                 w + " since the previous sample"),
+        CounterTooltipRow::make_separator(),
+        CounterTooltipRow::value(CounterTooltipSource::selection_total, CounterTooltipUnit::number,
+                                 w + " in the selection", true),
+    };
+    return d;
+}
+
 }  // namespace el2fx::fxprof

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fxprof/format_v70.hpp"
@@ -51,6 +52,11 @@ struct CounterDisplay {
     // A rate graph of increments in bytes (count / elapsed time), e.g. allocation: the rate per
     // sample, the total in the selection and in the visible range.
     static CounterDisplay byte_rate(std::string label, GraphColor color = GraphColor::blue);
+    // A count of things that only grows (e.g. ticky entries), in `unit` ("entries"): the count
+    // so far, since the previous sample, and in the selection; `what` starts those tooltip
+    // labels ("Entries" so far). Tracks of one kind share a colour; sort_weight orders them.
+    static CounterDisplay event_count(std::string label, std::string unit, std::string_view what,
+                                      GraphColor color, int sort_weight);
 };
 
 struct CounterSampleRow {

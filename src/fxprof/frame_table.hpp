@@ -1,14 +1,12 @@
 // shared.frameTable: a function at a line, with a category. Interned.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <vector>
 
-#include "fxprof/flat_index.hpp"
 #include "fxprof/handles.hpp"
-#include "fxprof/row_view.hpp"
-#include "util/chunked_vector.hpp"
+#include "fxprof/interning_table.hpp"
 
 namespace el2fx::fxprof {
 
@@ -21,31 +19,18 @@ struct FrameInfo {
     bool operator==(const FrameInfo&) const = default;
 };
 
-struct FrameInfoHash {
-    std::size_t operator()(const FrameInfo& f) const noexcept;
+// Most frames are only their function (a Haskell thread's name): such a row is that function,
+// 4 bytes; one with a category or a line keeps its whole row aside.
+struct FrameRows {
+    using Row = FrameInfo;
+    using Handle = FrameHandle;
+    using Key = FuncHandle;
+    static Key key(const Row& f) { return f.func; }
+    static Row bare(Key func) { return Row{.func = func}; }
+    static std::size_t hash(const Row& f) noexcept;
+    static constexpr const char* kFull = "profile frame table is full";
 };
 
-class FrameTable {
-public:
-    FrameHandle handle_for(const FrameInfo& f);
-    // As FuncTable::add_distinct: appended without an index entry.
-    FrameHandle add_distinct(const FrameInfo& f);
-    RowView<FrameTable, FrameInfo> rows() const { return RowView<FrameTable, FrameInfo>(*this); }
-    FrameInfo row(std::size_t i) const {
-        const std::uint32_t r = rows_[i];
-        return r & kDetail ? details_[r & ~kDetail] : FrameInfo{.func = FuncHandle(r)};
-    }
-    std::size_t size() const { return rows_.size(); }
-
-private:
-    // As in FuncTable: a frame that is only its function (a Haskell thread's name) is that
-    // function, 4 bytes; one with a category or a line keeps its whole row aside.
-    static constexpr std::uint32_t kDetail = 0x8000'0000u;  // a bare row from 2^31 on goes aside too
-    FrameHandle append(const FrameInfo& f);
-
-    util::ChunkedVector<std::uint32_t> rows_;  // in blocks: one per Haskell thread
-    std::vector<FrameInfo> details_;
-    FlatIndex index_;
-};
+using FrameTable = InterningTable<FrameRows>;
 
 }  // namespace el2fx::fxprof

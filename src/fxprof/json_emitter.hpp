@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "fxprof/json_stream.hpp"
-#include "fxprof/rapidjson.hpp"
+#include "util/rapidjson.hpp"
 
 namespace el2fx::fxprof {
 

@@ -104,6 +104,17 @@ BOOST_AUTO_TEST_CASE(usage_errors_exit_2) {
     BOOST_TEST(run_binary({"--help"}).status == 0);
 }
 
+BOOST_AUTO_TEST_CASE(a_zero_interval_is_a_usage_error) {
+    for (const char* interval : {"0", "0.1ns"}) {  // 0.1ns rounds to 0
+        auto r = run_binary({"convert", "--interval", interval, "-o", "-", fixture("sparks.eventlog")});
+        BOOST_TEST(r.status == 2, interval);
+        BOOST_TEST(r.out.empty());
+        BOOST_TEST(r.err.find(std::string("--interval ") + interval + ": the sampling interval must be more than 0") !=
+                       std::string::npos,
+                   r.err);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(standard_input_gives_the_same_output_as_the_file) {
     std::string bytes = slurp(fixture("sparks.eventlog"));
     auto from_file = run_binary({"dump", fixture("sparks.eventlog")});

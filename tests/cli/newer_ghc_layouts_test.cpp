@@ -25,11 +25,11 @@
 #include <unistd.h>
 #include <vector>
 
+#include "check/profile_check.hpp"
 #include "eventlog/event_types.hpp"
 #include "eventlog/field_io.hpp"
 #include "eventlog_builder.hpp"
 #include "fxprof/gzip.hpp"
-#include "fxprof/validate.hpp"
 #include "run_process.hpp"
 #include "temp_file.hpp"
 
@@ -212,7 +212,7 @@ std::string check_dump_and_convert(const GhcLog& log, const std::string& name) {
     const auto convert = run_binary({input.string(), "-o", output.string(), "--quiet"});
     BOOST_TEST(convert.status == 0, name << ": convert: " << convert.err);
     BOOST_TEST(convert.err.empty(), name << ": " << convert.err);
-    const auto problems = el2fx::fxprof::validate_profile_file(output.string());
+    const auto problems = el2fx::check::validate_profile_file(output.string());
     BOOST_TEST(problems.empty(), name << ": " << (problems.empty() ? "" : problems.front()));
     return fs::exists(output) ? el2fx::fxprof::gunzip(slurp(output)) : std::string();
 }

@@ -9,12 +9,12 @@
 #include <set>
 #include <unistd.h>
 
+#include "check/profile_check.hpp"
 #include "convert/converter.hpp"
 #include "eventlog_builder.hpp"
 #include "fxprof/gzip.hpp"
 #include "fxprof/profile_writer.hpp"
-#include "fxprof/rapidjson.hpp"
-#include "fxprof/validate.hpp"
+#include "util/rapidjson.hpp"
 #include "run_process.hpp"
 #include "share_simulation.hpp"
 #include "upstream_data.hpp"
@@ -68,7 +68,7 @@ BOOST_AUTO_TEST_CASE(every_fixture_converts_to_a_valid_profile) {
     BOOST_REQUIRE(logs.size() >= 8u);
     for (const std::string& log : logs) {
         Converted c = convert_to_json(log);
-        auto problems = fxprof::validate_profile(c.json);
+        auto problems = check::validate_profile(c.json);
         BOOST_TEST(problems.empty(), log << ": " << (problems.empty() ? "" : problems.front()));
     }
 }
@@ -94,7 +94,7 @@ BOOST_AUTO_TEST_CASE(every_upstream_eventlog_converts_to_a_valid_profile, UPSTRE
     BOOST_REQUIRE(!logs.empty());
     for (const std::string& log : logs) {
         Converted c = convert_to_json(log);
-        auto problems = fxprof::validate_profile(c.json);
+        auto problems = check::validate_profile(c.json);
         BOOST_TEST(problems.empty(), log << ": " << (problems.empty() ? "" : problems.front()));
     }
 }
@@ -132,7 +132,7 @@ BOOST_AUTO_TEST_CASE(same_input_gives_byte_identical_output) {
     convert::convert_eventlog(env_dir("EL2FX_FIXTURES") + "/sparks.eventlog", a, {});
     convert::convert_eventlog(env_dir("EL2FX_FIXTURES") + "/sparks.eventlog", b, {});
     BOOST_TEST(slurp(a) == slurp(b));
-    BOOST_TEST(fxprof::validate_profile(fxprof::gunzip(slurp(a))).empty());
+    BOOST_TEST(check::validate_profile(fxprof::gunzip(slurp(a))).empty());
 }
 
 // Profiles get shared: the environment may hold secrets.
@@ -158,7 +158,7 @@ BOOST_AUTO_TEST_CASE(environment_is_written_only_when_asked_for) {
     with_env.include_env = true;
     Converted asked = convert_to_json(log, with_env);
     BOOST_TEST(asked.json.find("hunter2") != std::string::npos);
-    BOOST_TEST(fxprof::validate_profile(asked.json).empty());
+    BOOST_TEST(check::validate_profile(asked.json).empty());
 }
 
 BOOST_AUTO_TEST_CASE(upstream_log_with_environment_keeps_it_out, UPSTREAM_DATA) {
@@ -186,7 +186,7 @@ BOOST_AUTO_TEST_CASE(many_short_lived_threads_fold_into_one_track) {
     std::ofstream(log, std::ios::binary) << b.finish();
 
     Converted c = convert_to_json(log);
-    BOOST_TEST(fxprof::validate_profile(c.json).empty());
+    BOOST_TEST(check::validate_profile(c.json).empty());
     auto d = parse(c.json);
     std::set<std::string> names;
     for (const auto& th : d["threads"].GetArray()) names.insert(th["name"].GetString());
@@ -231,7 +231,7 @@ BOOST_AUTO_TEST_CASE(truncated_log_converts_with_a_warning) {
     auto r = el2fx::testing::run_binary({"convert", env_dir("EL2FX_FIXTURES") + "/killed.eventlog", "-o", "-"});
     BOOST_TEST(r.status == 0);
     BOOST_TEST(r.err.find("truncated at byte") != std::string::npos);
-    BOOST_TEST(fxprof::validate_profile(fxprof::gunzip(r.out)).empty());
+    BOOST_TEST(check::validate_profile(fxprof::gunzip(r.out)).empty());
     auto strict = el2fx::testing::run_binary({"convert", "--strict", env_dir("EL2FX_FIXTURES") + "/killed.eventlog", "-o", "-"});
     BOOST_TEST(strict.status == 3);
 }
@@ -242,7 +242,7 @@ BOOST_AUTO_TEST_CASE(timings_name_each_phase_on_standard_error) {
     BOOST_TEST(r.status == 0, r.err);
     for (const char* phase : {"index ", "census ", "events ", "write ", "total "})
         BOOST_TEST(r.err.find(phase) != std::string::npos, phase << " in: " << r.err);
-    BOOST_TEST(fxprof::validate_profile(fxprof::gunzip(r.out)).empty());  // the profile untouched
+    BOOST_TEST(check::validate_profile(fxprof::gunzip(r.out)).empty());  // the profile untouched
     auto two = el2fx::testing::run_binary({"convert", "--timings", log, log, "-o", "-"});
     BOOST_TEST(two.status == 0, two.err);
     BOOST_TEST(two.err.find("profile written in") != std::string::npos, two.err);
@@ -289,7 +289,7 @@ BOOST_AUTO_TEST_CASE(short_spans_merge_into_counted_markers_unless_asked_for_all
         }
     };
     Converted c = convert_to_json(log);
-    BOOST_TEST(fxprof::validate_profile(c.json).empty());
+    BOOST_TEST(check::validate_profile(c.json).empty());
     std::uint64_t merged = 0, kept = 0;
     count_pauses(c.json, merged, kept);
     BOOST_TEST(kept + merged == shorts + longs);
@@ -299,7 +299,7 @@ BOOST_AUTO_TEST_CASE(short_spans_merge_into_counted_markers_unless_asked_for_all
     convert::ConvertOptions all;
     all.marker_resolution_ns = 0;
     Converted every = convert_to_json(log, all);
-    BOOST_TEST(fxprof::validate_profile(every.json).empty());
+    BOOST_TEST(check::validate_profile(every.json).empty());
     count_pauses(every.json, merged, kept);
     BOOST_TEST(merged == 0u);
     BOOST_TEST(kept == shorts + longs);

@@ -3,9 +3,9 @@
 // EL2FX_UPDATE_GOLDEN=1 meson test -C BUILD convert rewrites them; review the diff.
 #include <boost/test/unit_test.hpp>
 
+#include "check/profile_check.hpp"
 #include "convert/converter.hpp"
 #include "fxprof/profile_writer.hpp"
-#include "fxprof/validate.hpp"
 #include "json_golden.hpp"
 #include "run_process.hpp"
 
@@ -19,7 +19,7 @@ void check_fixture(const std::string& name) {
     convert::ConvertOptions options;
     options.input_name = name + ".eventlog";  // as the CLI names it from a relative path
     const std::string json = fxprof::profile_to_json(convert::build_profile(log, options, report));
-    BOOST_TEST(fxprof::validate_profile(json).empty());
+    BOOST_TEST(check::validate_profile(json).empty());
     const auto actual = el2fx::testing::parse_golden_json(json);
     const std::string difference =
         el2fx::testing::compare_with_golden(actual, std::string(EL2FX_CONVERT_GOLDEN_DIR) + "/" + name + ".json");

@@ -9,8 +9,8 @@
 #include "convert/converter.hpp"
 #include "convert/run_summary_marker.hpp"
 #include "fxprof/profile_writer.hpp"
-#include "fxprof/rapidjson.hpp"
 #include "run_process.hpp"
+#include "util/rapidjson.hpp"
 
 using namespace el2fx;
 using el2fx::testing::env_dir;

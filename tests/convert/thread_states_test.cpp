@@ -10,9 +10,9 @@
 #include "convert/converter.hpp"
 #include "eventlog_builder.hpp"
 #include "fxprof/profile_writer.hpp"
-#include "fxprof/rapidjson.hpp"
 #include "run_process.hpp"
 #include "temp_file.hpp"
+#include "util/rapidjson.hpp"
 
 using namespace el2fx;
 using el2fx::testing::env_dir;

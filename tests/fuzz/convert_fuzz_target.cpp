@@ -2,11 +2,11 @@
 #include <cstdlib>
 #include <string>
 
+#include "check/profile_check.hpp"
 #include "convert/converter.hpp"
 #include "fxprof/byte_sink.hpp"
 #include "fxprof/gzip.hpp"
 #include "fxprof/profile_writer.hpp"
-#include "fxprof/validate.hpp"
 #include "memory_file.hpp"
 #include "product_fuzz_targets.hpp"
 #include "util/error.hpp"
@@ -83,7 +83,7 @@ int fuzz_convert(const std::uint8_t* data, std::size_t size) {
     } catch (const Error&) {
         return 0;  // a located error is a fine answer to bad input
     }
-    std::vector<std::string> problems = fxprof::validate_profile(json);
+    std::vector<std::string> problems = check::validate_profile(json);
     if (!problems.empty()) fail("invalid profile: " + problems.front());
     return 0;
 }

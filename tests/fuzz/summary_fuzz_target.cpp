@@ -3,10 +3,10 @@
 #include <string>
 
 #include "cli/summary_command.hpp"
-#include "fxprof/rapidjson.hpp"
 #include "memory_file.hpp"
 #include "product_fuzz_targets.hpp"
 #include "util/error.hpp"
+#include "util/rapidjson.hpp"
 
 namespace {
 

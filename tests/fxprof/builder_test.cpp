@@ -2,15 +2,16 @@
 // Tests look at the parsed JSON the writer produces, not at bytes.
 #include <boost/test/unit_test.hpp>
 
+#include "check/profile_check.hpp"
 #include "fxprof_test_util.hpp"
 #include "fxprof/flat_index.hpp"
 #include "fxprof/frame_table.hpp"
 #include "fxprof/func_table.hpp"
-#include "fxprof/validate.hpp"
 #include "util/error.hpp"
 
 using namespace el2fx::fxprof;
 using namespace el2fx::fxprof::testing;
+using el2fx::check::validate_profile;
 using el2fx::Error;
 
 namespace {

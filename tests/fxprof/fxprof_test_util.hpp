@@ -15,7 +15,7 @@
 
 #include "fxprof/profile.hpp"
 #include "fxprof/profile_writer.hpp"
-#include "fxprof/rapidjson.hpp"
+#include "util/rapidjson.hpp"
 
 namespace el2fx::fxprof::testing {
 

@@ -2,12 +2,13 @@
 // golden/small_profile.json. EL2FX_UPDATE_GOLDEN=1 rewrites the golden file (pretty-printed).
 #include <boost/test/unit_test.hpp>
 
+#include "check/profile_check.hpp"
 #include "fxprof_test_util.hpp"
-#include "fxprof/validate.hpp"
 #include "json_golden.hpp"
 
 using namespace el2fx::fxprof;
 using namespace el2fx::fxprof::testing;
+using el2fx::check::validate_profile;
 
 namespace {
 

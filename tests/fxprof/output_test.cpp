@@ -12,16 +12,17 @@
 #include <thread>
 #include <unistd.h>
 
+#include "check/profile_check.hpp"
 #include "fxprof_test_util.hpp"
 #include "fxprof/gzip.hpp"
 #include "fxprof/parallel_gzip_sink.hpp"
 #include "fxprof/output_file.hpp"
 #include "fxprof/temp_files.hpp"
-#include "fxprof/validate.hpp"
 #include "util/error.hpp"
 
 using namespace el2fx::fxprof;
 using namespace el2fx::fxprof::testing;
+using el2fx::check::validate_profile_file;
 using el2fx::Error;
 
 namespace {

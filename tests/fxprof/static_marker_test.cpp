@@ -7,11 +7,12 @@
 #include <tuple>
 
 #include "fxprof/static_marker.hpp"
-#include "fxprof/validate.hpp"
+#include "check/profile_check.hpp"
 #include "fxprof_test_util.hpp"
 
 using namespace el2fx::fxprof;
 using namespace el2fx::fxprof::testing;
+using el2fx::check::validate_profile;
 
 namespace {
 

@@ -6,13 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "check/profile_check.hpp"
 #include "fxprof/thread_order.hpp"
-#include "fxprof/validate.hpp"
 #include "fxprof_test_util.hpp"
 #include "share_simulation.hpp"
 
 using namespace el2fx::fxprof;
 using namespace el2fx::fxprof::testing;
+using el2fx::check::validate_profile;
 
 namespace {
 

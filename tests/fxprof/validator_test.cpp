@@ -4,11 +4,12 @@
 
 #include <functional>
 
+#include "check/profile_check.hpp"
 #include "fxprof_test_util.hpp"
-#include "fxprof/validate.hpp"
 
 using namespace el2fx::fxprof;
 using namespace el2fx::fxprof::testing;
+using el2fx::check::validate_profile;
 
 namespace {
 

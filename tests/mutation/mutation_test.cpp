@@ -8,16 +8,16 @@
 #include <fstream>
 #include <iterator>
 
+#include "check/profile_check.hpp"
 #include "collecting_sink.hpp"
 #include "convert/converter.hpp"
 #include "eventlog/byte_reader.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "fxprof/gzip.hpp"
 #include "fxprof/profile_writer.hpp"
-#include "fxprof/rapidjson.hpp"
-#include "fxprof/validate.hpp"
 #include "run_process.hpp"
 #include "temp_file.hpp"
+#include "util/rapidjson.hpp"
 
 using el2fx::testing::slurp;
 
@@ -118,7 +118,7 @@ BOOST_AUTO_TEST_CASE(flipped_high_timestamp_bits_are_corrected_with_a_located_wa
             BOOST_TEST(r.status == 0, "bit " << bit);
             BOOST_TEST(contains(r.err, "timestamp_out_of_range"));
             BOOST_TEST(contains(r.err, "byte " + std::to_string(stop.offset)));
-            BOOST_TEST(fxprof::validate_profile(fxprof::gunzip(r.out)).empty());
+            BOOST_TEST(check::validate_profile(fxprof::gunzip(r.out)).empty());
             // Every event is still there: only its time was replaced.
             Diagnostics d;
             BOOST_TEST(read_offsets(file.path, d).size() == concurrency().events.size());
@@ -137,7 +137,7 @@ BOOST_AUTO_TEST_CASE(timestamp_at_2_63_or_later_converts_with_the_same_diagnosti
     BOOST_TEST(r.status == 0);
     BOOST_TEST(contains(r.err, "timestamp_out_of_range"));
     BOOST_TEST(contains(r.err, "byte " + std::to_string(run.offset)));
-    BOOST_TEST(fxprof::validate_profile(fxprof::gunzip(r.out)).empty());
+    BOOST_TEST(check::validate_profile(fxprof::gunzip(r.out)).empty());
     BOOST_TEST(run_binary({"convert", "--strict", file.path, "-o", "-"}).status == 3);
     auto dump = run_binary({"dump", file.path});
     BOOST_TEST(dump.status == 0);
@@ -184,7 +184,7 @@ BOOST_AUTO_TEST_CASE(inflated_length_loses_only_the_rest_of_its_block) {
     // The profile shows it: a "Data lost" marker and the stretch in Profile Info.
     convert::ConversionReport report;
     const std::string json = fxprof::profile_to_json(convert::build_profile(file.path, {}, report));
-    BOOST_TEST(fxprof::validate_profile(json).empty());
+    BOOST_TEST(check::validate_profile(json).empty());
     BOOST_TEST(contains(json, "\"DataLost\""));
     BOOST_TEST(contains(json, "Data lost at bytes " + std::to_string(variable->offset)));
     BOOST_TEST(report.stream_end.lost.size() == 1u);
@@ -215,7 +215,7 @@ BOOST_AUTO_TEST_CASE(garbage_inside_a_block_is_skipped_to_the_next_block) {
     BOOST_TEST(d.count(Diagnostic::corrupt_data_skipped) == 1u);
     auto r = run_binary({"convert", file.path, "-o", "-"});
     BOOST_TEST(r.status == 0);
-    BOOST_TEST(fxprof::validate_profile(fxprof::gunzip(r.out)).empty());
+    BOOST_TEST(check::validate_profile(fxprof::gunzip(r.out)).empty());
 }
 
 // Damage in the global block (no capability): the rest of the file is lost, and the "Data
@@ -295,7 +295,7 @@ BOOST_AUTO_TEST_CASE(huge_allocation_counters_give_a_summary_not_undefined_behav
     BOOST_TEST(contains(summary.out, "bytes allocated"));
     auto r = run_binary({"convert", file.path, "-o", "-"});
     BOOST_TEST(r.status == 0);
-    BOOST_TEST(fxprof::validate_profile(fxprof::gunzip(r.out)).empty());
+    BOOST_TEST(check::validate_profile(fxprof::gunzip(r.out)).empty());
 }
 
 // ---- the header and the end ------------------------------------------------------------

@@ -14,13 +14,13 @@
 #include <vector>
 #include <unistd.h>
 
+#include "check/profile_check.hpp"
 #include "convert/converter.hpp"
 #include "redaction/event_rewriter.hpp"
 #include "eventlog_builder.hpp"
 #include "fxprof/gzip.hpp"
 #include "fxprof/profile_writer.hpp"
-#include "fxprof/rapidjson.hpp"
-#include "fxprof/validate.hpp"
+#include "util/rapidjson.hpp"
 #include "run_process.hpp"
 #include "temp_file.hpp"
 
@@ -124,7 +124,7 @@ BOOST_AUTO_TEST_CASE(redact_args_replaces_every_argument_but_argv0s_file_name) {
     convert::ConvertOptions options;
     options.redact_args = true;
     std::string json = json_of(private_eventlog(dir.path), options);
-    BOOST_TEST(fxprof::validate_profile(json).empty());
+    BOOST_TEST(check::validate_profile(json).empty());
     BOOST_TEST(json.find("s3cret") == std::string::npos);
     BOOST_TEST(json.find("--token") == std::string::npos);
     BOOST_TEST(json.find("/home/alice/bin") == std::string::npos);  // argv[0]'s directory
@@ -150,7 +150,7 @@ BOOST_AUTO_TEST_CASE(redact_paths_leaves_no_directory_anywhere) {
     options.include_env = true;  // even the environment, when included, loses its paths
     options.input_name = "/home/alice/logs/private.eventlog";
     std::string json = json_of(private_eventlog(dir.path), options);
-    BOOST_TEST(fxprof::validate_profile(json).empty());
+    BOOST_TEST(check::validate_profile(json).empty());
     BOOST_TEST(json.find("/home") == std::string::npos, json.substr(0, 2000));
     BOOST_TEST(json.find("alice/") == std::string::npos);
     BOOST_TEST(json.find("Users") == std::string::npos);
@@ -170,7 +170,7 @@ BOOST_AUTO_TEST_CASE(the_cli_redacts_into_the_written_file) {
     for (const char* secret : {"s3cret", "alice/", "/home", "--token", "Users"})
         BOOST_TEST(json.find(secret) == std::string::npos, secret);
     BOOST_TEST(json.find("hunter2") != std::string::npos);  // --include-env was asked for
-    BOOST_TEST(fxprof::validate_profile(json).empty());
+    BOOST_TEST(check::validate_profile(json).empty());
 }
 
 BOOST_AUTO_TEST_CASE(two_runs_make_two_processes_each_starting_at_zero) {
@@ -179,7 +179,7 @@ BOOST_AUTO_TEST_CASE(two_runs_make_two_processes_each_starting_at_zero) {
     std::vector<convert::ConversionReport> reports;
     fxprof::Profile profile = convert::build_profile({{a, "before"}, {b, "after"}}, {}, reports);
     std::string json = fxprof::profile_to_json(profile);
-    auto problems = fxprof::validate_profile(json);
+    auto problems = check::validate_profile(json);
     BOOST_TEST(problems.empty(), (problems.empty() ? "" : problems.front()));
     BOOST_REQUIRE(reports.size() == 2u);
     auto d = parse(json);
@@ -249,7 +249,7 @@ BOOST_AUTO_TEST_CASE(the_cli_compares_runs) {
     std::set<std::string> names;
     for (const auto& t : d["threads"].GetArray()) names.insert(t["processName"].GetString());
     BOOST_TEST((names == std::set<std::string>{"a", "b"}));
-    BOOST_TEST(fxprof::validate_profile_file(out.string()).empty());
+    BOOST_TEST(check::validate_profile_file(out.string()).empty());
 
     auto named = el2fx::testing::run_binary({(dir.path / "a.eventlog").string(), (dir.path / "b.eventlog").string(),
                                              "--names", "before,after", "-o", (dir.path / "both.json.gz").string()});
@@ -357,7 +357,7 @@ BOOST_AUTO_TEST_CASE(a_later_runs_biographical_censuses_are_at_their_time_from_i
     std::string a = env_dir("EL2FX_FIXTURES") + "/userevents.eventlog";
     std::vector<convert::ConversionReport> reports;
     std::string json = fxprof::profile_to_json(convert::build_profile({{a, "first"}, {bio, "bio"}}, {}, reports));
-    BOOST_TEST(fxprof::validate_profile(json).empty());
+    BOOST_TEST(check::validate_profile(json).empty());
     auto both = parse(json);
     BOOST_TEST((marker_times(both, "bio", census) == std::vector<double>{2.0, 4.5}));
     BOOST_TEST(marker_times(both, "first", census).empty());
@@ -399,7 +399,7 @@ BOOST_AUTO_TEST_CASE(stats_list_every_runs_event_types_in_order) {
     BOOST_TEST(piped.err.find("Run 1 of 2: " + a + "\n" + table_a) != std::string::npos, piped.err);
     BOOST_TEST(piped.err.find("\nRun 2 of 2: " + b + "\n" + table_b) != std::string::npos);
     BOOST_TEST(piped.out.find(table_head) == std::string::npos);
-    BOOST_TEST(fxprof::validate_profile(fxprof::gunzip(piped.out)).empty());
+    BOOST_TEST(check::validate_profile(fxprof::gunzip(piped.out)).empty());
 
     // Without --stats: no table.
     auto quiet = el2fx::testing::run_binary({a, b, "-o", (dir.path / "both.json.gz").string()});
@@ -432,7 +432,7 @@ BOOST_AUTO_TEST_CASE(the_written_file_holds_no_environment_without_include_env) 
             for (const char* env : {"hunter2", "API_TOKEN", "HOME=", "Environment"})
                 BOOST_TEST(json.find(env) == std::string::npos, what << ": " << env);
             BOOST_TEST(r.out.find("hunter2") == std::string::npos, what);
-            BOOST_TEST(fxprof::validate_profile(json).empty(), what);
+            BOOST_TEST(check::validate_profile(json).empty(), what);
         }
     }
     // The control: asked for, the environment is there.
@@ -451,7 +451,7 @@ BOOST_AUTO_TEST_CASE(several_runs_are_redacted_too) {
                                          out.string()});
     BOOST_REQUIRE(r.status == 0);
     std::string json = fxprof::gunzip(slurp(out));
-    BOOST_TEST(fxprof::validate_profile(json).empty());
+    BOOST_TEST(check::validate_profile(json).empty());
     for (const char* secret : {"s3cret", "--token", "/home", "alice/", "Users", "input.csv\\u0000", "hunter2",
                                "API_TOKEN"})
         BOOST_TEST(json.find(secret) == std::string::npos, secret);
@@ -586,7 +586,7 @@ BOOST_AUTO_TEST_CASE(redact_paths_writes_no_absolute_path_anywhere) {
     auto r = el2fx::testing::run_binary({log, "--redact-paths", "--include-env", "-o", out.string()});
     BOOST_REQUIRE(r.status == 0);
     const std::string json = fxprof::gunzip(slurp(out));
-    BOOST_TEST(fxprof::validate_profile(json).empty());
+    BOOST_TEST(check::validate_profile(json).empty());
     std::vector<std::string> strings;
     collect_strings(parse(json), strings);
     BOOST_TEST(strings.size() > 100u);

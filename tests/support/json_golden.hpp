@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "fxprof/rapidjson.hpp"
+#include "util/rapidjson.hpp"
 
 namespace el2fx::testing {
 

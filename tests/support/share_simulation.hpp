@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "fxprof/rapidjson.hpp"
+#include "util/rapidjson.hpp"
 
 namespace el2fx::testing {
 

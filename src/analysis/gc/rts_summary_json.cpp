@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "analysis/gc/json.hpp"
+#include "util/rapidjson.hpp"
 
 namespace el2fx::gc {
 namespace {

@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <cassert>
-#include <stdexcept>
+
+#include "analysis/threading/sampling_interval.hpp"
 
 namespace el2fx::analysis {
 
 OffCpuSampler::OffCpuSampler(std::uint64_t interval_ns) : interval_ns_(interval_ns) {
-    if (interval_ns == 0) throw std::invalid_argument("the off-CPU sampling interval must not be 0");
+    check_sampling_interval(interval_ns);
 }
 
 void OffCpuSampler::switch_out(std::uint64_t time) {

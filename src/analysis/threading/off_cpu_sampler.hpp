@@ -35,7 +35,7 @@ class OffCpuSampler {
 public:
     enum class State : std::uint8_t { unknown, on, off };
 
-    // Throws std::invalid_argument for an interval of 0.
+    // Throws el2fx::Error for an interval of 0 (sampling_interval.hpp).
     explicit OffCpuSampler(std::uint64_t interval_ns);
 
     void switch_out(std::uint64_t time);

@@ -1,8 +1,9 @@
 #include "analysis/threading/threading_analysis.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 #include <vector>
+
+#include "analysis/threading/sampling_interval.hpp"
 
 namespace el2fx::analysis {
 namespace {
@@ -16,7 +17,7 @@ bool is_scheduler_event(const eventlog::Event& event) {
 
 ThreadingAnalysis::ThreadingAnalysis(Diagnostics& diagnostics, ThreadingOptions options, ThreadingSink* sink)
     : diagnostics_(diagnostics), options_(options), sink_(sink ? *sink : collector_), own_sink_(sink == nullptr) {
-    if (options_.sampling_interval_ns == 0) throw std::invalid_argument("the sampling interval must not be 0");
+    check_sampling_interval(options_.sampling_interval_ns);
 }
 
 void ThreadingAnalysis::handle(const eventlog::Event& event) {

@@ -28,7 +28,7 @@ struct ThreadingOptions {
 
 class ThreadingAnalysis {
 public:
-    // Throws std::invalid_argument for a sampling interval of 0. Without a sink, everything
+    // Throws el2fx::Error for a sampling interval of 0 (sampling_interval.hpp). Without a sink, everything
     // is kept for finish(); with one, spans and samples go to it as they become final
     // (the sink must outlive the analysis).
     explicit ThreadingAnalysis(Diagnostics& diagnostics, ThreadingOptions options = {},

@@ -22,10 +22,10 @@
 
 #include "analysis/threading/activity.hpp"
 #include "analysis/threading/off_cpu_sampler.hpp"
+#include "analysis/threading/sampling_interval.hpp"
 
 namespace el2fx::analysis {
 
-constexpr std::uint64_t kDefaultSamplingIntervalNs = 1'000'000;
 // Most samples one stretch between two transitions gets (65 s at the default interval):
 // longer stretches are sampled coarser, with weights (see tick_until).
 constexpr std::uint64_t kMaxSamplesPerGap = 1 << 16;

@@ -6,11 +6,11 @@
 #include <string>
 #include <unistd.h>
 
+#include "check/profile_check.hpp"
 #include "temp_file.hpp"
 #include "convert/converter.hpp"
 #include "eventlog_builder.hpp"
 #include "fxprof/profile_writer.hpp"
-#include "fxprof/validate.hpp"
 #include "gc_test_util.hpp"
 #include "run_process.hpp"
 
@@ -60,7 +60,7 @@ const fxprof::ExtraEntry* extra_entry(const fxprof::Profile& p, const std::strin
     return nullptr;
 }
 
-std::vector<std::string> problems_of(const fxprof::Profile& p) { return fxprof::validate_profile(fxprof::profile_to_json(p)); }
+std::vector<std::string> problems_of(const fxprof::Profile& p) { return check::validate_profile(fxprof::profile_to_json(p)); }
 
 using el2fx::testing::TempFile;
 

@@ -4,11 +4,11 @@
 
 #include <string>
 
-#include "fxprof/rapidjson.hpp"
 #include "analysis/gc/gc_analysis.hpp"
 #include "analysis/gc/rts_summary_json.hpp"
 #include "analysis/gc/rts_summary_text.hpp"
 #include "gc_test_util.hpp"
+#include "util/rapidjson.hpp"
 
 using namespace el2fx::gc;
 using namespace el2fx::gc::testing;

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "fxprof/rapidjson.hpp"
 #include "run_process.hpp"
+#include "util/rapidjson.hpp"
 
 using el2fx::testing::env_dir;
 using el2fx::testing::run_binary;

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "check/profile_check.hpp"
 #include "temp_file.hpp"
 #include "analysis/threading/threading_analysis.hpp"
 #include "convert/converter.hpp"
@@ -19,7 +20,6 @@
 #include "eventlog/time_ordered_reader.hpp"
 #include "eventlog_builder.hpp"
 #include "fxprof/profile_writer.hpp"
-#include "fxprof/validate.hpp"
 #include "run_process.hpp"
 #include "upstream_data.hpp"
 
@@ -49,7 +49,7 @@ Converted convert_file(const std::string& path, convert::ConvertOptions options 
 }
 
 void expect_valid(const fxprof::Profile& profile, const std::string& what) {
-    auto problems = fxprof::validate_profile(fxprof::profile_to_json(profile));
+    auto problems = check::validate_profile(fxprof::profile_to_json(profile));
     BOOST_TEST(problems.empty(), what << ": " << (problems.empty() ? "" : problems.front()));
 }
 

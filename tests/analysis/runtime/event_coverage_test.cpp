@@ -7,11 +7,11 @@
 #include <set>
 #include <unistd.h>
 
+#include "check/profile_check.hpp"
 #include "convert/contributors.hpp"
 #include "convert/event_coverage.hpp"
 #include "eventlog/event_types.hpp"
 #include "fxprof/gzip.hpp"
-#include "fxprof/validate.hpp"
 #include "run_process.hpp"
 
 using namespace el2fx;
@@ -124,7 +124,7 @@ BOOST_AUTO_TEST_CASE(convert_stats_prints_where_each_type_is_shown) {
     auto piped = el2fx::testing::run_binary({"convert", "--stats", dir + "/sparks.eventlog", "-o", "-"});
     BOOST_TEST(piped.status == 0, piped.err);
     BOOST_TEST(piped.err.find("SPARK_STEAL") != std::string::npos, piped.err);
-    BOOST_TEST(fxprof::validate_profile(fxprof::gunzip(piped.out)).empty());
+    BOOST_TEST(check::validate_profile(fxprof::gunzip(piped.out)).empty());
     auto bad = el2fx::testing::run_binary({"convert", "--spark-burst-gap", "soon", dir + "/userevents.eventlog", "-o", out});
     BOOST_TEST(bad.status != 0);
 }

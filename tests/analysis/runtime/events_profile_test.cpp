@@ -13,13 +13,13 @@
 #include <set>
 #include <unistd.h>
 
+#include "check/profile_check.hpp"
 #include "convert/converter.hpp"
 #include "eventlog_builder.hpp"
 #include "fxprof/profile_writer.hpp"
-#include "fxprof/rapidjson.hpp"
-#include "fxprof/validate.hpp"
 #include "run_process.hpp"
 #include "upstream_data.hpp"
+#include "util/rapidjson.hpp"
 
 namespace fs = std::filesystem;
 using namespace el2fx;
@@ -106,7 +106,7 @@ Converted convert_file(const std::string& path, convert::ConvertOptions options 
     c.json = fxprof::profile_to_json(profile);
     c.doc.Parse(c.json.data(), c.json.size());
     BOOST_REQUIRE(!c.doc.HasParseError());
-    c.problems = fxprof::validate_profile(c.json);
+    c.problems = check::validate_profile(c.json);
     BOOST_TEST(c.problems.empty(), path << ": " << (c.problems.empty() ? "" : c.problems.front()));
     return c;
 }

@@ -2,10 +2,9 @@
 // and the seed's own `it_works` scenario with the same numbers.
 #include <boost/test/unit_test.hpp>
 
-#include <stdexcept>
-
 #include "analysis/threading/off_cpu_sampler.hpp"
 #include "printing.hpp"
+#include "util/error.hpp"
 
 using el2fx::analysis::OffCpuSampleGroup;
 using el2fx::analysis::OffCpuSampler;
@@ -14,7 +13,7 @@ using State = OffCpuSampler::State;
 BOOST_AUTO_TEST_SUITE(off_cpu_sampler)
 
 BOOST_AUTO_TEST_CASE(sampler_zero_interval_is_rejected) {
-    BOOST_CHECK_THROW(OffCpuSampler(0), std::invalid_argument);
+    BOOST_CHECK_THROW(OffCpuSampler(0), el2fx::Error);
 }
 
 BOOST_AUTO_TEST_CASE(sampler_initial_state_is_unknown) {

@@ -6,13 +6,13 @@
 #include <map>
 #include <string>
 #include <vector>
-#include <stdexcept>
 #include <unistd.h>
 
 #include "make_event.hpp"
 #include "analysis/threading/spans_text.hpp"
 #include "analysis/threading/threading_analysis.hpp"
 #include "eventlog_builder.hpp"
+#include "util/error.hpp"
 #include "printing.hpp"
 
 using el2fx::Diagnostic;
@@ -44,7 +44,15 @@ BOOST_AUTO_TEST_SUITE(threading_analysis)
 
 BOOST_AUTO_TEST_CASE(driver_rejects_a_zero_sampling_interval) {
     Diagnostics d;
-    BOOST_CHECK_THROW(ThreadingAnalysis(d, ThreadingOptions{0}), std::invalid_argument);
+    BOOST_CHECK_THROW(ThreadingAnalysis(d, ThreadingOptions{0}), el2fx::Error);
+}
+
+// The one default and the one check of the interval (sampling_interval.hpp): the conversion's
+// options and the analysis's start from the same default, and only 0 is refused.
+BOOST_AUTO_TEST_CASE(the_sampling_interval_has_one_default_and_one_check) {
+    BOOST_TEST(ThreadingOptions{}.sampling_interval_ns == el2fx::analysis::kDefaultSamplingIntervalNs);
+    BOOST_CHECK_THROW(el2fx::analysis::check_sampling_interval(0), el2fx::Error);
+    BOOST_CHECK_NO_THROW(el2fx::analysis::check_sampling_interval(1));
 }
 
 BOOST_AUTO_TEST_CASE(driver_dispatches_run_stop_and_gc_to_capability_and_thread) {

@@ -1,5 +1,7 @@
-// The one include of RapidJSON for this library, so that every translation unit sees the same
-// configuration. The WrapDB fallback's headers are not system headers; keep them quiet.
+// The one include of RapidJSON, so that every translation unit sees the same configuration: the
+// writers (fxprof's profile, the `summary --json` text) and, for tests and src/check, the DOM.
+// The WrapDB fallback's headers are not system headers and are not clean under -Wpedantic;
+// keep them quiet. Header-only: a target that includes it depends on rapidjson_dep itself.
 #pragma once
 
 #if defined(__clang__)
