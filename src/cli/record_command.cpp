@@ -134,23 +134,17 @@ int fail(std::FILE* err, const std::string& message) {
     return kRecordError;
 }
 
-// The output must be a place a profile can be served from when --open.
-bool check_open_output(const RecordingOutput& settings, const std::string& output, std::FILE* err) {
-    if (!settings.open) return true;
-    if (output == "-") {
-        std::fputs("eventlog2fxprof: --open needs a file to serve, not -o - (add --no-open)\n", err);
-        return false;
-    }
-    return true;
-}
-
 }  // namespace
 
 std::string record_output_path(const std::string& program) { return file_name(program) + ".json.gz"; }
 
 int run_record(const RecordCommand& command, std::FILE* out, std::FILE* err) {
     const std::string output = command.output.output.empty() ? record_output_path(command.program) : command.output.output;
-    if (!check_open_output(command.output, output, err)) return kUsageError;
+    if (output == "-") {
+        std::fputs("eventlog2fxprof record: the program's standard output is its own: -o - is refused, name a file\n",
+                   err);
+        return kUsageError;
+    }
     // Before anything runs: the program, and whether its RTS takes our options.
     std::string path;
     try {

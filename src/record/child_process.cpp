@@ -41,17 +41,10 @@ ChildProcess::ChildProcess(const std::string& path, const std::vector<std::strin
     for (std::string& a : copy) args.push_back(a.data());
     args.push_back(nullptr);
 
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    sigset_t none, all;
-    sigemptyset(&none);
-    sigfillset(&all);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &all);  // what the caller catches, the child does not
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    // The signal mask and ignored signals are inherited as a direct run would inherit them (run
+    // under nohup, it ignores SIGHUP); the caller's handlers become the default ones at exec.
     pid_t pid = -1;
-    const int rc = ::posix_spawn(&pid, path.c_str(), nullptr, &attr, args.data(), environ);
-    posix_spawnattr_destroy(&attr);
+    const int rc = ::posix_spawn(&pid, path.c_str(), nullptr, nullptr, args.data(), environ);
     if (rc != 0) throw Error("cannot run " + path + ": " + std::strerror(rc));
     pid_ = pid;
     g_running.store(pid);

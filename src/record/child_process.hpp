@@ -1,5 +1,5 @@
-// The program being recorded: started with posix_spawn (default signal dispositions, empty
-// signal mask, the caller's environment and standard streams), waited for without reaping it
+// The program being recorded: started with posix_spawn (the caller's environment, standard
+// streams, signal mask and ignored signals; caught signals are reset by exec), waited for without reaping it
 // before the caller knows, so that a signal handler never signals a recycled pid.
 #pragma once
 
