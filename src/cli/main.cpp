@@ -173,7 +173,9 @@ int summary_main(int argc, char** argv) {
 // Options that record and attach share: the conversion's, -o, --open/--no-open, -q, --strict.
 void add_recording_options(cxxopts::Options& options, bool open_by_default) {
     options.add_options()
-        ("o,output", "where to write the profile (- for standard output)", cxxopts::value<std::string>())
+        ("o,output", open_by_default ? "where to write the profile (default: PROGRAM.json.gz here)"
+                                     : "where to write the profile (- for standard output; default: SOCKET.json.gz here)",
+         cxxopts::value<std::string>())
         ("open", open_by_default ? "serve the profile and open it in the Firefox Profiler (the default)"
                                  : "then serve the profile and open it in the Firefox Profiler (see `serve --help`)")
         ("no-open", "just write the profile")
@@ -211,8 +213,7 @@ int record_main(int argc, char** argv) {
         ("rts", "more RTS options, passed verbatim (\"-N4 -A64m\")", cxxopts::value<std::string>())
         ("dry-run", "print the command line it would run, and stop");
     add_recording_options(options, true);
-    options.custom_help("[OPTIONS] --");
-    options.positional_help("PROGRAM [ARGS...]");
+    options.custom_help("[OPTIONS] -- PROGRAM [ARGS...]");
     // The program and its arguments start after "--", or at the first word that is not an option.
     static const std::vector<std::string> kValued = {"-o", "--output", "--interval-rts", "--rts", "--interval",
                                                      "--max-threads", "--heap-bands", "--spark-burst-gap",
