@@ -97,6 +97,10 @@ int run_attach(const AttachCommand& command, std::FILE* out, std::FILE* err) {
         std::fprintf(err, "eventlog2fxprof: %s %llu bytes in %.1f s; converting\n",
                      captured.end_of_stream ? "the stream ended after" : "recorded",
                      static_cast<unsigned long long>(captured.bytes), seconds);
+    if (!captured.end_of_stream && !command.output.quiet)
+        std::fputs("eventlog2fxprof: the window ends where the program's stream goes on: the eventlog is converted "
+                   "as a truncated log (the warning below)\n",
+                   err);
     if (captured.skipped && !command.output.quiet)
         std::fprintf(err, "eventlog2fxprof: left out %llu bytes before the eventlog's header (GHC 9.0 sends a "
                           "stray block marker when it restarts its eventlog for a new client)\n",

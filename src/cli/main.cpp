@@ -200,6 +200,16 @@ void read_recording_options(const cxxopts::ParseResult& args, bool open_by_defau
     read_serve_options(args, output.serve);
 }
 
+// A length of time for --duration and --interval-rts: a bare number would be nanoseconds
+// (parse_time), never what was meant.
+std::uint64_t parse_duration(const std::string& option, const std::string& text) {
+    if (!text.empty() && text.find_first_not_of("0123456789.") == std::string::npos)
+        throw cxxopts::exceptions::exception("--" + option + " needs a unit: " + text + "s, " + text + "ms");
+    const std::uint64_t ns = parse_time(text);
+    if (ns == 0) throw cxxopts::exceptions::exception("--" + option + " must be more than 0");
+    return ns;
+}
+
 int record_main(int argc, char** argv) {
     cxxopts::Options options("eventlog2fxprof record",
                              "Run a GHC-built program with its eventlog going into a pipe, then convert it into "
@@ -245,10 +255,8 @@ int record_main(int argc, char** argv) {
     for (int i = program_at + 1; i < argc; ++i) command.args.emplace_back(argv[i]);
     command.request.heap = args.count("heap") > 0;
     command.request.sparks = args.count("sparks") > 0;
-    if (args.count("interval-rts")) {
-        command.request.rts_interval_ns = parse_time(args["interval-rts"].as<std::string>());
-        if (*command.request.rts_interval_ns == 0) throw el2fx::Error("--interval-rts must be more than 0");
-    }
+    if (args.count("interval-rts"))
+        command.request.rts_interval_ns = parse_duration("interval-rts", args["interval-rts"].as<std::string>());
     if (args.count("rts")) command.request.rts = args["rts"].as<std::string>();
     command.dry_run = args.count("dry-run") > 0;
     read_recording_options(args, true, command.output);
@@ -271,10 +279,7 @@ int attach_main(int argc, char** argv) {
     const cxxopts::ParseResult& args = *parsed;
     AttachCommand command;
     command.source = args["source"].as<std::string>();
-    if (args.count("duration")) {
-        command.duration_ns = parse_time(args["duration"].as<std::string>());
-        if (*command.duration_ns == 0) throw el2fx::Error("--duration must be more than 0");
-    }
+    if (args.count("duration")) command.duration_ns = parse_duration("duration", args["duration"].as<std::string>());
     read_recording_options(args, false, command.output);
     if (command.output.output.empty() && command.source == "-") {
         std::fputs("eventlog2fxprof attach: reading standard input: say where the profile goes with -o FILE\n", stderr);

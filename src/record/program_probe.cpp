@@ -117,8 +117,20 @@ RtsInfo parse_rts_info(const std::string& info) {
     return result;
 }
 
-std::string explain_rts_complaint(const std::string& program, const std::string& stderr_text, int status,
+std::string explain_rts_complaint(const std::string& program, const std::string& all_stderr, int status,
                                   const RtsInfo& info) {
+    // Warnings are not complaints: "prog: Warning: Ignoring GHCRTS variable as RTS options are
+    // disabled." with its indented continuation line (GHCRTS set, -rtsopts=some) runs as usual.
+    std::string stderr_text;
+    std::size_t start = 0;
+    while (start < all_stderr.size()) {
+        std::size_t end = all_stderr.find('\n', start);
+        if (end == std::string::npos) end = all_stderr.size();
+        const std::string line = all_stderr.substr(start, end - start);
+        start = end + 1;
+        if (line.empty() || line.find("Warning: ") != std::string::npos || line[0] == ' ' || line[0] == '\t') continue;
+        stderr_text += line + "\n";
+    }
     if (stderr_text.find("Most RTS options are disabled") != std::string::npos)  // -rtsopts=some, the default
         return program + " does not accept the RTS options that --heap, --interval-rts or --rts ask for (it was "
                          "linked without -rtsopts): rebuild it with `ghc -rtsopts` (cabal: ghc-options: -rtsopts), "
@@ -227,7 +239,10 @@ RtsInfo probe_rts(const std::string& path, const std::string& argv0, const std::
                     " s as a GHC program does: record runs Haskell programs built by GHC");
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     RtsInfo info = parse_rts_info(text[0]);
-    const std::string complaint = explain_rts_complaint(argv0, text[1], code, info);
+    std::string complaint = explain_rts_complaint(argv0, text[1], code, info);
+    const char* ghcrts = std::getenv("GHCRTS");
+    if (!complaint.empty() && ghcrts && *ghcrts && complaint.find("-rtsopts") != std::string::npos)
+        complaint += " (the options in GHCRTS count too: GHCRTS=" + std::string(ghcrts) + ")";
     if (!complaint.empty()) throw Error(complaint);
     return info;
 }

@@ -271,6 +271,10 @@ BOOST_AUTO_TEST_CASE(errors_are_one_line) {
     check_error(empty, empty.finish(kSeconds), 4, "sent no eventlog");
     BOOST_TEST(!std::filesystem::exists(ws.out()));
     BOOST_TEST(ws.tmp_empty());
+    // A bare number would be nanoseconds: a unit is required.
+    Spawned unitless({binary(), "attach", sock, "--duration", "30", "-o", ws.out()}, {}, ws.env());
+    BOOST_TEST(unitless.finish(kSeconds) == 2);
+    BOOST_TEST(unitless.err.find("--duration needs a unit: 30s, 30ms") != std::string::npos, unitless.err);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -97,6 +97,12 @@ BOOST_AUTO_TEST_CASE(each_complaint_of_the_rts_becomes_one_line_that_says_what_t
     BOOST_TEST(not_ghc.find("GHC program") != std::string::npos);
     const std::string rejected = explain_rts_complaint("./p", "p: bad value for -i\n", 0, ok);
     BOOST_TEST(rejected.find("rejects an option: bad value for -i") != std::string::npos);
+    // GHCRTS with a program that takes only safe options: a warning, and it runs.
+    BOOST_TEST(explain_rts_complaint("./p",
+                                     "p: Warning: Ignoring GHCRTS variable as RTS options are disabled.\n"
+                                     "         Link with -rtsopts to enable them.\n",
+                                     0, ok)
+                   .empty());
     for (const std::string& line : {no_eventlog, some, none, not_ghc, rejected})
         BOOST_TEST(line.find('\n') == std::string::npos);
 }
