@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "cli/exit_codes.hpp"
-#include "analysis/spans_text.hpp"
-#include "analysis/threading_analysis.hpp"
+#include "analysis/threading/spans_text.hpp"
+#include "analysis/threading/threading_analysis.hpp"
 #include "cli/input_warnings.hpp"
 #include "eventlog/byte_source.hpp"
 #include "eventlog/event_stats.hpp"

@@ -8,9 +8,9 @@
 #include "eventlog/byte_source.hpp"
 #include "eventlog/event_prefetcher.hpp"
 #include "eventlog/time_ordered_reader.hpp"
-#include "gc/gc_analysis.hpp"
-#include "gc/rts_summary_json.hpp"
-#include "gc/rts_summary_text.hpp"
+#include "analysis/gc/gc_analysis.hpp"
+#include "analysis/gc/rts_summary_json.hpp"
+#include "analysis/gc/rts_summary_text.hpp"
 #include "util/error.hpp"
 
 namespace el2fx::cli {

@@ -6,12 +6,18 @@
 #include "convert/cost_centre_contributor.hpp"
 #include "convert/gc_heap_contributor.hpp"
 #include "convert/heap_profile_contributor.hpp"
+#include "convert/run_info_contributor.hpp"
 
 namespace el2fx::convert {
 
-std::vector<std::unique_ptr<ProfileContributor>> make_contributors(const ConvertOptions& options,
-                                                                   Diagnostics& diagnostics) {
-    std::vector<std::unique_ptr<ProfileContributor>> all;
+Contributors make_contributors(const ConvertOptions& options, Diagnostics& diagnostics) {
+    Contributors parts;
+    auto threading = std::make_unique<ThreadingMapper>();
+    parts.threading = threading.get();
+    std::vector<std::unique_ptr<ProfileContributor>>& all = parts.all;
+    all.push_back(std::move(threading));
+    // After the threads: the eventlog's problems are marked once their markers are in.
+    all.push_back(std::make_unique<RunInfoContributor>(options, diagnostics));
     all.push_back(std::make_unique<CostCentreContributor>(options));
     // Counters are drawn in contributor order: the heap totals before the heap-profile bands.
     all.push_back(std::make_unique<GcHeapContributor>(options, diagnostics));
@@ -19,7 +25,7 @@ std::vector<std::unique_ptr<ProfileContributor>> make_contributors(const Convert
     all.push_back(std::make_unique<UserEventsContributor>(options, diagnostics));
     all.push_back(std::make_unique<SparksContributor>(options));
     all.push_back(std::make_unique<RuntimeEventsContributor>());
-    return all;
+    return parts;
 }
 
 }  // namespace el2fx::convert

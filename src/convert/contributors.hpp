@@ -1,5 +1,5 @@
-// The contributors a conversion runs, besides the threading analyses (which make
-// the tracks): each shows one family of events.
+// The parts of a conversion, in the order they run: each shows one family of events and
+// declares which (shown_tags(): `convert --stats` and event_coverage.hpp).
 #pragma once
 
 #include <memory>
@@ -7,11 +7,18 @@
 
 #include "convert/convert_options.hpp"
 #include "convert/profile_contributor.hpp"
+#include "convert/profile_mapper.hpp"
 #include "util/diagnostics.hpp"
 
 namespace el2fx::convert {
 
-std::vector<std::unique_ptr<ProfileContributor>> make_contributors(const ConvertOptions& options,
-                                                                   Diagnostics& diagnostics);
+struct Contributors {
+    // The first of `all`: it lays out the tracks the others draw on, and the threading
+    // analysis streams into it.
+    ThreadingMapper* threading = nullptr;
+    std::vector<std::unique_ptr<ProfileContributor>> all;
+};
+
+Contributors make_contributors(const ConvertOptions& options, Diagnostics& diagnostics);
 
 }  // namespace el2fx::convert

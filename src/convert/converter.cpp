@@ -3,13 +3,11 @@
 #include <algorithm>
 #include <chrono>
 
-#include "analysis/threading_analysis.hpp"
+#include "analysis/threading/threading_analysis.hpp"
 #include "convert/contributors.hpp"
-#include "convert/data_loss.hpp"
-#include "convert/event_rewriter.hpp"
-#include "convert/profile_mapper.hpp"
-#include "convert/run_census.hpp"
-#include "convert/thread_catalog.hpp"
+#include "redaction/event_rewriter.hpp"
+#include "analysis/run/run_census.hpp"
+#include "analysis/run/thread_catalog.hpp"
 #include "eventlog/byte_source.hpp"
 #include "eventlog/event_prefetcher.hpp"
 #include "eventlog/time_ordered_reader.hpp"
@@ -64,14 +62,15 @@ struct RunPlacement {
 // One eventlog into `profile`: its own process and tracks, in two passes over the events.
 // The first (a census) learns what the layout needs: the threads and how long each ran, the
 // capabilities, the run's facts, where time-profile ticks are. The second streams: analyses
-// hand spans and samples to the threading mapper, which adds them to their tracks at once.
+// hand spans and samples to the threading mapper, which adds them to their tracks at once;
+// every contributor sees each event, then adds what it kept.
 void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOptions& given,
              const RunPlacement& placement, ConversionReport& report) {
     ConvertOptions options = given;
     // The eventlog's name only, never its path (with or without --redact-paths): it names the
     // profile when the log has no program arguments, and profiles get shared.
-    options.input_name = std::string(file_name(options.input_name));
-    const RewriteOptions rewriting{.shift_to_zero = placement.count > 1,
+    options.input_name = std::string(redaction::file_name(options.input_name));
+    const redaction::RewriteOptions rewriting{.shift_to_zero = placement.count > 1,
                                            .redact_args = options.redact_args,
                                            .redact_paths = options.redact_paths};
     Stopwatch stopwatch;
@@ -82,12 +81,12 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     eventlog::TimeOrderedReader reader(file, report.diagnostics);
     report.stream_end = reader.stream_end();
     report.timings.index = stopwatch.lap();
-    RunCensus census;
+    run::RunCensus census;
     {
         Diagnostics first_pass;  // the second pass reports the eventlog's problems
         eventlog::EventPrefetcher events(reader, first_pass);
-        EventRewriter rewriter(rewriting);
-        RunCensusCollector collector(options.include_env);
+        redaction::EventRewriter rewriter(rewriting);
+        run::RunCensusCollector collector(options.include_env);
         while (const eventlog::Event* next = events.next()) collector.handle(rewriter.apply(*next));
         census = collector.finish();
     }
@@ -108,46 +107,44 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
                               : default_span_detail(last > first ? last - first : 0, options.sampling_interval_ns);
     // Counters follow the same detail: samples closer than the resolution merge (exact totals).
     profile.set_counter_resolution(fxprof::Duration::from_nanos(static_cast<std::int64_t>(context.span_detail.resolution)));
-    ThreadingMapper mapper(context, census, report.diagnostics);
-    mapper.begin();
+    std::vector<DiagnosticMoment> diagnostic_moments;
+    context.diagnostic_moments = &diagnostic_moments;
+    DiagnosticWatcher watcher(report.diagnostics);
+    // The threading mapper first: it lays out the tracks (contributors.hpp).
+    Contributors parts = make_contributors(options, report.diagnostics);
+    for (auto& part : parts.all) part->begin(context);
 
     // Time-profile ticks take over the CPU time of the virtual samples they replace (the
     // cost-centre contributor), which needs every span and sample: a profiled log keeps them.
     analysis::ThreadingResultCollector collector;
-    analysis::ThreadingTee tee(mapper, collector);
+    analysis::ThreadingTee tee(*parts.threading, collector);
     const bool keep_threading = census.ticks > 0;
     analysis::ThreadingOptions threading_options;
     threading_options.sampling_interval_ns = options.sampling_interval_ns;
     analysis::ThreadingAnalysis threading(report.diagnostics, threading_options,
-                                          keep_threading ? static_cast<analysis::ThreadingSink*>(&tee) : &mapper);
-    ThreadMoments moments([&mapper](const ThreadMoment& m) { mapper.moment(m); });
-    std::vector<DiagnosticMoment> diagnostic_moments;
-    DiagnosticWatcher watcher(report.diagnostics);
+                                          keep_threading ? static_cast<analysis::ThreadingSink*>(&tee) : parts.threading);
 
-    std::vector<std::unique_ptr<ProfileContributor>> contributors = make_contributors(options, report.diagnostics);
-    for (auto& contributor : contributors) contributor->begin(context);
-    EventRewriter rewriter(rewriting);
+    redaction::EventRewriter rewriter(rewriting);
     eventlog::EventPrefetcher events(reader, report.diagnostics);
     while (const eventlog::Event* next = events.next()) {
         const eventlog::Event* event = &rewriter.apply(*next);
         threading.handle(*event);
-        moments.handle(*event);
-        for (auto& contributor : contributors) contributor->handle(*event);
+        for (auto& part : parts.all) part->handle(*event);
         watcher.after(*event, diagnostic_moments);
     }
     analysis::ThreadingResult lives = threading.finish();
     if (keep_threading) kept_result = collector.take(lives.end_time);
-    report.mapping = mapper.finish(diagnostic_moments);
-    add_data_loss_markers(context, report.stream_end, rewriter.shift());
+    context.time_shift = rewriter.shift();
     std::uint64_t end = std::max(lives.end_time, report.run.last_time);
-    for (auto& contributor : contributors) contributor->contribute(context, end);
+    for (auto& part : parts.all) part->contribute(context, end);
+    report.mapping = parts.threading->summary();
     report.timings.events = stopwatch.lap();
 }
 
 std::string run_name(const RunInput& input) {
     if (!input.name.empty()) return input.name;
     if (input.path == "-") return "stdin";
-    std::string name(file_name(input.path));
+    std::string name(redaction::file_name(input.path));
     const std::string ext = ".eventlog";
     if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0)
         name.resize(name.size() - ext.size());

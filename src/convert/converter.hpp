@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "convert/convert_options.hpp"
-#include "convert/profile_mapper.hpp"
-#include "convert/run_info.hpp"
+#include "convert/thread_track_layout.hpp"
+#include "analysis/run/run_info.hpp"
 #include "eventlog/stream.hpp"
 #include "fxprof/profile_writer.hpp"
 #include "util/diagnostics.hpp"
@@ -24,7 +24,7 @@ struct PhaseTimes {
 
 struct ConversionReport {
     PhaseTimes timings;
-    RunInfo run;
+    run::RunInfo run;
     eventlog::StreamEnd stream_end;
     Diagnostics diagnostics;
     MappingSummary mapping;

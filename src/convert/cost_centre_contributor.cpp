@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "profiling/tick_cpu.hpp"
+#include "analysis/ghc_profiling/tick_cpu.hpp"
 
 namespace el2fx::convert {
 namespace {

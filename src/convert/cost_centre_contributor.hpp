@@ -14,8 +14,8 @@
 #pragma once
 
 #include "convert/profile_contributor.hpp"
-#include "profiling/cost_centre_table.hpp"
-#include "profiling/time_profile.hpp"
+#include "analysis/ghc_profiling/cost_centre_table.hpp"
+#include "analysis/ghc_profiling/time_profile.hpp"
 
 namespace el2fx::convert {
 

@@ -51,22 +51,36 @@ void add_data_loss_entries(fxprof::Profile& profile, fxprof::ExtraSectionHandle 
                                                  "; such events were given the time of the event before them"));
 }
 
+namespace {
+
+// Corrupt bytes: the span of the timeline whose events they held.
+struct DataLostMarker {
+    static constexpr fxprof::MarkerTypeInfo kType{
+        .name = "DataLost",
+        .display = fxprof::kTimelineDisplay,
+        .tooltip_label = "Data lost: {marker.data.problem}",
+        .table_label = "Data lost (bytes {marker.data.firstByte}-{marker.data.lastByte}): {marker.data.problem}",
+        .chart_label = "Data lost",
+        .description = "Corrupt bytes in the eventlog: the events they held are missing from this span."};
+    static constexpr std::array kFields{
+        fxprof::StaticField{"problem", "Problem", FieldFormat::string},
+        fxprof::StaticField{"firstByte", "First byte lost", FieldFormat::integer},
+        fxprof::StaticField{"lastByte", "Bytes lost up to", FieldFormat::integer},
+        fxprof::StaticField{"tag", "Event type found", FieldFormat::integer},
+        fxprof::StaticField{"recovery", "Recovery", FieldFormat::string}};
+    fxprof::StringHandle problem;
+    std::int64_t first_byte;
+    std::int64_t last_byte;
+    std::int64_t tag;
+    fxprof::StringHandle recovery;
+    auto field_values() const { return std::tuple{problem, first_byte, last_byte, tag, recovery}; }
+};
+
+}  // namespace
+
 void add_data_loss_markers(ProfileContext& ctx, const eventlog::StreamEnd& end, std::uint64_t shift) {
     if (end.lost.empty()) return;
     fxprof::Profile& p = ctx.profile;
-    using DL = fxprof::DisplayLocation;
-    const fxprof::MarkerSchemaHandle schema = p.register_marker_schema(
-        {.name = "DataLost",
-         .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
-         .fields = {{"problem", "Problem", FieldFormat::string},
-                    {"firstByte", "First byte lost", FieldFormat::integer},
-                    {"lastByte", "Bytes lost up to", FieldFormat::integer},
-                    {"tag", "Event type found", FieldFormat::integer},
-                    {"recovery", "Recovery", FieldFormat::string}},
-         .tooltip_label = "Data lost: {marker.data.problem}",
-         .table_label = "Data lost (bytes {marker.data.firstByte}-{marker.data.lastByte}): {marker.data.problem}",
-         .chart_label = "Data lost",
-         .description = "Corrupt bytes in the eventlog: the events they held are missing from this span."});
     const fxprof::StringHandle name = p.handle_for_string("Data lost");
     const fxprof::StringHandle resumed = p.handle_for_string("read on from the next block");
     const fxprof::StringHandle lost_rest = p.handle_for_string("no later block: the rest of the eventlog is lost");
@@ -79,10 +93,12 @@ void add_data_loss_markers(ProfileContext& ctx, const eventlog::StreamEnd& end, 
         const MarkerTiming timing = to > from ? MarkerTiming::interval(ProfileContext::at(from), ProfileContext::at(to))
                                               : MarkerTiming::instant(ProfileContext::at(from));
         const fxprof::StringHandle problem = p.handle_for_string(eventlog::corruption_text(lost.kind));
-        p.add_marker(track, timing, name, ctx.categories.warning, schema,
-                     {FieldValue(problem), FieldValue(static_cast<std::int64_t>(lost.begin)),
-                      FieldValue(static_cast<std::int64_t>(lost.end)), FieldValue(static_cast<std::int64_t>(lost.tag)),
-                      FieldValue(lost.resynchronised ? resumed : lost_rest)});
+        p.add_marker(track, timing, name, ctx.categories.warning,
+                     DataLostMarker{.problem = problem,
+                                    .first_byte = static_cast<std::int64_t>(lost.begin),
+                                    .last_byte = static_cast<std::int64_t>(lost.end),
+                                    .tag = static_cast<std::int64_t>(lost.tag),
+                                    .recovery = lost.resynchronised ? resumed : lost_rest});
     }
 }
 

@@ -12,16 +12,6 @@ namespace {
 
 using namespace eventlog;
 
-constexpr std::array<std::uint16_t, 8> kThreading = {
-    CreateThread::tag, RunThread::tag,  StopThread::tag, MigrateThread::tag,
-    WakeupThread::tag, StartGC::tag,    EndGC::tag,      ThreadLabel::tag};
-
-constexpr std::array<std::uint16_t, 6> kRunInfo = {RtsIdentifier::tag, ProgramArgs::tag,  OsProcessPid::tag,
-                                                   WallClockTime::tag, HeapInfoGHC::tag, CapCreate::tag};
-constexpr std::array<std::uint16_t, 7> kRunInfoWithEnv = {RtsIdentifier::tag, ProgramArgs::tag,  OsProcessPid::tag,
-                                                          WallClockTime::tag, HeapInfoGHC::tag, CapCreate::tag,
-                                                          ProgramEnv::tag};
-
 constexpr NotShown kNotShown[] = {
     {ThreadRunnable::tag,
      "not a change of state (threads run and stop by RUN_THREAD/STOP_THREAD); GHC no longer writes it"},
@@ -44,13 +34,6 @@ bool contains(std::span<const std::uint16_t> tags, std::uint16_t tag) {
 
 }  // namespace
 
-std::span<const std::uint16_t> threading_shown_tags() { return kThreading; }
-
-std::span<const std::uint16_t> run_info_shown_tags(const ConvertOptions& options) {
-    if (options.include_env) return kRunInfoWithEnv;
-    return kRunInfo;
-}
-
 std::vector<NotShown> not_shown_event_types(const ConvertOptions& options) {
     std::vector<NotShown> out(std::begin(kNotShown), std::end(kNotShown));
     if (!options.include_env) out.push_back(kEnvNotShown);
@@ -65,8 +48,6 @@ std::vector<EventTypeCoverage> event_coverage(const ConvertOptions& options,
         EventTypeCoverage c;
         c.tag = tag;
         c.name = name;
-        if (contains(threading_shown_tags(), tag)) c.shown_by.emplace_back(kThreadingPart);
-        if (contains(run_info_shown_tags(options), tag)) c.shown_by.emplace_back(kRunInfoPart);
         for (const ProfileContributor* p : contributors)
             if (contains(p->shown_tags(), tag)) c.shown_by.emplace_back(p->name());
         if (c.shown_by.empty()) {
@@ -82,9 +63,9 @@ std::vector<EventTypeCoverage> event_coverage(const ConvertOptions& options,
 
 std::vector<EventTypeCoverage> event_coverage(const ConvertOptions& options) {
     Diagnostics scratch;
-    std::vector<std::unique_ptr<ProfileContributor>> owned = make_contributors(options, scratch);
+    Contributors owned = make_contributors(options, scratch);
     std::vector<const ProfileContributor*> contributors;
-    for (const auto& c : owned) contributors.push_back(c.get());
+    for (const auto& c : owned.all) contributors.push_back(c.get());
     return event_coverage(options, contributors);
 }
 

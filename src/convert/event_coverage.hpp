@@ -1,8 +1,8 @@
 // Where the profile shows each event type: the registry behind `convert --stats`, and
 // the promise that no event type the decoder knows is silently dropped. Every tag of
-// eventlog::AllPayloads is shown by some part of the conversion (the threading
-// mapper, the run facts in the profile's meta, or a contributor's shown_tags()) or is
-// listed in not_shown_event_types() with the reason.
+// eventlog::AllPayloads is shown by some part of the conversion (a contributor's
+// shown_tags(): contributors.hpp lists them) or is listed in not_shown_event_types()
+// with the reason.
 #pragma once
 
 #include <cstdint>
@@ -16,17 +16,8 @@
 
 namespace el2fx::convert {
 
-// The event types the threading analyses and profile_mapper.cpp show (tracks, samples
-// and markers of capabilities and Haskell threads). The one list of them.
-std::span<const std::uint16_t> threading_shown_tags();
-// The event types RunInfo takes into the profile's meta (name, pid, RTS, start time,
-// arguments, heap parameters; the environment only with --include-env).
-std::span<const std::uint16_t> run_info_shown_tags(const ConvertOptions& options);
 // Event types nothing shows, and why (PROGRAM_ENV is here unless --include-env).
 std::vector<NotShown> not_shown_event_types(const ConvertOptions& options);
-
-inline constexpr std::string_view kThreadingPart = "threads";
-inline constexpr std::string_view kRunInfoPart = "run info";
 
 struct EventTypeCoverage {
     std::uint16_t tag = 0;

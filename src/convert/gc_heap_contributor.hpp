@@ -16,18 +16,24 @@
 //   to the OS, and allocation (total and per capability, as rates);
 // - the `+RTS -s` summary (gc::RtsSummary) and the seed's per-capability view in the profile's
 //   info panel.
+//
+// This contributor runs the analysis and hands its records on: gc_markers.hpp (collections),
+// heap_counters.hpp (heap samples), nonmoving_markers.hpp, rts_summary_panel.hpp and
+// run_summary_marker.hpp.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 
 #include "convert/profile_contributor.hpp"
-#include "gc/gc_analysis.hpp"
+#include "analysis/gc/gc_analysis.hpp"
 #include "util/diagnostics.hpp"
 
 namespace el2fx::convert {
 
-class GcHeapWriter;
+class GcMarkers;
+class HeapCounters;
+class NonmovingMarkers;
 
 // Streams: collections and heap samples become markers and counters as the analysis
 // completes them (from begin() on); the non-moving records and the summary at the end.
@@ -48,7 +54,10 @@ private:
 
     const Diagnostics& diagnostics_;
     gc::GcAnalysis analysis_;
-    std::unique_ptr<GcHeapWriter> writer_;
+    // Made by begin(), when the tracks exist.
+    std::unique_ptr<GcMarkers> markers_;
+    std::unique_ptr<HeapCounters> heap_;
+    std::unique_ptr<NonmovingMarkers> nonmoving_;
 };
 
 }  // namespace el2fx::convert

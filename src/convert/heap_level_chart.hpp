@@ -16,7 +16,7 @@
 #include <optional>
 #include <vector>
 
-#include "gc/heap_counters.hpp"
+#include "analysis/gc/heap_counters.hpp"
 
 namespace el2fx::convert {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "profiling/band_names.hpp"
-#include "profiling/heap_chart.hpp"
+#include "analysis/ghc_profiling/band_names.hpp"
+#include "analysis/ghc_profiling/heap_chart.hpp"
 
 namespace el2fx::convert {
 namespace {
@@ -38,6 +38,45 @@ std::string human_bytes(std::uint64_t n) {
     std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.3g %s", v, kUnits[u]);
     return buf;
 }
+
+// A census: its total and its largest bands (fewer when it has fewer).
+struct HeapCensusMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "HeapCensus",
+        .display = kChartDisplay,
+        .tooltip_label = "Heap census: {marker.data.total}",
+        .table_label = "{marker.data.total}: {marker.data.band1} {marker.data.band1Bytes}",
+        .chart_label = "{marker.data.band1}",
+        .description = "A heap-profile census: residency by band, largest first."};
+    static constexpr std::array kFields{StaticField{"breakdown", "Breakdown", FieldFormat::string},
+                                        StaticField{"total", "Total residency", FieldFormat::bytes},
+                                        StaticField{"bands", "Bands", FieldFormat::integer},
+                                        StaticField{"band1", "Band 1", FieldFormat::string},
+                                        StaticField{"band1Bytes", "Band 1 residency", FieldFormat::bytes},
+                                        StaticField{"band2", "Band 2", FieldFormat::string},
+                                        StaticField{"band2Bytes", "Band 2 residency", FieldFormat::bytes},
+                                        StaticField{"band3", "Band 3", FieldFormat::string},
+                                        StaticField{"band3Bytes", "Band 3 residency", FieldFormat::bytes},
+                                        StaticField{"band4", "Band 4", FieldFormat::string},
+                                        StaticField{"band4Bytes", "Band 4 residency", FieldFormat::bytes},
+                                        StaticField{"band5", "Band 5", FieldFormat::string},
+                                        StaticField{"band5Bytes", "Band 5 residency", FieldFormat::bytes}};
+    struct Band {
+        std::optional<StringHandle> name;
+        std::optional<std::uint64_t> bytes;
+    };
+    static_assert(HeapProfileContributor::kMarkerBands == 5, "kFields lists five bands");
+    StringHandle breakdown;
+    std::uint64_t total;
+    std::size_t bands;
+    std::array<Band, 5> largest{};
+    auto field_values() const {
+        return std::tuple{breakdown,          total,          bands,
+                          largest[0].name, largest[0].bytes, largest[1].name, largest[1].bytes,
+                          largest[2].name, largest[2].bytes, largest[3].name, largest[3].bytes,
+                          largest[4].name, largest[4].bytes};
+    }
+};
 
 // The chart's marker type. Fields: the total, each chart band's own residency labelled with
 // its full name and colour (tooltip and sidebar), "other", and hidden cumulative levels that
@@ -137,46 +176,24 @@ void HeapProfileContributor::contribute(ProfileContext& context, std::uint64_t r
     add_chart(context, chart, names, std::string(how.flag) + ", by " + std::string(how.by));
 
     // Census markers on the process track.
-    MarkerSchema schema{.name = "HeapCensus",
-                        .display = {DisplayLocation::marker_chart, DisplayLocation::marker_table},
-                        .fields = {{"breakdown", "Breakdown", FieldFormat::string},
-                                   {"total", "Total residency", FieldFormat::bytes},
-                                   {"bands", "Bands", FieldFormat::integer}},
-                        .tooltip_label = "Heap census: {marker.data.total}",
-                        .table_label = "{marker.data.total}: {marker.data.band1} {marker.data.band1Bytes}",
-                        .chart_label = "{marker.data.band1}",
-                        .description = "A heap-profile census: residency by band, largest first."};
-    for (std::size_t k = 1; k <= kMarkerBands; ++k) {
-        std::string n = std::to_string(k);
-        schema.fields.push_back({"band" + n, "Band " + n, FieldFormat::string});
-        schema.fields.push_back({"band" + n + "Bytes", "Band " + n + " residency", FieldFormat::bytes});
-    }
-    MarkerSchemaHandle census_schema = p.register_marker_schema(std::move(schema));
     StringHandle census_name = p.handle_for_string("Heap census");
     StringHandle bio_name = p.handle_for_string("Heap census (biographical)");
     StringHandle breakdown = p.handle_for_string(std::string(how.flag) + ", by " + std::string(how.by));
-    StringHandle none = p.handle_for_string("");
 
     for (const profiling::HeapCensus& census : heap_.censuses()) {
         Timestamp at = ProfileContext::at(census.time);
         std::vector<std::pair<std::uint32_t, std::uint64_t>> largest = census.bands;
         std::stable_sort(largest.begin(), largest.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-        std::vector<FieldValue> values = {FieldValue(breakdown), FieldValue(census.total), FieldValue(census.bands.size())};
-        for (std::size_t k = 0; k < kMarkerBands; ++k) {
-            if (k < largest.size()) {
-                StringHandle band = p.handle_for_string(name_of(largest[k].first));
-                values.push_back(FieldValue(band));
-                values.push_back(FieldValue(largest[k].second));
-            } else {
-                values.push_back(FieldValue(none));
-                values.push_back(FieldValue(0));
-            }
+        HeapCensusMarker marker{.breakdown = breakdown, .total = census.total, .bands = census.bands.size()};
+        for (std::size_t k = 0; k < std::min(largest.size(), kMarkerBands); ++k) {
+            StringHandle band = p.handle_for_string(name_of(largest[k].first));
+            marker.largest[k] = {band, largest[k].second};
         }
         bool interval = census.end && !census.biographical && *census.end >= census.time;
         MarkerTiming timing = interval ? MarkerTiming::interval(at, ProfileContext::at(*census.end))
                                        : MarkerTiming::instant(at);
         p.add_marker(context.process_track, timing, census.biographical ? bio_name : census_name,
-                     context.categories.memory, census_schema, values);
+                     context.categories.memory, marker);
     }
 
     ExtraSectionHandle s = p.add_extra_section(context.section_label("Heap profile"));

@@ -12,9 +12,9 @@
 #include <cstddef>
 
 #include "convert/profile_contributor.hpp"
-#include "profiling/cost_centre_table.hpp"
-#include "profiling/heap_profile.hpp"
-#include "profiling/info_tables.hpp"
+#include "analysis/ghc_profiling/cost_centre_table.hpp"
+#include "analysis/ghc_profiling/heap_profile.hpp"
+#include "analysis/ghc_profiling/info_tables.hpp"
 
 namespace el2fx::convert {
 

@@ -4,28 +4,34 @@ namespace el2fx::convert {
 
 using namespace el2fx::fxprof;
 
-MarkerSchemaHandle merged_spans_schema(Profile& profile) {
-    using DL = DisplayLocation;
-    return profile.register_marker_schema(
-        {.name = "MergedSpans",
-         .display = {DL::marker_chart, DL::marker_table},
-         .fields = {{"count", "Spans", FieldFormat::integer},
-                    {"total", "Total time", FieldFormat::duration},
-                    {"longest", "Longest", FieldFormat::duration}},
-         .tooltip_label = "{marker.name} ×{marker.data.count} (merged)",
-         .table_label = "×{marker.data.count} merged, {marker.data.total} in all",
-         .chart_label = "×{marker.data.count}",
-         .description = "Spans shorter than the marker resolution (--marker-resolution), merged: how many, "
-                        "their total and longest duration. The samples show them exactly."});
-}
+// A run of short spans on one row, merged: how many, their total and longest duration.
+struct MergedSpansMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "MergedSpans",
+        .display = kChartDisplay,
+        .tooltip_label = "{marker.name} ×{marker.data.count} (merged)",
+        .table_label = "×{marker.data.count} merged, {marker.data.total} in all",
+        .chart_label = "×{marker.data.count}",
+        .description = "Spans shorter than the marker resolution (--marker-resolution), merged: how many, "
+                       "their total and longest duration. The samples show them exactly."};
+    static constexpr std::array kFields{StaticField{"count", "Spans", FieldFormat::integer},
+                                        StaticField{"total", "Total time", FieldFormat::duration},
+                                        StaticField{"longest", "Longest", FieldFormat::duration}};
+    std::uint64_t count;
+    Duration total;
+    Duration longest;
+    auto field_values() const { return std::tuple{count, total, longest}; }
+};
+
+MarkerSchemaHandle merged_spans_schema(Profile& profile) { return profile.schema_handle<MergedSpansMarker>(); }
 
 void add_merged_marker(Profile& profile, MarkerSchemaHandle schema, ThreadHandle track, StringHandle name,
                        CategoryHandle category, const MergedSpans& m) {
     auto at = [](std::uint64_t ns) { return Timestamp::from_nanos(static_cast<std::int64_t>(ns)); };
     auto dur = [](std::uint64_t ns) { return Duration::from_nanos(static_cast<std::int64_t>(ns)); };
+    (void)schema;  // registered with the first merged marker
     profile.add_marker(track, MarkerTiming::interval(at(m.start), at(m.end)), name, category,
-                       schema, {FieldValue(m.count), FieldValue(dur(m.total)),
-                                                      FieldValue(dur(m.longest))});
+                       MergedSpansMarker{.count = m.count, .total = dur(m.total), .longest = dur(m.longest)});
 }
 
 }  // namespace el2fx::convert

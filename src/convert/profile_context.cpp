@@ -6,6 +6,23 @@
 
 namespace el2fx::convert {
 
+Categories declare_categories(fxprof::Profile& profile) {
+    Categories c;
+    c.other = fxprof::Profile::default_category();
+    c.idle = profile.handle_for_category("Idle", fxprof::CategoryColor::transparent);
+    c.running = profile.handle_for_category("Running", fxprof::CategoryColor::green);
+    c.gc = profile.handle_for_category("GC", fxprof::CategoryColor::orange);
+    c.gc_wait = profile.handle_for_category("GC wait", fxprof::CategoryColor::darkgrey);
+    c.waiting_for_gc = profile.handle_for_category("Waiting for GC", fxprof::CategoryColor::brown);
+    c.runnable = profile.handle_for_category("Runnable", fxprof::CategoryColor::grey);
+    c.foreign_call = profile.handle_for_category("Foreign call", fxprof::CategoryColor::magenta);
+    c.blocked = profile.handle_for_category("Blocked", fxprof::CategoryColor::lightblue);
+    c.user = profile.handle_for_category("User", fxprof::CategoryColor::yellow);
+    c.memory = profile.handle_for_category("Memory", fxprof::CategoryColor::purple);
+    c.warning = profile.handle_for_category("Warning", fxprof::CategoryColor::red);
+    return c;
+}
+
 std::optional<fxprof::ThreadHandle> ProfileContext::capability_track(eventlog::CapNo cap) const {
     auto it = capability_tracks.find(cap);
     if (it == capability_tracks.end()) return std::nullopt;
@@ -51,7 +68,7 @@ std::optional<eventlog::ThreadId> ProfileContext::running_thread(eventlog::CapNo
 }
 
 std::string ProfileContext::thread_name(eventlog::ThreadId thread) const {
-    const ThreadFacts* facts = threads.find(thread);
+    const run::ThreadFacts* facts = threads.find(thread);
     if (facts && facts->labelled()) return std::to_string(thread) + " " + std::string(threads.label(*facts));
     return "thread " + std::to_string(thread);
 }

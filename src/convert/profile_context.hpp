@@ -3,6 +3,7 @@
 // first pass collected. Contributors (profile_contributor.hpp) receive it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -10,14 +11,20 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/threading_result.hpp"
+#include "analysis/threading/off_cpu_state.hpp"
+#include "analysis/threading/threading_result.hpp"
 #include "convert/convert_options.hpp"
-#include "convert/run_info.hpp"
+#include "convert/diagnostic_moment.hpp"
+#include "analysis/run/run_info.hpp"
 #include "convert/span_detail.hpp"
-#include "convert/thread_catalog.hpp"
+#include "analysis/run/thread_catalog.hpp"
 #include "eventlog/stream.hpp"
 #include "fxprof/profile.hpp"
-#include "profiling/time_profile.hpp"
+#include "analysis/ghc_profiling/time_profile.hpp"
+
+namespace el2fx::run {
+struct RunCensus;
+}
 
 namespace el2fx::convert {
 
@@ -36,30 +43,50 @@ struct Categories {
     fxprof::CategoryHandle user{0};     // yellow: the program's own events (traceEvent, traceMarker)
     fxprof::CategoryHandle memory{0};   // purple: heap, allocation, heap profiles
     fxprof::CategoryHandle warning{0};  // red: something odd in the eventlog
+
+    // The kinds of stop's categories, by analysis::OffCpuKind.
+    std::array<fxprof::CategoryHandle, analysis::kOffCpuKinds> off_cpu() const {
+        return {waiting_for_gc, runnable, foreign_call, blocked};
+    }
+};
+
+// Declares the shared categories in the profile.
+Categories declare_categories(fxprof::Profile& profile);
+
+// The marker type of "the eventlog did something unexpected here": the threading mapper
+// declares it with its own marker types, the run info's problems use it too.
+struct EventlogWarningMarker {
+    fxprof::StringHandle name{0};
+    fxprof::MarkerSchemaHandle schema{0};
 };
 
 class ProfileContext {
 public:
-    ProfileContext(fxprof::Profile& profile, const ConvertOptions& options, const RunInfo& run,
-                   const ThreadCatalog& threads, const analysis::ThreadingResult& threading)
+    ProfileContext(fxprof::Profile& profile, const ConvertOptions& options, const run::RunInfo& run,
+                   const run::ThreadCatalog& threads, const analysis::ThreadingResult& threading)
         : profile(profile), options(options), run(run), threads(threads), threading(threading) {}
 
     fxprof::Profile& profile;
     const ConvertOptions& options;
-    const RunInfo& run;
-    const ThreadCatalog& threads;
+    const run::RunInfo& run;
+    const run::ThreadCatalog& threads;
     // Every span and sample, kept only for a log with time-profile ticks (the cost-centre
     // contributor needs them); otherwise empty: the threading mapper streamed them.
     const analysis::ThreadingResult& threading;
     // What the first pass learnt (run_census.hpp); its tick coverage says where time-profile
     // ticks stand in for virtual samples.
-    const struct RunCensus* census = nullptr;
+    const run::RunCensus* census = nullptr;
     const profiling::TickCoverage* tick_coverage = nullptr;
     Categories categories;
     // How the decoding ended: truncation, corrupt stretches skipped (data_loss.hpp).
     const eventlog::StreamEnd* stream_end = nullptr;
     // How much span detail markers keep (span_detail.hpp), the same for every contributor.
     SpanDetail span_detail{};
+    EventlogWarningMarker eventlog_warning;
+    // Where the analyses found the eventlog odd (converter.cpp), complete after the last event.
+    const std::vector<DiagnosticMoment>* diagnostic_moments = nullptr;
+    // What the run's times were shifted by (several runs in one profile), set after the last event.
+    std::uint64_t time_shift = 0;
 
     // Several eventlogs in one profile (`eventlog2fxprof a.eventlog b.eventlog`): each run is
     // its own process, named here, and its events reach everyone shifted so that its first
@@ -90,7 +117,7 @@ public:
     // "12 worker" for a labelled thread, "thread 12" otherwise.
     std::string thread_name(eventlog::ThreadId thread) const;
 
-    // Set by the threading contributor, which creates the tracks.
+    // Set by the threading mapper, which lays out the tracks (thread_track_layout.hpp).
     std::map<eventlog::CapNo, fxprof::ThreadHandle> capability_tracks;
     void set_thread_track(eventlog::ThreadId thread, fxprof::ThreadHandle track, bool folded);
 

@@ -1,52 +1,46 @@
-// Maps what the analyses found onto a Firefox Profiler profile (design.md, "How the
-// eventlog maps onto the profile"): one process; a track per capability and per
-// Haskell thread (the busiest and the labelled ones, the rest folded into one
-// track); samples with CPU deltas and off-CPU groups; spans and moments as markers.
+// The threading mapper: the part of the conversion that shows capabilities and Haskell threads
+// (design.md, "How the eventlog maps onto the profile"). It lays out the process and the tracks
+// (thread_track_layout.hpp), then takes what the threading analysis streams: samples, with
+// their stacks (activity_stacks.hpp), onto their tracks; spans and thread moments become
+// markers (threading_markers.hpp).
 #pragma once
 
 #include <memory>
-#include <vector>
 
-#include "analysis/threading_sink.hpp"
-#include "convert/diagnostic_moment.hpp"
-#include "convert/profile_context.hpp"
-#include "convert/run_census.hpp"
-#include "util/diagnostics.hpp"
+#include "analysis/run/thread_catalog.hpp"
+#include "analysis/threading/threading_sink.hpp"
+#include "convert/profile_contributor.hpp"
+#include "convert/thread_track_layout.hpp"
 
 namespace el2fx::convert {
 
-
-struct MappingSummary {
-    std::size_t thread_tracks = 0;   // Haskell threads with a track of their own
-    std::size_t folded_threads = 0;  // Haskell threads in the shared track
-};
-
-// Declares the shared categories (Categories) in the profile.
-Categories declare_categories(fxprof::Profile& profile);
-
-// Streams the threading analysis into the profile: begin() lays out the process and every
-// track from the census (first pass); the analysis then hands over spans and samples as they
-// become final and the thread catalog its moments (second pass); finish() flushes what is
-// pending and adds the diagnostic markers. Span markers follow the context's span detail.
-class ThreadingMapper final : public analysis::ThreadingSink {
+// A contributor that is also the threading analysis' sink: begin() lays out every track from
+// the census (context.census, first pass); the analysis then hands over spans and samples as
+// they become final, and handle() follows the threads' moments (second pass); contribute()
+// adds what is pending. It runs first: the other contributors draw on its tracks.
+class ThreadingMapper final : public ProfileContributor, public analysis::ThreadingSink {
 public:
-    // `context` and `census` must outlive the mapper.
-    ThreadingMapper(ProfileContext& context, const RunCensus& census, const Diagnostics& diagnostics);
+    ThreadingMapper();
     ~ThreadingMapper() override;
 
-    void begin();
-    MappingSummary finish(const std::vector<DiagnosticMoment>& diagnostic_moments);
+    std::string_view name() const override { return "threads"; }
+    void begin(ProfileContext& context) override;
+    void handle(const eventlog::Event& event) override { moments_.handle(event); }
+    void contribute(ProfileContext& context, std::uint64_t end) override;
+    std::span<const std::uint16_t> shown_tags() const override;
+    // How many threads got a track of their own (after begin()).
+    const MappingSummary& summary() const;
 
     void capability_started(eventlog::CapNo cap, std::uint64_t time) override;
     void capability_span(eventlog::CapNo cap, const analysis::CapabilitySpan& span) override;
     void capability_sample(eventlog::CapNo cap, const analysis::Sample<analysis::CapabilityActivity>& sample) override;
     void thread_span(eventlog::ThreadId thread, const analysis::ThreadStateSpan& span) override;
     void thread_sample(eventlog::ThreadId thread, const analysis::Sample<analysis::ThreadActivity>& sample) override;
-    void moment(const ThreadMoment& m);
 
 private:
-    struct Impl;
-    std::unique_ptr<Impl> impl_;
+    struct Parts;
+    std::unique_ptr<Parts> parts_;  // made by begin()
+    run::ThreadMoments moments_;
 };
 
 }  // namespace el2fx::convert

@@ -54,29 +54,38 @@ std::string run_summary_text(const gc::RtsSummary& s) {
     return out;
 }
 
+namespace {
+
+// The headline of `+RTS -s`, over the whole run.
+struct RunSummaryMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "RunSummary",
+        // Not in the timeline: a bar over the whole process track would hide its GC markers.
+        // The process track opens on the marker chart, where this is the first row.
+        .display = kChartDisplay,
+        .tooltip_label = "+RTS -s: {marker.data.summary}",
+        .table_label = "{marker.data.summary}",
+        .chart_label = "{marker.data.summary}",
+        .description = "The headline figures of the +RTS -s summary, computed from the events (elapsed "
+                       "times; ~ an estimate, ≥ a lower bound). Profile Info has the whole summary."};
+    static constexpr std::array kFields{StaticField{"summary", "Summary", FieldFormat::string}};
+    StringHandle summary;
+    auto field_values() const { return std::tuple{summary}; }
+};
+
+}  // namespace
+
 void add_run_summary_marker(ProfileContext& context, const gc::RtsSummary& summary, std::uint64_t start,
                             std::uint64_t end) {
     const std::string text = run_summary_text(summary);
     if (text.empty()) return;
     Profile& p = context.profile;
-    using DL = DisplayLocation;
-    const MarkerSchemaHandle schema = p.register_marker_schema(
-        {.name = "RunSummary",
-         // Not in the timeline: a bar over the whole process track would hide its GC markers.
-         // The process track opens on the marker chart, where this is the first row.
-         .display = {DL::marker_chart, DL::marker_table},
-         .fields = {{"summary", "Summary", FieldFormat::string}},
-         .tooltip_label = "+RTS -s: {marker.data.summary}",
-         .table_label = "{marker.data.summary}",
-         .chart_label = "{marker.data.summary}",
-         .description = "The headline figures of the +RTS -s summary, computed from the events (elapsed "
-                        "times; ~ an estimate, ≥ a lower bound). Profile Info has the whole summary."});
     auto at = [](std::uint64_t ns) { return Timestamp::from_nanos(static_cast<std::int64_t>(ns)); };
     // One interning call per statement: compilers order a call's arguments differently.
     const StringHandle name = p.handle_for_string("+RTS -s");
     const StringHandle summary_text = p.handle_for_string(text);
     p.add_marker(context.process_track, MarkerTiming::interval(at(start), at(std::max(start, end))), name,
-                 context.categories.gc, schema, {FieldValue(summary_text)});
+                 context.categories.gc, RunSummaryMarker{summary_text});
 }
 
 }  // namespace el2fx::convert

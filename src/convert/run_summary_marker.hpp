@@ -7,7 +7,7 @@
 #include <string>
 
 #include "convert/profile_context.hpp"
-#include "gc/rts_summary.hpp"
+#include "analysis/gc/rts_summary.hpp"
 
 namespace el2fx::convert {
 

@@ -4,7 +4,7 @@
 #include <array>
 #include <optional>
 
-#include "events/event_fields_text.hpp"
+#include "analysis/runtime/event_fields_text.hpp"
 #include "util/utf8.hpp"
 
 namespace el2fx::convert {
@@ -77,6 +77,114 @@ CounterDisplay ticky_display(const std::string& label, int sort_weight) {
     return d;
 }
 
+// ---- marker types -------------------------------------------------------------------------
+
+struct TaskEventMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "TaskEvent",
+        .display = kChartDisplay,
+        .tooltip_label = "{marker.name} {marker.data.task}",
+        .table_label = "task {marker.data.task}, OS thread {marker.data.osThread}",
+        .description = "A task (an OS thread of the runtime) was created, moved to another "
+                       "capability or deleted (TASK_CREATE, TASK_MIGRATE, TASK_DELETE)."};
+    static constexpr std::array kFields{StaticField{"task", "Task", FieldFormat::string},
+                                        StaticField{"osThread", "OS thread id", FieldFormat::tid},
+                                        StaticField{"from", "From capability", FieldFormat::integer},
+                                        StaticField{"cap", "Capability", FieldFormat::integer}};
+    StringHandle task;
+    std::int64_t os_thread;  // -1: not known
+    std::int64_t from;       // -1: not a migration
+    std::int32_t cap;
+    auto field_values() const { return std::tuple{task, os_thread, from, cap}; }
+};
+
+struct CapabilityEventMarker {
+    static constexpr MarkerTypeInfo kType{.name = "CapabilityEvent",
+                                          .display = kTimelineDisplay,
+                                          .tooltip_label = "{marker.name}",
+                                          .table_label = "capability {marker.data.cap}",
+                                          .description = "A capability was created, deleted, disabled or enabled "
+                                                         "(CAP_CREATE, CAP_DELETE, CAP_DISABLE, CAP_ENABLE)."};
+    static constexpr std::array kFields{StaticField{"cap", "Capability", FieldFormat::integer}};
+    std::uint64_t cap;
+    auto field_values() const { return std::tuple{cap}; }
+};
+
+struct CapsetEventMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "CapsetEvent",
+        .display = kChartDisplay,
+        .tooltip_label = "{marker.name}: {marker.data.what}",
+        .table_label = "capset {marker.data.capset}: {marker.data.what}",
+        .description = "A capability set (the OS process, the clock domain) was created or "
+                       "deleted, or a capability added to or removed from it (CAPSET_*)."};
+    static constexpr std::array kFields{StaticField{"capset", "Capability set", FieldFormat::integer},
+                                        StaticField{"what", "Event", FieldFormat::string}};
+    std::uint64_t capset;
+    StringHandle what;
+    auto field_values() const { return std::tuple{capset, what}; }
+};
+
+struct RtsLogMarker {
+    static constexpr MarkerTypeInfo kType{.name = "RtsLog",
+                                          .display = kChartDisplay,
+                                          .tooltip_label = "{marker.data.message}",
+                                          .table_label = "{marker.data.message}",
+                                          .chart_label = "{marker.data.message}",
+                                          .description = "A debug message of the runtime system (LOG_MSG)."};
+    static constexpr std::array kFields{StaticField{"message", "Message", FieldFormat::string}};
+    StringHandle message;
+    auto field_values() const { return std::tuple{message}; }
+};
+
+struct RtsEventMarker {
+    static constexpr MarkerTypeInfo kType{.name = "RtsEvent",
+                                          .display = kChartDisplay,
+                                          .tooltip_label = "{marker.data.event} {marker.data.fields}",
+                                          .table_label = "{marker.data.fields}",
+                                          .chart_label = "{marker.data.fields}",
+                                          .description = "An event of an old GHC or another runtime (Eden, Mercury, "
+                                                         "ghc-events-perf) shown with its fields as written."};
+    static constexpr std::array kFields{StaticField{"event", "Event type", FieldFormat::string},
+                                        StaticField{"tag", "Tag", FieldFormat::integer},
+                                        StaticField{"fields", "Fields", FieldFormat::string}};
+    StringHandle event;
+    std::uint16_t tag;
+    StringHandle fields;
+    auto field_values() const { return std::tuple{event, tag, fields}; }
+};
+
+struct CapabilityDisabledMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "CapabilityDisabled",
+        .display = kTimelineDisplay,
+        .tooltip_label = "Capability {marker.data.cap} disabled",
+        .table_label = "capability {marker.data.cap}, until {marker.data.until}",
+        .description = "The capability was disabled (CAP_DISABLE until CAP_ENABLE or CAP_DELETE), "
+                       "e.g. by setNumCapabilities."};
+    static constexpr std::array kFields{StaticField{"cap", "Capability", FieldFormat::integer},
+                                        StaticField{"until", "Until", FieldFormat::string}};
+    CapNo cap;
+    StringHandle until;
+    auto field_values() const { return std::tuple{cap, until}; }
+};
+
+struct TickySampleMarker {
+    static constexpr MarkerTypeInfo kType{.name = "TickySample",
+                                          .display = kTimelineDisplay,
+                                          .tooltip_label = "Ticky sample: {marker.data.counters} counters",
+                                          .table_label = "{marker.data.counters} counters, {marker.data.entries} entries",
+                                          .description = "The runtime sampled (and reset) the ticky-ticky counters "
+                                                         "(TICKY_COUNTER_BEGIN_SAMPLE and the samples after it)."};
+    static constexpr std::array kFields{StaticField{"counters", "Counters sampled", FieldFormat::integer},
+                                        StaticField{"entries", "Entries", FieldFormat::integer},
+                                        StaticField{"allocs", "Allocated", FieldFormat::bytes}};
+    std::uint64_t counters;
+    std::uint64_t entries;
+    std::uint64_t allocs;
+    auto field_values() const { return std::tuple{counters, entries, allocs}; }
+};
+
 }  // namespace
 
 std::span<const std::uint16_t> RuntimeEventsContributor::shown_tags() const { return kShown; }
@@ -87,7 +195,7 @@ void RuntimeEventsContributor::generic(const Event& event, std::int32_t cap) {
     m.cap = cap;
     m.kind = Kind::generic;
     m.tag = event.tag;
-    m.text = events::event_fields_text(event.payload);
+    m.text = runtime::event_fields_text(event.payload);
     if (const auto* p = event.as<PerfCounter>()) {
         auto it = perf_names_.find(p->perf_num);
         if (it != perf_names_.end()) m.text = "perf \"" + it->second + "\", " + m.text;
@@ -128,7 +236,7 @@ void RuntimeEventsContributor::handle(const Event& event) {
             return;
         case TaskDelete::tag:
             if (const auto* p = event.as<TaskDelete>()) {
-                std::optional<events::TaskInfo> info = tasks_.deleted(p->task);
+                std::optional<runtime::TaskInfo> info = tasks_.deleted(p->task);
                 add(Kind::task_deleted, info ? std::int32_t{info->cap} : here, p->task, info ? info->os_tid : 0,
                     info ? 1 : 0);
             }
@@ -203,10 +311,6 @@ void RuntimeEventsContributor::contribute(ProfileContext& ctx, std::uint64_t end
 void RuntimeEventsContributor::add_markers(ProfileContext& ctx) {
     if (pending_.empty() && caps_.disabled_spans().empty()) return;
     Profile& p = ctx.profile;
-    using DL = DisplayLocation;
-    const std::vector<DL> chart = {DL::marker_chart, DL::marker_table};
-    std::optional<MarkerSchemaHandle> task_schema, cap_schema, capset_schema, log_schema, generic_schema,
-        disabled_schema;
     auto track_of = [&](std::int32_t cap) {
         if (cap < 0) return ctx.process_track;
         return ctx.capability_track(static_cast<CapNo>(cap)).value_or(ctx.process_track);
@@ -220,18 +324,6 @@ void RuntimeEventsContributor::add_markers(ProfileContext& ctx) {
             case Kind::task_created:
             case Kind::task_migrated:
             case Kind::task_deleted: {
-                if (!task_schema)
-                    task_schema = p.register_marker_schema(
-                        {.name = "TaskEvent",
-                         .display = chart,
-                         .fields = {{"task", "Task", FieldFormat::string},
-                                    {"osThread", "OS thread id", FieldFormat::tid},
-                                    {"from", "From capability", FieldFormat::integer},
-                                    {"cap", "Capability", FieldFormat::integer}},
-                         .tooltip_label = "{marker.name} {marker.data.task}",
-                         .table_label = "task {marker.data.task}, OS thread {marker.data.osThread}",
-                         .description = "A task (an OS thread of the runtime) was created, moved to another "
-                                        "capability or deleted (TASK_CREATE, TASK_MIGRATE, TASK_DELETE)."});
                 StringHandle task = name(hex(m.a));
                 StringHandle marker = name(m.kind == Kind::task_created    ? "Task created"
                                            : m.kind == Kind::task_migrated ? "Task migrated"
@@ -240,44 +332,25 @@ void RuntimeEventsContributor::add_markers(ProfileContext& ctx) {
                                       : m.kind == Kind::task_deleted && m.c ? static_cast<std::int64_t>(m.b)
                                                                           : -1;
                 std::int64_t from = m.kind == Kind::task_migrated ? static_cast<std::int64_t>(m.b) : -1;
-                p.add_marker(track, at, marker, ctx.categories.other, *task_schema,
-                             {FieldValue(task), FieldValue(os_tid), FieldValue(from), FieldValue(m.cap)});
+                p.add_marker(track, at, marker, ctx.categories.other,
+                             TaskEventMarker{.task = task, .os_thread = os_tid, .from = from, .cap = m.cap});
                 break;
             }
             case Kind::cap_created:
             case Kind::cap_deleted:
             case Kind::cap_disabled:
             case Kind::cap_enabled: {
-                if (!cap_schema)
-                    cap_schema = p.register_marker_schema(
-                        {.name = "CapabilityEvent",
-                         .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
-                         .fields = {{"cap", "Capability", FieldFormat::integer}},
-                         .tooltip_label = "{marker.name}",
-                         .table_label = "capability {marker.data.cap}",
-                         .description = "A capability was created, deleted, disabled or enabled "
-                                        "(CAP_CREATE, CAP_DELETE, CAP_DISABLE, CAP_ENABLE)."});
                 StringHandle marker = name(m.kind == Kind::cap_created    ? "Capability created"
                                            : m.kind == Kind::cap_deleted  ? "Capability deleted"
                                            : m.kind == Kind::cap_disabled ? "Capability disabled"
                                                                           : "Capability enabled");
-                p.add_marker(track, at, marker, ctx.categories.other, *cap_schema, {FieldValue(m.a)});
+                p.add_marker(track, at, marker, ctx.categories.other, CapabilityEventMarker{.cap = m.a});
                 break;
             }
             case Kind::capset_created:
             case Kind::capset_deleted:
             case Kind::capset_assigned:
             case Kind::capset_removed: {
-                if (!capset_schema)
-                    capset_schema = p.register_marker_schema(
-                        {.name = "CapsetEvent",
-                         .display = chart,
-                         .fields = {{"capset", "Capability set", FieldFormat::integer},
-                                    {"what", "Event", FieldFormat::string}},
-                         .tooltip_label = "{marker.name}: {marker.data.what}",
-                         .table_label = "capset {marker.data.capset}: {marker.data.what}",
-                         .description = "A capability set (the OS process, the clock domain) was created or "
-                                        "deleted, or a capability added to or removed from it (CAPSET_*)."});
                 std::string what;
                 const char* marker_name = "";
                 switch (m.kind) {
@@ -300,63 +373,31 @@ void RuntimeEventsContributor::add_markers(ProfileContext& ctx) {
                 }
                 StringHandle marker = name(marker_name);
                 StringHandle what_s = name(what);
-                p.add_marker(track, at, marker, ctx.categories.other, *capset_schema,
-                             {FieldValue(m.a), FieldValue(what_s)});
+                p.add_marker(track, at, marker, ctx.categories.other, CapsetEventMarker{.capset = m.a, .what = what_s});
                 break;
             }
             case Kind::log: {
-                if (!log_schema)
-                    log_schema = p.register_marker_schema(
-                        {.name = "RtsLog",
-                         .display = chart,
-                         .fields = {{"message", "Message", FieldFormat::string}},
-                         .tooltip_label = "{marker.data.message}",
-                         .table_label = "{marker.data.message}",
-                         .chart_label = "{marker.data.message}",
-                         .description = "A debug message of the runtime system (LOG_MSG)."});
                 StringHandle marker = name("RTS log");
                 StringHandle message = name(m.text);
-                p.add_marker(track, at, marker, ctx.categories.other, *log_schema, {FieldValue(message)});
+                p.add_marker(track, at, marker, ctx.categories.other, RtsLogMarker{.message = message});
                 break;
             }
             case Kind::generic: {
-                if (!generic_schema)
-                    generic_schema = p.register_marker_schema(
-                        {.name = "RtsEvent",
-                         .display = chart,
-                         .fields = {{"event", "Event type", FieldFormat::string},
-                                    {"tag", "Tag", FieldFormat::integer},
-                                    {"fields", "Fields", FieldFormat::string}},
-                         .tooltip_label = "{marker.data.event} {marker.data.fields}",
-                         .table_label = "{marker.data.fields}",
-                         .chart_label = "{marker.data.fields}",
-                         .description = "An event of an old GHC or another runtime (Eden, Mercury, "
-                                        "ghc-events-perf) shown with its fields as written."});
-                std::string_view type = events::event_type_name(m.tag);
+                std::string_view type = runtime::event_type_name(m.tag);
                 StringHandle marker = name(type);
                 StringHandle fields = name(m.text);
-                p.add_marker(track, at, marker, ctx.categories.other, *generic_schema,
-                             {FieldValue(marker), FieldValue(m.tag), FieldValue(fields)});
+                p.add_marker(track, at, marker, ctx.categories.other,
+                             RtsEventMarker{.event = marker, .tag = m.tag, .fields = fields});
                 break;
             }
         }
     }
 
-    for (const events::DisabledSpan& s : caps_.disabled_spans()) {
-        if (!disabled_schema)
-            disabled_schema = p.register_marker_schema(
-                {.name = "CapabilityDisabled",
-                 .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
-                 .fields = {{"cap", "Capability", FieldFormat::integer},
-                            {"until", "Until", FieldFormat::string}},
-                 .tooltip_label = "Capability {marker.data.cap} disabled",
-                 .table_label = "capability {marker.data.cap}, until {marker.data.until}",
-                 .description = "The capability was disabled (CAP_DISABLE until CAP_ENABLE or CAP_DELETE), "
-                                "e.g. by setNumCapabilities."});
+    for (const runtime::DisabledSpan& s : caps_.disabled_spans()) {
         StringHandle marker = name("Capability disabled");
         StringHandle until = name(s.closed ? "enabled or deleted" : "the end of the log");
         p.add_marker(track_of(s.cap), MarkerTiming::interval(ProfileContext::at(s.start), ProfileContext::at(s.end)),
-                     marker, ctx.categories.idle, *disabled_schema, {FieldValue(s.cap), FieldValue(until)});
+                     marker, ctx.categories.idle, CapabilityDisabledMarker{.cap = s.cap, .until = until});
     }
 }
 
@@ -364,38 +405,27 @@ void RuntimeEventsContributor::add_ticky(ProfileContext& ctx) {
     if (ticky_.empty()) return;
     Profile& p = ctx.profile;
     int weight = 60;
-    for (const events::TickyCounter* c : ticky_.top_by_entries(kTickyCounterTracks)) {
+    for (const runtime::TickyCounter* c : ticky_.top_by_entries(kTickyCounterTracks)) {
         std::string label = "Ticky: " + c->display_name();
         std::string description = "Entries of " + c->display_name() +
                                   " counted by ticky-ticky profiling (TICKY_COUNTER_SAMPLE); one of the " +
                                   std::to_string(kTickyCounterTracks) + " most entered counters.";
         CounterHandle h = p.add_counter(ctx.process, label, "Ticky", description, ticky_display(label, weight++));
-        for (const events::TickySample& s : c->samples)
+        for (const runtime::TickySample& s : c->samples)
             p.add_counter_sample(h, ProfileContext::at(s.time), static_cast<double>(s.entries));
     }
     if (!ticky_.rounds().empty()) {
-        using DL = DisplayLocation;
-        MarkerSchemaHandle schema = p.register_marker_schema(
-            {.name = "TickySample",
-             .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
-             .fields = {{"counters", "Counters sampled", FieldFormat::integer},
-                        {"entries", "Entries", FieldFormat::integer},
-                        {"allocs", "Allocated", FieldFormat::bytes}},
-             .tooltip_label = "Ticky sample: {marker.data.counters} counters",
-             .table_label = "{marker.data.counters} counters, {marker.data.entries} entries",
-             .description = "The runtime sampled (and reset) the ticky-ticky counters "
-                            "(TICKY_COUNTER_BEGIN_SAMPLE and the samples after it)."});
         StringHandle marker = p.handle_for_string("Ticky sample");
-        for (const events::TickyRound& r : ticky_.rounds())
+        for (const runtime::TickyRound& r : ticky_.rounds())
             p.add_marker(ctx.process_track, MarkerTiming::instant(ProfileContext::at(r.time)), marker,
-                         ctx.categories.other, schema,
-                         {FieldValue(r.samples), FieldValue(r.entries), FieldValue(r.allocs)});
+                         ctx.categories.other,
+                         TickySampleMarker{.counters = r.samples, .entries = r.entries, .allocs = r.allocs});
     }
-    std::vector<const events::TickyCounter*> top = ticky_.top_by_entries(kTickySummaryRows);
+    std::vector<const runtime::TickyCounter*> top = ticky_.top_by_entries(kTickySummaryRows);
     ExtraSectionHandle s = p.add_extra_section(ctx.section_label("Ticky-ticky counters (most entered)"));
     p.add_extra_entry(s, "Counters", ExtraValue::integer(static_cast<std::int64_t>(ticky_.counters().size())));
     p.add_extra_entry(s, "Samples", ExtraValue::integer(static_cast<std::int64_t>(ticky_.total_samples())));
-    for (const events::TickyCounter* c : top) {
+    for (const runtime::TickyCounter* c : top) {
         std::string value = std::to_string(c->entries) + " entries, " + std::to_string(c->allocs) +
                             " bytes allocated by it, " + std::to_string(c->allocd) + " bytes of its closures allocated";
         p.add_extra_entry(s, c->display_name(), ExtraValue::text(value));

@@ -1,7 +1,7 @@
 // The runtime's remaining events, each shown where a Haskell developer would look:
 //
 // - tasks (OS threads: TASK_CREATE/MIGRATE/DELETE): instant markers on the capability
-//   the task is on (a deleted task's last capability, from events::TaskTracker);
+//   the task is on (a deleted task's last capability, from runtime::TaskTracker);
 // - capabilities (CAP_CREATE/DELETE/ENABLE/DISABLE): instant markers on the
 //   capability's track, and a "Capability disabled" interval from DISABLE to ENABLE;
 // - capability sets (CAPSET_*): instant markers on the process track;
@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "convert/profile_contributor.hpp"
-#include "events/runtime_lifecycle.hpp"
-#include "events/ticky.hpp"
+#include "analysis/runtime/runtime_lifecycle.hpp"
+#include "analysis/runtime/ticky.hpp"
 
 namespace el2fx::convert {
 
@@ -65,9 +65,9 @@ private:
     void add_ticky(ProfileContext& context);
     void generic(const eventlog::Event& event, std::int32_t cap);
 
-    events::TaskTracker tasks_;
-    events::CapabilityLifecycle caps_;
-    events::TickyAggregator ticky_;
+    runtime::TaskTracker tasks_;
+    runtime::CapabilityLifecycle caps_;
+    runtime::TickyAggregator ticky_;
     std::unordered_map<std::uint32_t, std::string> perf_names_;
     std::vector<Pending> pending_;
 };

@@ -5,15 +5,15 @@
 #include <vector>
 #include <limits>
 
-#include "convert/run_census.hpp"
+#include "analysis/run/run_census.hpp"
 
 namespace el2fx::convert {
 namespace {
 
 using namespace el2fx::fxprof;
 using eventlog::CapNo;
-using events::SparkCounter;
-using events::SparkEventKind;
+using runtime::SparkCounter;
+using runtime::SparkEventKind;
 
 constexpr std::array<std::uint16_t, 11> kShown = {
     eventlog::RunSpark::tag,    eventlog::StealSpark::tag,    eventlog::CreateSparkThread::tag,
@@ -21,63 +21,100 @@ constexpr std::array<std::uint16_t, 11> kShown = {
     eventlog::SparkOverflow::tag, eventlog::SparkRun::tag,    eventlog::SparkSteal::tag,
     eventlog::SparkFizzle::tag, eventlog::SparkGC::tag};
 
-GraphColor color_of(SparkCounter c) {
-    switch (c) {
-        case SparkCounter::created: return GraphColor::blue;
-        case SparkCounter::converted: return GraphColor::green;
-        case SparkCounter::overflowed: return GraphColor::orange;
-        case SparkCounter::dud: return GraphColor::ink;
-        case SparkCounter::gcd: return GraphColor::purple;
-        case SparkCounter::fizzled: return GraphColor::red;
-        case SparkCounter::pool: return GraphColor::teal;
-    }
-    return GraphColor::blue;
-}
-
 std::string capitalised(std::string_view s) {
     std::string out(s);
     if (!out.empty() && out[0] >= 'a' && out[0] <= 'z') out[0] = static_cast<char>(out[0] - 'a' + 'A');
     return out;
 }
 
-// The rate series, drawn in this order: the usually small ones first, so that created and
-// converted are drawn over them; a line at zero last, so that the scale starts at zero
-// (the track scales its lines from their lowest value) and series at zero sit under it.
-constexpr std::array<SparkCounter, 6> kRateSeries = {SparkCounter::dud,     SparkCounter::overflowed,
-                                                     SparkCounter::gcd,     SparkCounter::fizzled,
-                                                     SparkCounter::converted, SparkCounter::created};
-
-std::string rate_key(SparkCounter c) {
-    switch (c) {
-        case SparkCounter::gcd: return "gcd";
-        case SparkCounter::pool: return "pool";
-        default: return std::string(events::spark_counter_label(c));
-    }
-}
-
-MarkerSchema rates_schema() {
-    MarkerSchema schema{.name = "SparkRates",
-                        .display = {DisplayLocation::marker_chart, DisplayLocation::marker_table},
-                        .fields = {},
-                        .tooltip_label = "{marker.name}: {marker.data.created} created, {marker.data.converted} "
-                                         "converted per ms",
-                        .table_label = "{marker.data.created} created, {marker.data.converted} converted, "
-                                       "{marker.data.fizzled} fizzled per ms; pool {marker.data.poolEnd}",
-                        .chart_label = "{marker.data.converted} converted per ms",
-                        .description = "Sparks per millisecond between two SPARK_COUNTERS samples (written at "
-                                       "start-up, at every GC and at shutdown), all on one scale; the pool size "
-                                       "is a level, given at both ends of the span."};
+// Sparks per millisecond between two SPARK_COUNTERS samples, drawn as lines on one scale.
+struct SparkRatesMarker {
+    // The rate series, drawn in this order: the usually small ones first, so that created and
+    // converted are drawn over them; a line at zero last, so that the scale starts at zero
+    // (the track scales its lines from their lowest value) and series at zero sit under it.
+    static constexpr std::array kGraphs{StaticGraph{"dud", MarkerGraphType::line, GraphColor::ink},
+                                        StaticGraph{"overflowed", MarkerGraphType::line, GraphColor::orange},
+                                        StaticGraph{"gcd", MarkerGraphType::line, GraphColor::purple},
+                                        StaticGraph{"fizzled", MarkerGraphType::line, GraphColor::red},
+                                        StaticGraph{"converted", MarkerGraphType::line, GraphColor::green},
+                                        StaticGraph{"created", MarkerGraphType::line, GraphColor::blue},
+                                        StaticGraph{"zero", MarkerGraphType::line, GraphColor::grey}};
+    static constexpr MarkerTypeInfo kType{
+        .name = "SparkRates",
+        .display = kChartDisplay,
+        .tooltip_label = "{marker.name}: {marker.data.created} created, {marker.data.converted} converted per ms",
+        .table_label = "{marker.data.created} created, {marker.data.converted} converted, "
+                       "{marker.data.fizzled} fizzled per ms; pool {marker.data.poolEnd}",
+        .chart_label = "{marker.data.converted} converted per ms",
+        .description = "Sparks per millisecond between two SPARK_COUNTERS samples (written at "
+                       "start-up, at every GC and at shutdown), all on one scale; the pool size "
+                       "is a level, given at both ends of the span.",
+        .graphs = kGraphs};
     // Tooltip order: the main flow first.
-    for (SparkCounter c : {SparkCounter::created, SparkCounter::converted, SparkCounter::fizzled, SparkCounter::gcd,
-                           SparkCounter::overflowed, SparkCounter::dud})
-        schema.fields.push_back({rate_key(c), capitalised(events::spark_counter_label(c)) + " per ms", FieldFormat::decimal});
-    schema.fields.push_back({"poolStart", "Pool size at the start", FieldFormat::integer});
-    schema.fields.push_back({"poolEnd", "Pool size at the end", FieldFormat::integer});
-    schema.fields.push_back({"zero", "", FieldFormat::integer, true});
-    for (SparkCounter c : kRateSeries) schema.graphs.push_back({rate_key(c), MarkerGraphType::line, color_of(c)});
-    schema.graphs.push_back({"zero", MarkerGraphType::line, GraphColor::grey});
-    return schema;
-}
+    static constexpr std::array kFields{StaticField{"created", "Created per ms", FieldFormat::decimal},
+                                        StaticField{"converted", "Converted per ms", FieldFormat::decimal},
+                                        StaticField{"fizzled", "Fizzled per ms", FieldFormat::decimal},
+                                        StaticField{"gcd", "GC'd per ms", FieldFormat::decimal},
+                                        StaticField{"overflowed", "Overflowed per ms", FieldFormat::decimal},
+                                        StaticField{"dud", "Dud per ms", FieldFormat::decimal},
+                                        StaticField{"poolStart", "Pool size at the start", FieldFormat::integer},
+                                        StaticField{"poolEnd", "Pool size at the end", FieldFormat::integer},
+                                        StaticField{"zero", "", FieldFormat::integer, true}};
+    const runtime::SparkRateSpan& span;
+    auto field_values() const {
+        return std::tuple{span.per_ms(SparkCounter::created), span.per_ms(SparkCounter::converted),
+                          span.per_ms(SparkCounter::fizzled), span.per_ms(SparkCounter::gcd),
+                          span.per_ms(SparkCounter::overflowed), span.per_ms(SparkCounter::dud),
+                          span.pool_start, span.pool_end, 0};
+    }
+};
+
+struct SparkStealMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "SparkSteal",
+        .display = kChartDisplay,
+        .tooltip_label = "{marker.name}: {marker.data.count} from capability {marker.data.victim}",
+        .table_label = "{marker.data.count} from capability {marker.data.victim}",
+        .chart_label = "{marker.data.count} from cap {marker.data.victim}",
+        .description = "Sparks this capability stole from another one's pool (SPARK_STEAL); "
+                       "events close together are one marker."};
+    static constexpr std::array kFields{StaticField{"count", "Sparks", FieldFormat::integer},
+                                        StaticField{"victim", "Stolen from capability", FieldFormat::integer},
+                                        StaticField{"cap", "Capability", FieldFormat::integer}};
+    std::uint64_t count;
+    CapNo victim;
+    CapNo cap;
+    auto field_values() const { return std::tuple{count, victim, cap}; }
+};
+
+struct SparkEventsMarker {
+    static constexpr MarkerTypeInfo kType{.name = "SparkEvents",
+                                          .display = kChartDisplay,
+                                          .tooltip_label = "{marker.name}: {marker.data.count}",
+                                          .table_label = "{marker.data.count}",
+                                          .chart_label = "{marker.data.count}",
+                                          .description = "Spark events of one kind on this capability (+RTS -lf); "
+                                                         "events close together are one marker with their count."};
+    static constexpr std::array kFields{StaticField{"count", "Sparks", FieldFormat::integer},
+                                        StaticField{"cap", "Capability", FieldFormat::integer}};
+    std::uint64_t count;
+    CapNo cap;
+    auto field_values() const { return std::tuple{count, cap}; }
+};
+
+struct SparkThreadCreatedMarker {
+    static constexpr MarkerTypeInfo kType{.name = "SparkThreadCreated",
+                                          .display = kChartDisplay,
+                                          .tooltip_label = "Spark thread {marker.data.thread} created",
+                                          .table_label = "thread {marker.data.thread}",
+                                          .description = "The capability started a Haskell thread to run sparks "
+                                                         "(CREATE_SPARK_THREAD)."};
+    static constexpr std::array kFields{StaticField{"thread", "Spark thread", FieldFormat::integer},
+                                        StaticField{"cap", "Capability", FieldFormat::integer}};
+    eventlog::ThreadId thread;
+    CapNo cap;
+    auto field_values() const { return std::tuple{thread, cap}; }
+};
 
 bool is_work(SparkEventKind k) {
     return k == SparkEventKind::created || k == SparkEventKind::run || k == SparkEventKind::stolen;
@@ -93,10 +130,10 @@ void SparksContributor::handle(const eventlog::Event& event) {
     using namespace eventlog;
     if (event.tag == SparkCounters::tag) {
         if (const auto* p = event.as<SparkCounters>(); p && event.cap)
-            add_counter_sample(*event.cap, event.time, events::spark_counts(*p));
+            add_counter_sample(*event.cap, event.time, runtime::spark_counts(*p));
         return;
     }
-    if (auto kind = events::spark_event_kind(event.tag)) {
+    if (auto kind = runtime::spark_event_kind(event.tag)) {
         if (!event.cap) return;
         std::optional<CapNo> victim;
         if (const auto* steal = event.as<SparkSteal>()) victim = steal->victim_cap;
@@ -147,18 +184,18 @@ void SparksContributor::begin(ProfileContext& ctx) {
     }
     for (const auto& [cap, nonzero] : caps)
         for (bool any : nonzero)
-            if (any && !per_cap_.count(cap)) per_cap_.emplace(cap, events::SparkRateSpans(min_span));
+            if (any && !per_cap_.count(cap)) per_cap_.emplace(cap, runtime::SparkRateSpans(min_span));
 }
 
-void SparksContributor::add_counter_sample(CapNo cap, std::uint64_t time, const events::SparkCounts& counts) {
-    events::SparkCounts& last = latest_[cap];  // zero before a capability's first sample
-    for (std::size_t k = 0; k < events::kSparkCounterCount; ++k) sum_[k] = sum_[k] - last[k] + counts[k];
+void SparksContributor::add_counter_sample(CapNo cap, std::uint64_t time, const runtime::SparkCounts& counts) {
+    runtime::SparkCounts& last = latest_[cap];  // zero before a capability's first sample
+    for (std::size_t k = 0; k < runtime::kSparkCounterCount; ++k) sum_[k] = sum_[k] - last[k] + counts[k];
     last = counts;
     if (auto it = per_cap_.find(cap); it != per_cap_.end()) it->second.add(time, counts);
     if (!summed_) return;
     // Several capabilities' samples at one time make one sample of the sum.
     if (pending_sum_ && pending_sum_->time != time) flush_summed();
-    pending_sum_ = events::SparkCounterSample{time, sum_};
+    pending_sum_ = runtime::SparkCounterSample{time, sum_};
 }
 
 void SparksContributor::flush_summed() {
@@ -170,20 +207,11 @@ void SparksContributor::flush_summed() {
 void SparksContributor::add_rates(ProfileContext& ctx) {
     if (per_cap_.empty() && !summed_) return;
     Profile& p = ctx.profile;
-    MarkerSchemaHandle schema = p.register_marker_schema(rates_schema());
-    std::vector<FieldValue> values;
-    auto add = [&](events::SparkRateSpans& rates, ThreadHandle track, StringHandle name) {
+    auto add = [&](runtime::SparkRateSpans& rates, ThreadHandle track, StringHandle name) {
         rates.finish();
-        for (const events::SparkRateSpan& s : rates.spans()) {
-            values.clear();
-            for (SparkCounter c : {SparkCounter::created, SparkCounter::converted, SparkCounter::fizzled,
-                                   SparkCounter::gcd, SparkCounter::overflowed, SparkCounter::dud})
-                values.emplace_back(s.per_ms(c));
-            values.emplace_back(s.pool_start);
-            values.emplace_back(s.pool_end);
-            values.emplace_back(0);
+        for (const runtime::SparkRateSpan& s : rates.spans()) {
             p.add_marker(track, MarkerTiming::interval(ProfileContext::at(s.start), ProfileContext::at(s.end)), name,
-                         ctx.categories.running, schema, values);
+                         ctx.categories.running, SparkRatesMarker{s});
         }
     };
     for (auto& [cap, rates] : per_cap_)
@@ -197,77 +225,44 @@ void SparksContributor::add_rates(ProfileContext& ctx) {
 void SparksContributor::add_markers(ProfileContext& ctx) {
     if (bursts_.bursts().empty() && spark_threads_.empty()) return;
     Profile& p = ctx.profile;
-    using DL = DisplayLocation;
-    std::optional<MarkerSchemaHandle> sparks, steals, thread_created;
-    std::array<std::optional<StringHandle>, events::kSparkEventKindCount> names;
-    for (const events::SparkBurst& b : bursts_.bursts()) {
+    std::array<std::optional<StringHandle>, runtime::kSparkEventKindCount> names;
+    for (const runtime::SparkBurst& b : bursts_.bursts()) {
         ThreadHandle track = ctx.capability_track(b.cap).value_or(ctx.process_track);
         auto& name = names[static_cast<std::size_t>(b.kind)];
-        if (!name) name = p.handle_for_string(events::spark_event_name(b.kind));
+        if (!name) name = p.handle_for_string(runtime::spark_event_name(b.kind));
         MarkerTiming timing = b.count == 1 ? MarkerTiming::instant(ProfileContext::at(b.start))
                                            : MarkerTiming::interval(ProfileContext::at(b.start), ProfileContext::at(b.end));
         CategoryHandle category = is_work(b.kind) ? ctx.categories.running : ctx.categories.other;
         if (b.victim) {
-            if (!steals)
-                steals = p.register_marker_schema(
-                    {.name = "SparkSteal",
-                     .display = {DL::marker_chart, DL::marker_table},
-                     .fields = {{"count", "Sparks", FieldFormat::integer},
-                                {"victim", "Stolen from capability", FieldFormat::integer},
-                                {"cap", "Capability", FieldFormat::integer}},
-                     .tooltip_label = "{marker.name}: {marker.data.count} from capability {marker.data.victim}",
-                     .table_label = "{marker.data.count} from capability {marker.data.victim}",
-                     .chart_label = "{marker.data.count} from cap {marker.data.victim}",
-                     .description = "Sparks this capability stole from another one's pool (SPARK_STEAL); "
-                                    "events close together are one marker."});
-            p.add_marker(track, timing, *name, category, *steals,
-                         {FieldValue(b.count), FieldValue(*b.victim), FieldValue(b.cap)});
+            p.add_marker(track, timing, *name, category,
+                         SparkStealMarker{.count = b.count, .victim = *b.victim, .cap = b.cap});
         } else {
-            if (!sparks)
-                sparks = p.register_marker_schema(
-                    {.name = "SparkEvents",
-                     .display = {DL::marker_chart, DL::marker_table},
-                     .fields = {{"count", "Sparks", FieldFormat::integer},
-                                {"cap", "Capability", FieldFormat::integer}},
-                     .tooltip_label = "{marker.name}: {marker.data.count}",
-                     .table_label = "{marker.data.count}",
-                     .chart_label = "{marker.data.count}",
-                     .description = "Spark events of one kind on this capability (+RTS -lf); "
-                                    "events close together are one marker with their count."});
-            p.add_marker(track, timing, *name, category, *sparks, {FieldValue(b.count), FieldValue(b.cap)});
+            p.add_marker(track, timing, *name, category, SparkEventsMarker{.count = b.count, .cap = b.cap});
         }
     }
     if (spark_threads_.empty()) return;
-    thread_created = p.register_marker_schema({.name = "SparkThreadCreated",
-                                               .display = {DL::marker_chart, DL::marker_table},
-                                               .fields = {{"thread", "Spark thread", FieldFormat::integer},
-                                                          {"cap", "Capability", FieldFormat::integer}},
-                                               .tooltip_label = "Spark thread {marker.data.thread} created",
-                                               .table_label = "thread {marker.data.thread}",
-                                               .description = "The capability started a Haskell thread to run sparks "
-                                                              "(CREATE_SPARK_THREAD)."});
     StringHandle name = p.handle_for_string("Spark thread created");
     for (const SparkThread& s : spark_threads_) {
         ThreadHandle track = ctx.capability_track(s.cap).value_or(ctx.process_track);
         p.add_marker(track, MarkerTiming::instant(ProfileContext::at(s.time)), name, ctx.categories.other,
-                     *thread_created, {FieldValue(s.thread), FieldValue(s.cap)});
+                     SparkThreadCreatedMarker{.thread = s.thread, .cap = s.cap});
     }
 }
 
 void SparksContributor::add_summary(ProfileContext& ctx) {
     bool any_events = false;
-    for (std::size_t k = 0; k < events::kSparkEventKindCount; ++k)
+    for (std::size_t k = 0; k < runtime::kSparkEventKindCount; ++k)
         any_events = any_events || bursts_.events(static_cast<SparkEventKind>(k)) > 0;
-    events::SparkCounts t{};  // each capability's last counts, added up (as +RTS -s)
+    runtime::SparkCounts t{};  // each capability's last counts, added up (as +RTS -s)
     for (const auto& [cap, counts] : latest_)
-        for (std::size_t k = 0; k < events::kSparkCounterCount; ++k) t[k] += counts[k];
+        for (std::size_t k = 0; k < runtime::kSparkCounterCount; ++k) t[k] += counts[k];
     bool any_counts = false;
     for (std::uint64_t n : t) any_counts = any_counts || n > 0;
     if (!any_counts && !any_events) return;  // a program without sparks: nothing to say
     Profile& p = ctx.profile;
     ExtraSectionHandle s = p.add_extra_section(ctx.section_label("Sparks"));
     if (!latest_.empty()) {
-        auto v = [&](SparkCounter c) { return events::value_of(t, c); };
+        auto v = [&](SparkCounter c) { return runtime::value_of(t, c); };
         // The RTS's total counts every spark made: pooled (created), dud and overflowed.
         std::uint64_t sparked = v(SparkCounter::created) + v(SparkCounter::dud) + v(SparkCounter::overflowed);
         std::string line = "SPARKS: " + std::to_string(sparked) + " (" +
@@ -276,17 +271,17 @@ void SparksContributor::add_summary(ProfileContext& ctx) {
                            std::to_string(v(SparkCounter::dud)) + " dud, " + std::to_string(v(SparkCounter::gcd)) +
                            " GC'd, " + std::to_string(v(SparkCounter::fizzled)) + " fizzled)";
         p.add_extra_entry(s, "Totals (as +RTS -s)", ExtraValue::text(line));
-        for (SparkCounter c : events::kSparkCounters) {
+        for (SparkCounter c : runtime::kSparkCounters) {
             std::string label = c == SparkCounter::pool      ? "Left in pools at the end"
                                 : c == SparkCounter::created ? "Created (put into a pool)"
-                                                             : capitalised(events::spark_counter_label(c));
+                                                             : capitalised(runtime::spark_counter_label(c));
             p.add_extra_entry(s, label, ExtraValue::integer(static_cast<std::int64_t>(v(c))));
         }
     }
     if (any_events) {
-        for (std::size_t k = 0; k < events::kSparkEventKindCount; ++k) {
+        for (std::size_t k = 0; k < runtime::kSparkEventKindCount; ++k) {
             auto kind = static_cast<SparkEventKind>(k);
-            p.add_extra_entry(s, std::string(events::spark_event_name(kind)) + " events",
+            p.add_extra_entry(s, std::string(runtime::spark_event_name(kind)) + " events",
                               ExtraValue::integer(static_cast<std::int64_t>(bursts_.events(kind))));
         }
         p.add_extra_entry(s, "Spark event markers", ExtraValue::integer(static_cast<std::int64_t>(bursts_.bursts().size())));

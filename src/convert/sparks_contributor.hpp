@@ -2,7 +2,7 @@
 //
 // - SPARK_COUNTERS: one "Spark rates (cap N)" track per capability with sparks: a marker
 //   graph of the rates (created, converted, fizzled, GC'd, overflowed, dud per ms) on one
-//   scale, one marker per span between samples (events::SparkRateSpans; spans shorter
+//   scale, one marker per span between samples (runtime::SparkRateSpans; spans shorter
 //   than the marker resolution are merged, the rates being averages), its tooltip giving
 //   the pool size at the span's start and end. Marker-graph tracks come after the
 //   capability and thread tracks (counter tracks, one per series and capability before,
@@ -13,7 +13,7 @@
 //   GC; and the pre-7.4 RUN_SPARK/STEAL_SPARK): markers on the capability's track.
 //   A program makes sparks by the million, so each capability's events of one kind
 //   (and victim) within ConvertOptions::spark_burst_gap_ns of each other are one
-//   marker with their count (events::SparkBurstAggregator); a lone event stays an
+//   marker with their count (runtime::SparkBurstAggregator); a lone event stays an
 //   instant marker. A gap of 0 keeps one marker per event.
 // - CREATE_SPARK_THREAD: an instant marker on the capability.
 #pragma once
@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "convert/profile_contributor.hpp"
-#include "events/spark_bursts.hpp"
-#include "events/spark_counters.hpp"
-#include "events/spark_rates.hpp"
+#include "analysis/runtime/spark_bursts.hpp"
+#include "analysis/runtime/spark_counters.hpp"
+#include "analysis/runtime/spark_rates.hpp"
 
 namespace el2fx::convert {
 
@@ -43,7 +43,7 @@ public:
     std::span<const std::uint16_t> shown_tags() const override;
 
 private:
-    void add_counter_sample(eventlog::CapNo cap, std::uint64_t time, const events::SparkCounts& counts);
+    void add_counter_sample(eventlog::CapNo cap, std::uint64_t time, const runtime::SparkCounts& counts);
     void flush_summed();
     void add_rates(ProfileContext& context);
     void add_markers(ProfileContext& context);
@@ -56,12 +56,12 @@ private:
     };
     // Rates: per capability when there are few (and their series are not all zero), else summed.
     ProfileContext* context_ = nullptr;
-    std::map<eventlog::CapNo, events::SparkRateSpans> per_cap_;
-    std::optional<events::SparkRateSpans> summed_;
-    std::map<eventlog::CapNo, events::SparkCounts> latest_;  // each capability's last counts
-    events::SparkCounts sum_{};                               // their sum
-    std::optional<events::SparkCounterSample> pending_sum_;   // the sum at a time, until it moves on
-    events::SparkBurstAggregator bursts_;
+    std::map<eventlog::CapNo, runtime::SparkRateSpans> per_cap_;
+    std::optional<runtime::SparkRateSpans> summed_;
+    std::map<eventlog::CapNo, runtime::SparkCounts> latest_;  // each capability's last counts
+    runtime::SparkCounts sum_{};                               // their sum
+    std::optional<runtime::SparkCounterSample> pending_sum_;   // the sum at a time, until it moves on
+    runtime::SparkBurstAggregator bursts_;
     std::vector<SparkThread> spark_threads_;
     std::uint64_t old_events_ = 0;  // RUN_SPARK, STEAL_SPARK
 };

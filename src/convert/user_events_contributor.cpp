@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "events/binary_preview.hpp"
+#include "analysis/runtime/binary_preview.hpp"
 #include "util/utf8.hpp"
 
 namespace el2fx::convert {
@@ -21,23 +21,129 @@ constexpr std::array<std::uint16_t, 3> kShown = {eventlog::UserMessage::tag, eve
 // text is a field, shown as the marker's label in the chart and searchable.
 constexpr std::string_view kMarkerRow = "traceMarker";
 constexpr std::string_view kUnmatchedRow = "Unmatched span message";
-std::string_view span_row(events::SpanConvention c) {
-    return c == events::SpanConvention::start_stop ? "START/STOP span" : "GHC:started/finished span";
+std::string_view span_row(runtime::SpanConvention c) {
+    return c == runtime::SpanConvention::start_stop ? "START/STOP span" : "GHC:started/finished span";
 }
 constexpr std::size_t kBinaryPreviewBytes = 32;
 
 // A span owner: the Haskell thread, or (when none ran) the capability, or neither.
-constexpr events::SpanOwner kCapabilityOwner = events::SpanOwner{1} << 32;
-constexpr events::SpanOwner kNoCapabilityOwner = events::SpanOwner{1} << 33;
+constexpr runtime::SpanOwner kCapabilityOwner = runtime::SpanOwner{1} << 32;
+constexpr runtime::SpanOwner kNoCapabilityOwner = runtime::SpanOwner{1} << 33;
 
 // "12 worker" with the label the thread had at `time`, "thread 12" before its first.
 std::string thread_name_at(const ProfileContext& ctx, ThreadId thread, std::uint64_t time) {
-    if (const ThreadFacts* f = ctx.threads.find(thread)) {
+    if (const run::ThreadFacts* f = ctx.threads.find(thread)) {
         std::string_view label = ctx.threads.label_at(*f, time);
         if (!label.empty()) return std::to_string(thread) + " " + std::string(label);
     }
     return "thread " + std::to_string(thread);
 }
+
+// ---- marker types -------------------------------------------------------------------------
+// Each names the Haskell thread that wrote it ("thread", its id hidden: -1 when none ran).
+
+struct UserMarkerMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "UserMarker",
+        .display = kTimelineDisplay,
+        .tooltip_label = "{marker.data.text}",
+        .table_label = "{marker.data.text} ({marker.data.thread})",
+        .chart_label = "{marker.data.text}",
+        .description = "traceMarker: a marker the program put into the eventlog (USER_MARKER)."};
+    static constexpr std::array kFields{StaticField{"text", "Marker", FieldFormat::string},
+                                        StaticField{"thread", "Haskell thread", FieldFormat::string},
+                                        StaticField{"threadId", "Thread id", FieldFormat::integer, true}};
+    StringHandle text;
+    StringHandle thread;
+    std::int64_t thread_id;
+    auto field_values() const { return std::tuple{text, thread, thread_id}; }
+};
+
+struct UserMessageMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "UserMessage",
+        .display = kChartDisplay,
+        .tooltip_label = "{marker.data.message}",
+        .table_label = "{marker.data.message}",
+        .chart_label = "{marker.data.message}",
+        .description = "traceEvent: a message the program wrote into the eventlog (USER_MSG)."};
+    static constexpr std::array kFields{StaticField{"message", "Message", FieldFormat::string},
+                                        StaticField{"thread", "Haskell thread", FieldFormat::string},
+                                        StaticField{"threadId", "Thread id", FieldFormat::integer, true}};
+    StringHandle message;
+    StringHandle thread;
+    std::int64_t thread_id;
+    auto field_values() const { return std::tuple{message, thread, thread_id}; }
+};
+
+struct UserBinaryMessageMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "UserBinaryMessage",
+        .display = kChartDisplay,
+        .tooltip_label = "Binary message, {marker.data.length}",
+        .table_label = "{marker.data.length}: {marker.data.hex}",
+        .chart_label = "{marker.data.text}",
+        .description = "traceBinaryEvent: bytes the program wrote into the eventlog "
+                       "(USER_BINARY_MSG), with the first bytes in hex and as text."};
+    static constexpr std::array kFields{StaticField{"length", "Length", FieldFormat::bytes},
+                                        StaticField{"hex", "Bytes (hex)", FieldFormat::string},
+                                        StaticField{"text", "As text", FieldFormat::string},
+                                        StaticField{"encoding", "Encoding", FieldFormat::string},
+                                        StaticField{"thread", "Haskell thread", FieldFormat::string},
+                                        StaticField{"threadId", "Thread id", FieldFormat::integer, true}};
+    std::size_t length;
+    StringHandle hex;
+    StringHandle text;
+    StringHandle encoding;
+    StringHandle thread;
+    std::int64_t thread_id;
+    auto field_values() const { return std::tuple{length, hex, text, encoding, thread, thread_id}; }
+};
+
+struct UserSpanMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "UserSpan",
+        .display = kTimelineDisplay,
+        .tooltip_label = "{marker.data.span}",
+        .table_label = "{marker.data.span} ({marker.data.thread})",
+        .chart_label = "{marker.data.span}",
+        .description = "A span the program announced with traceEvent messages "
+                       "(\"START x\"/\"STOP x\" or GHC's \"GHC:started: x\"/\"GHC:finished: x\"), "
+                       "paired per Haskell thread."};
+    static constexpr std::array kFields{StaticField{"span", "Span", FieldFormat::string},
+                                        StaticField{"thread", "Haskell thread", FieldFormat::string},
+                                        StaticField{"convention", "Messages", FieldFormat::string},
+                                        StaticField{"depth", "Nesting depth", FieldFormat::integer},
+                                        StaticField{"threadId", "Thread id", FieldFormat::integer, true}};
+    StringHandle span;
+    StringHandle thread;
+    StringHandle convention;
+    std::uint32_t depth;
+    std::int64_t thread_id;
+    auto field_values() const { return std::tuple{span, thread, convention, depth, thread_id}; }
+};
+
+struct UserSpanUnmatchedMarker {
+    static constexpr MarkerTypeInfo kType{
+        .name = "UserSpanUnmatched",
+        .display = kTimelineDisplay,
+        .tooltip_label = "{marker.data.problem}: {marker.data.message}",
+        .table_label = "{marker.data.problem}: {marker.data.message}",
+        .chart_label = "{marker.data.message}",
+        .description = "A span message without its partner on the same Haskell thread: "
+                       "a STOP with no START before it, or a START never stopped."};
+    static constexpr std::array kFields{StaticField{"problem", "Problem", FieldFormat::string},
+                                        StaticField{"span", "Span", FieldFormat::string},
+                                        StaticField{"message", "Message", FieldFormat::string},
+                                        StaticField{"thread", "Haskell thread", FieldFormat::string},
+                                        StaticField{"threadId", "Thread id", FieldFormat::integer, true}};
+    StringHandle problem;
+    StringHandle span;
+    StringHandle message;
+    StringHandle thread;
+    std::int64_t thread_id;
+    auto field_values() const { return std::tuple{problem, span, message, thread, thread_id}; }
+};
 
 struct Place {
     ThreadHandle track{0};
@@ -45,7 +151,7 @@ struct Place {
     std::int64_t thread = -1;  // its id, -1 when no Haskell thread ran
 };
 
-// Where markers go, and their schemas (registered on first use).
+// Where markers go.
 class UserMarkers {
 public:
     explicit UserMarkers(ProfileContext& ctx) : ctx_(ctx), p_(ctx.profile) {}
@@ -69,7 +175,7 @@ public:
         return out;
     }
 
-    Place place_owner(events::SpanOwner owner, std::uint64_t time) {
+    Place place_owner(runtime::SpanOwner owner, std::uint64_t time) {
         if (owner == kNoCapabilityOwner) return Place{ctx_.process_track, "no capability", -1};
         if (owner & kCapabilityOwner) {
             auto cap = static_cast<CapNo>(owner & 0xFFFF);
@@ -83,110 +189,17 @@ public:
         return out;
     }
 
-    MarkerSchemaHandle marker_schema() {
-        if (!marker_) {
-            using DL = DisplayLocation;
-            marker_ = p_.register_marker_schema(
-                {.name = "UserMarker",
-                 .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
-                 .fields = {{"text", "Marker", FieldFormat::string},
-                            {"thread", "Haskell thread", FieldFormat::string},
-                            {"threadId", "Thread id", FieldFormat::integer, true}},
-                 .tooltip_label = "{marker.data.text}",
-                 .table_label = "{marker.data.text} ({marker.data.thread})",
-                 .chart_label = "{marker.data.text}",
-                 .description = "traceMarker: a marker the program put into the eventlog (USER_MARKER)."});
-        }
-        return *marker_;
-    }
-    MarkerSchemaHandle message_schema() {
-        if (!message_) {
-            using DL = DisplayLocation;
-            message_ = p_.register_marker_schema(
-                {.name = "UserMessage",
-                 .display = {DL::marker_chart, DL::marker_table},
-                 .fields = {{"message", "Message", FieldFormat::string},
-                            {"thread", "Haskell thread", FieldFormat::string},
-                            {"threadId", "Thread id", FieldFormat::integer, true}},
-                 .tooltip_label = "{marker.data.message}",
-                 .table_label = "{marker.data.message}",
-                 .chart_label = "{marker.data.message}",
-                 .description = "traceEvent: a message the program wrote into the eventlog (USER_MSG)."});
-        }
-        return *message_;
-    }
-    MarkerSchemaHandle binary_schema() {
-        if (!binary_) {
-            using DL = DisplayLocation;
-            binary_ = p_.register_marker_schema(
-                {.name = "UserBinaryMessage",
-                 .display = {DL::marker_chart, DL::marker_table},
-                 .fields = {{"length", "Length", FieldFormat::bytes},
-                            {"hex", "Bytes (hex)", FieldFormat::string},
-                            {"text", "As text", FieldFormat::string},
-                            {"encoding", "Encoding", FieldFormat::string},
-                            {"thread", "Haskell thread", FieldFormat::string},
-                            {"threadId", "Thread id", FieldFormat::integer, true}},
-                 .tooltip_label = "Binary message, {marker.data.length}",
-                 .table_label = "{marker.data.length}: {marker.data.hex}",
-                 .chart_label = "{marker.data.text}",
-                 .description = "traceBinaryEvent: bytes the program wrote into the eventlog "
-                                "(USER_BINARY_MSG), with the first bytes in hex and as text."});
-        }
-        return *binary_;
-    }
-    MarkerSchemaHandle span_schema() {
-        if (!span_) {
-            using DL = DisplayLocation;
-            span_ = p_.register_marker_schema(
-                {.name = "UserSpan",
-                 .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
-                 .fields = {{"span", "Span", FieldFormat::string},
-                            {"thread", "Haskell thread", FieldFormat::string},
-                            {"convention", "Messages", FieldFormat::string},
-                            {"depth", "Nesting depth", FieldFormat::integer},
-                            {"threadId", "Thread id", FieldFormat::integer, true}},
-                 .tooltip_label = "{marker.data.span}",
-                 .table_label = "{marker.data.span} ({marker.data.thread})",
-                 .chart_label = "{marker.data.span}",
-                 .description = "A span the program announced with traceEvent messages "
-                                "(\"START x\"/\"STOP x\" or GHC's \"GHC:started: x\"/\"GHC:finished: x\"), "
-                                "paired per Haskell thread."});
-        }
-        return *span_;
-    }
-    MarkerSchemaHandle unmatched_schema() {
-        if (!unmatched_) {
-            using DL = DisplayLocation;
-            unmatched_ = p_.register_marker_schema(
-                {.name = "UserSpanUnmatched",
-                 .display = {DL::marker_chart, DL::marker_table, DL::timeline_overview},
-                 .fields = {{"problem", "Problem", FieldFormat::string},
-                            {"span", "Span", FieldFormat::string},
-                            {"message", "Message", FieldFormat::string},
-                            {"thread", "Haskell thread", FieldFormat::string},
-                            {"threadId", "Thread id", FieldFormat::integer, true}},
-                 .tooltip_label = "{marker.data.problem}: {marker.data.message}",
-                 .table_label = "{marker.data.problem}: {marker.data.message}",
-                 .chart_label = "{marker.data.message}",
-                 .description = "A span message without its partner on the same Haskell thread: "
-                                "a STOP with no START before it, or a START never stopped."});
-        }
-        return *unmatched_;
-    }
-
 private:
     ProfileContext& ctx_;
     Profile& p_;
-    std::optional<MarkerSchemaHandle> marker_, message_, binary_, span_, unmatched_;
 };
 
-std::string edge_text(events::SpanConvention c, events::SpanEdge e, std::string_view name) {
+std::string edge_text(runtime::SpanConvention c, runtime::SpanEdge e, std::string_view name) {
     std::string out;
-    if (c == events::SpanConvention::start_stop) {
-        out = e == events::SpanEdge::open ? "START " : "STOP ";
+    if (c == runtime::SpanConvention::start_stop) {
+        out = e == runtime::SpanEdge::open ? "START " : "STOP ";
     } else {
-        out = e == events::SpanEdge::open ? "GHC:started: " : "GHC:finished: ";
+        out = e == runtime::SpanEdge::open ? "GHC:started: " : "GHC:finished: ";
     }
     out += name;
     return out;
@@ -222,7 +235,7 @@ void UserEventsContributor::handle(const eventlog::Event& event) {
         case UserMessage::tag:
             if (const auto* p = event.as<UserMessage>()) {
                 ++messages_;
-                if (auto span = events::parse_span_message(p->message.bytes)) {
+                if (auto span = runtime::parse_span_message(p->message.bytes)) {
                     keep(event.time, event.cap, Kind::span_edge, span->name);
                     records_.back().edge = span->edge;
                     records_.back().convention = span->convention;
@@ -255,7 +268,7 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
     UserMarkers m(ctx);
     StringHandle trace_event = p.handle_for_string("traceEvent");
     StringHandle trace_binary = p.handle_for_string("traceBinaryEvent");
-    events::UserSpanPairer pairer;
+    runtime::UserSpanPairer pairer;
     std::uint64_t edges = 0;
 
     for (std::size_t i = 0; i < records_.size(); ++i) {
@@ -263,9 +276,9 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
         std::string_view t = text(r);
         if (r.kind == Kind::span_edge) {
             ++edges;
-            events::SpanOwner owner = r.cap ? kCapabilityOwner | *r.cap : kNoCapabilityOwner;
+            runtime::SpanOwner owner = r.cap ? kCapabilityOwner | *r.cap : kNoCapabilityOwner;
             if (r.running) owner = *r.running;
-            pairer.edge(owner, r.time, events::SpanMessage{r.edge, r.convention, t});
+            pairer.edge(owner, r.time, runtime::SpanMessage{r.edge, r.convention, t});
             continue;
         }
         Place where = m.place(r.cap, r.running, r.time);
@@ -274,29 +287,26 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
         switch (r.kind) {
             case Kind::message: {
                 StringHandle message = p.handle_for_string(t);
-                p.add_marker(where.track, at, trace_event, cat.user, m.message_schema(),
-                             {FieldValue(message), FieldValue(who), FieldValue(where.thread)});
+                p.add_marker(where.track, at, trace_event, cat.user,
+                             UserMessageMarker{.message = message, .thread = who, .thread_id = where.thread});
                 break;
             }
             case Kind::marker: {
                 StringHandle name = p.handle_for_string(kMarkerRow);
                 StringHandle full = p.handle_for_string(t);
-                MarkerSchemaHandle schema = m.marker_schema();
-                p.add_marker(where.track, at, name, cat.user, schema,
-                             {FieldValue(full), FieldValue(who), FieldValue(where.thread)});
-                if (where.track != ctx.process_track)
-                    p.add_marker(ctx.process_track, at, name, cat.user, schema,
-                                 {FieldValue(full), FieldValue(who), FieldValue(where.thread)});
+                const UserMarkerMarker marker{.text = full, .thread = who, .thread_id = where.thread};
+                p.add_marker(where.track, at, name, cat.user, marker);
+                if (where.track != ctx.process_track) p.add_marker(ctx.process_track, at, name, cat.user, marker);
                 break;
             }
             case Kind::binary: {
-                events::BinaryPreview preview = events::preview_binary(t, kBinaryPreviewBytes);
+                runtime::BinaryPreview preview = runtime::preview_binary(t, kBinaryPreviewBytes);
                 StringHandle hex = p.handle_for_string(preview.hex);
                 StringHandle as_text = p.handle_for_string(preview.text);
                 StringHandle encoding = p.handle_for_string(preview.utf8 ? "UTF-8 text" : "binary (not UTF-8)");
-                p.add_marker(where.track, at, trace_binary, cat.user, m.binary_schema(),
-                             {FieldValue(t.size()), FieldValue(hex), FieldValue(as_text), FieldValue(encoding),
-                              FieldValue(who), FieldValue(where.thread)});
+                p.add_marker(where.track, at, trace_binary, cat.user,
+                             UserBinaryMessageMarker{.length = t.size(), .hex = hex, .text = as_text,
+                                                     .encoding = encoding, .thread = who, .thread_id = where.thread});
                 break;
             }
             case Kind::span_edge:
@@ -305,20 +315,20 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
     }
 
     pairer.finish();
-    for (const events::PairedSpan& s : pairer.spans()) {
+    for (const runtime::PairedSpan& s : pairer.spans()) {
         Place where = m.place_owner(s.owner, s.start);
         StringHandle name = p.handle_for_string(span_row(s.convention));
         StringHandle full = p.handle_for_string(s.name);
         StringHandle who = p.handle_for_string(where.who);
-        StringHandle convention = p.handle_for_string(events::convention_text(s.convention));
+        StringHandle convention = p.handle_for_string(runtime::convention_text(s.convention));
         p.add_marker(where.track, MarkerTiming::interval(ProfileContext::at(s.start), ProfileContext::at(s.end)), name,
-                     cat.user, m.span_schema(),
-                     {FieldValue(full), FieldValue(who), FieldValue(convention), FieldValue(s.depth),
-                      FieldValue(where.thread)});
+                     cat.user,
+                     UserSpanMarker{.span = full, .thread = who, .convention = convention, .depth = s.depth,
+                                    .thread_id = where.thread});
     }
     std::uint64_t unmatched_stops = 0, unclosed_starts = 0;
-    for (const events::UnmatchedEdge& u : pairer.unmatched()) {
-        bool stop = u.edge == events::SpanEdge::close;
+    for (const runtime::UnmatchedEdge& u : pairer.unmatched()) {
+        bool stop = u.edge == runtime::SpanEdge::close;
         if (stop) {
             ++unmatched_stops;
             diagnostics_.add(Diagnostic::user_span_stop_without_start);
@@ -334,9 +344,8 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
         StringHandle message = p.handle_for_string(edge_text(u.convention, u.edge, u.name));
         StringHandle who = p.handle_for_string(where.who);
         p.add_marker(where.track, MarkerTiming::instant(ProfileContext::at(u.time)), name, cat.warning,
-                     m.unmatched_schema(),
-                     {FieldValue(problem), FieldValue(full), FieldValue(message), FieldValue(who),
-                      FieldValue(where.thread)});
+                     UserSpanUnmatchedMarker{.problem = problem, .span = full, .message = message, .thread = who,
+                                             .thread_id = where.thread});
     }
 
     ExtraSectionHandle s = p.add_extra_section(ctx.section_label("User events"));

@@ -10,7 +10,7 @@
 // - traceEvent: a "traceEvent" log marker on the emitting thread's track (off with
 //   ConvertOptions::user_messages = false, `--no-user-messages`; spans stay).
 // - "START x" / "STOP x" and "GHC:started: x" / "GHC:finished: x" messages: interval
-//   markers labelled x, paired per Haskell thread (events::UserSpanPairer). A STOP with
+//   markers labelled x, paired per Haskell thread (runtime::UserSpanPairer). A STOP with
 //   nothing to stop and a START never stopped are instant warning markers, counted
 //   as diagnostics. Spans come from messages only: GHC writes its withTiming edges
 //   as messages always and as markers too with -ddump-timings, and pairing both would
@@ -23,9 +23,9 @@
 #include <optional>
 #include <string>
 
-#include "analysis/running_threads.hpp"
+#include "analysis/threading/running_threads.hpp"
 #include "convert/profile_contributor.hpp"
-#include "events/user_spans.hpp"
+#include "analysis/runtime/user_spans.hpp"
 #include "util/chunked_vector.hpp"
 #include "util/diagnostics.hpp"
 
@@ -47,8 +47,8 @@ private:
         std::optional<eventlog::CapNo> cap;
         std::optional<eventlog::ThreadId> running;  // the thread running on `cap` then
         Kind kind = Kind::message;
-        events::SpanEdge edge = events::SpanEdge::open;
-        events::SpanConvention convention = events::SpanConvention::start_stop;
+        runtime::SpanEdge edge = runtime::SpanEdge::open;
+        runtime::SpanConvention convention = runtime::SpanConvention::start_stop;
         std::size_t offset = 0, length = 0;  // text (span edges: the name) in arena_
     };
     std::string_view text(const Record& r) const { return std::string_view(arena_).substr(r.offset, r.length); }

@@ -44,37 +44,6 @@ void check_marker_schema(const MarkerSchema& schema) {
     }
 }
 
-bool field_accepts(FieldFormat format, FieldValue::Type type) {
-    using T = FieldValue::Type;
-    switch (format) {
-        case FieldFormat::url:
-        case FieldFormat::file_path:
-        case FieldFormat::sanitized_string:
-        case FieldFormat::string:
-        case FieldFormat::unique_string:
-        case FieldFormat::flow_id:
-        case FieldFormat::terminating_flow_id:
-            return type == T::string;
-        case FieldFormat::duration:
-        case FieldFormat::seconds:
-        case FieldFormat::milliseconds:
-        case FieldFormat::microseconds:
-        case FieldFormat::nanoseconds:
-            return type == T::duration;
-        case FieldFormat::time:
-            return type == T::timestamp;
-        case FieldFormat::bytes:
-        case FieldFormat::percentage:
-        case FieldFormat::integer:
-        case FieldFormat::decimal:
-        case FieldFormat::hexadecimal:
-        case FieldFormat::pid:
-        case FieldFormat::tid:
-            return type == T::integer || type == T::real;
-    }
-    return false;
-}
-
 const char* field_value_type_name(FieldValue::Type type) {
     switch (type) {
         case FieldValue::Type::string: return "a string";
@@ -82,6 +51,7 @@ const char* field_value_type_name(FieldValue::Type type) {
         case FieldValue::Type::real: return "a number";
         case FieldValue::Type::duration: return "a Duration";
         case FieldValue::Type::timestamp: return "a Timestamp";
+        case FieldValue::Type::absent: return "no value";
     }
     return "?";
 }

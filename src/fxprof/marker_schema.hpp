@@ -62,10 +62,13 @@ void check_marker_schema(const MarkerSchema& schema);
 //   time                                           Timestamp (ms after meta.startTime)
 //   bytes, percentage (0..1), integer, decimal,
 //   hexadecimal, pid, tid                          an integer or a finite double
+//   any format                                     absent (FieldValue()): the marker has no
+//                                                  value for the field; the profiler skips it
 class FieldValue {
 public:
-    enum class Type : std::uint8_t { string, integer, real, duration, timestamp };
+    enum class Type : std::uint8_t { string, integer, real, duration, timestamp, absent };
 
+    FieldValue() : type_(Type::absent) { u_.integer = 0; }
     FieldValue(StringHandle s) : type_(Type::string) { u_.string = s.index(); }
     template <std::integral T>
         requires(!std::same_as<T, bool>)
@@ -90,8 +93,26 @@ private:
     Type type_;
 };
 
-// Whether a value of this type may be given for a field of this format.
-bool field_accepts(FieldFormat format, FieldValue::Type type);
+// Whether a value of this type may be given for a field of this format (constexpr: static
+// marker types check their fields against their values when they are compiled).
+constexpr bool field_accepts(FieldFormat format, FieldValue::Type type) {
+    using T = FieldValue::Type;
+    if (type == T::absent) return true;
+    switch (v70::kind_of(format)) {
+        case v70::FieldKind::json_string:
+        case v70::FieldKind::string_index: return type == T::string;
+        case v70::FieldKind::number: break;
+    }
+    switch (format) {
+        case FieldFormat::duration:
+        case FieldFormat::seconds:
+        case FieldFormat::milliseconds:
+        case FieldFormat::microseconds:
+        case FieldFormat::nanoseconds: return type == T::duration;
+        case FieldFormat::time: return type == T::timestamp;
+        default: return type == T::integer || type == T::real;
+    }
+}
 const char* field_value_type_name(FieldValue::Type type);
 
 // The decimal scale used to write a Duration/Timestamp for a format (ns -> unit).

@@ -47,6 +47,7 @@ MarkerHandle MarkerTable::add(MarkerTiming timing, StringHandle name, CategoryHa
                 case FieldValue::Type::timestamp:
                     spill::put_svarint(p, wrapping_sub(v.integer(), start));
                     break;
+                case FieldValue::Type::absent: break;
             }
         }
     }
@@ -70,9 +71,10 @@ void MarkerTable::decode(const std::uint8_t*& p, MarkerRow& row, std::int64_t& p
     const std::uint64_t n = spill::get_uvarint(p);
     if (!values) {  // skip them
         for (std::uint64_t i = 0; i < n; ++i) {
-            if (static_cast<FieldValue::Type>(*p++) == FieldValue::Type::real)
+            const auto type = static_cast<FieldValue::Type>(*p++);
+            if (type == FieldValue::Type::real)
                 p += sizeof(double);
-            else
+            else if (type != FieldValue::Type::absent)
                 while (*p++ & 0x80) {}
         }
         return;
@@ -93,6 +95,7 @@ void MarkerTable::decode(const std::uint8_t*& p, MarkerRow& row, std::int64_t& p
                 values->emplace_back(
                     Timestamp::from_nanos(wrapping_add(row.start, spill::get_svarint(p))));
                 break;
+            case FieldValue::Type::absent: values->emplace_back(); break;
             default: throw Error("profile marker table: corrupt record");
         }
     }

@@ -26,6 +26,7 @@
 #include "fxprof/func_table.hpp"
 #include "fxprof/handles.hpp"
 #include "fxprof/marker_schema.hpp"
+#include "fxprof/static_marker.hpp"
 #include "fxprof/marker_table.hpp"
 #include "fxprof/meta_info.hpp"
 #include "fxprof/process_thread.hpp"
@@ -142,6 +143,21 @@ public:
         return add_marker(thread, timing, name, category, schema,
                           std::span<const FieldValue>(values.begin(), values.size()));
     }
+    // A marker of a static type (static_marker.hpp): its schema is registered with the first.
+    template <StaticMarker M>
+    MarkerHandle add_marker(ThreadHandle thread, MarkerTiming timing, StringHandle name,
+                            CategoryHandle category, const M& marker) {
+        const auto values = field_values_of(marker);
+        return add_marker(thread, timing, name, category, schema_handle<M>(),
+                          std::span<const FieldValue>(values.data(), values.size()));
+    }
+    template <StaticMarker M>
+    MarkerSchemaHandle schema_handle() {
+        const std::size_t id = static_marker_type_id<M>();
+        if (id >= static_schemas_.size()) static_schemas_.resize(id + 1);
+        if (!static_schemas_[id]) static_schemas_[id] = register_marker_schema(schema_of<M>());
+        return *static_schemas_[id];
+    }
     // A marker without payload (data: null).
     MarkerHandle add_marker(ThreadHandle thread, MarkerTiming timing, StringHandle name,
                             CategoryHandle category);
@@ -208,6 +224,7 @@ private:
     FrameTable frames_;
     StackTable stacks_;
     std::vector<MarkerSchema> schemas_;
+    std::vector<std::optional<MarkerSchemaHandle>> static_schemas_;  // by static_marker_type_id
     std::vector<Process> processes_;
     std::vector<Thread> threads_;
     std::vector<Counter> counters_;

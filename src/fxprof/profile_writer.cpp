@@ -462,7 +462,8 @@ private:
                     case FieldValue::Type::timestamp:
                         j_.scaled(v.integer(), duration_scale(f.format));
                         return;
-                    case FieldValue::Type::string: break;
+                    case FieldValue::Type::string:
+                    case FieldValue::Type::absent: break;
                 }
                 break;
         }
@@ -485,6 +486,8 @@ private:
             j_.begin_object();
             string_field(key::type, s.name);
             for (std::size_t i = 0; i < s.fields.size(); ++i) {
+                // No value: no key (the profiler's tooltip, sidebar and search skip it).
+                if (r.values[i].type() == FieldValue::Type::absent) continue;
                 j_.user_key(s.fields[i].key);
                 write_field_value(s.fields[i], r.values[i]);
             }

@@ -6,10 +6,10 @@
 #include <utility>
 #include <vector>
 
-#include "convert/path_redaction.hpp"
+#include "redaction/path_redaction.hpp"
 
-using el2fx::convert::file_name;
-using el2fx::convert::reduce_paths;
+using el2fx::redaction::file_name;
+using el2fx::redaction::reduce_paths;
 
 BOOST_AUTO_TEST_SUITE(path_redaction)
 

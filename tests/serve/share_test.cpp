@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "convert/converter.hpp"
-#include "convert/event_rewriter.hpp"
+#include "redaction/event_rewriter.hpp"
 #include "eventlog_builder.hpp"
 #include "fxprof/gzip.hpp"
 #include "fxprof/profile_writer.hpp"
@@ -315,7 +315,7 @@ std::vector<double> marker_times(const rapidjson::Document& d, const std::string
 
 BOOST_AUTO_TEST_CASE(the_shift_moves_every_time_on_the_event_clock_and_no_wall_clock) {
     using namespace eventlog;
-    convert::EventRewriter rewriter({.shift_to_zero = true});
+    redaction::EventRewriter rewriter({.shift_to_zero = true});
     Event first = rewriter.apply(event_at(1'000'000, BlockMarker{100, 9'000'000, 0}));
     BOOST_TEST(rewriter.shift() == 1'000'000u);
     BOOST_TEST(first.time == 0u);
@@ -338,7 +338,7 @@ BOOST_AUTO_TEST_CASE(the_shift_moves_every_time_on_the_event_clock_and_no_wall_c
     BOOST_TEST(machine.as<CreateMachine>()->realtime == 143'714'457'434'916'300u);
 
     // One run alone is not shifted: the event itself comes back.
-    convert::EventRewriter identity({});
+    redaction::EventRewriter identity({});
     Event in = event_at(9'500'000, HeapBioProfSampleBegin{4, 3'500'000});
     BOOST_TEST(&identity.apply(in) == &in);
 }

@@ -1,0 +1,81 @@
+#include "analysis/run/run_census.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "eventlog/event_types.hpp"
+
+namespace el2fx::run {
+
+RunCensusCollector::RunCensusCollector(bool include_env) : run_(include_env) {}
+
+std::uint64_t RunCensus::running_ns(eventlog::ThreadId thread) const {
+    std::optional<std::uint32_t> i = threads.ordinal(thread);
+    return i && *i < running_by_ordinal.size() ? running_by_ordinal[*i] : 0;
+}
+
+// The thread is in the catalog: it saw the RunThread first.
+void RunCensusCollector::add_running(eventlog::ThreadId thread, std::uint64_t ns) {
+    std::optional<std::uint32_t> i = census_.threads.ordinal(thread);
+    if (!i) return;
+    if (*i >= census_.running_by_ordinal.size()) census_.running_by_ordinal.resize(census_.threads.threads().size(), 0);
+    census_.running_by_ordinal[*i] += ns;
+}
+
+void RunCensusCollector::handle(const eventlog::Event& event) {
+    using namespace eventlog;
+    now_ = std::max(now_, event.time);
+    run_.handle(event);
+    census_.threads.handle(event);
+    if (event.cap) census_.capability_starts.try_emplace(*event.cap, now_);
+    switch (event.tag) {
+        case RunThread::tag:
+            if (const auto* p = event.as<RunThread>(); p && event.cap) {
+                if (*event.cap >= running_.size()) running_.resize(std::size_t{*event.cap} + 1);
+                running_[*event.cap] = Running{p->thread, now_};
+            }
+            break;
+        case StopThread::tag:
+            if (const auto* p = event.as<StopThread>(); p && event.cap && *event.cap < running_.size()) {
+                std::optional<Running>& r = running_[*event.cap];
+                if (r && r->thread == p->thread) {  // another thread's stop is noise here
+                    add_running(r->thread, now_ - r->since);
+                    r.reset();
+                }
+            }
+            break;
+        case SparkCounters::tag:
+            if (const auto* p = event.as<SparkCounters>(); p && event.cap) {
+                auto& nonzero = census_.spark_series.try_emplace(*event.cap).first->second;  // all false at first
+                runtime::SparkCounts counts = runtime::spark_counts(*p);
+                for (std::size_t i = 0; i < counts.size(); ++i) nonzero[i] = nonzero[i] || counts[i] != 0;
+            }
+            break;
+        case ProfBegin::tag:
+            if (const auto* p = event.as<ProfBegin>(); p && p->tick_interval > 0) tick_interval_ = p->tick_interval;
+            break;
+        case ProfSampleCostCentre::tag:
+            // As the cost-centre contributor reads ticks (profiling/time_profile.cpp).
+            if (const auto* p = event.as<ProfSampleCostCentre>(); p && p->cap < std::numeric_limits<std::uint16_t>::max()) {
+                ++census_.ticks;
+                census_.tick_coverage.add_tick(static_cast<std::uint16_t>(p->cap), event.time,
+                                               tick_interval_.value_or(profiling::TimeProfile::kDefaultTickIntervalNs));
+            }
+            break;
+        default:
+            break;
+    }
+}
+
+RunCensus RunCensusCollector::finish() {
+    for (std::optional<Running>& r : running_)  // still running at the end of the log
+        if (r) add_running(r->thread, now_ - r->since);
+    running_.clear();
+    census_.threads.finish();
+    census_.running_by_ordinal.resize(census_.threads.threads().size(), 0);  // a thread that never ran
+    census_.running_by_ordinal.shrink_to_fit();
+    census_.run = run_.info();
+    return std::move(census_);
+}
+
+}  // namespace el2fx::run

@@ -1,0 +1,165 @@
+#include "analysis/run/thread_catalog.hpp"
+
+#include <algorithm>
+
+#include "eventlog/event_types.hpp"
+#include "util/error.hpp"
+#include "util/utf8.hpp"
+
+namespace el2fx::run {
+
+const ThreadFacts* ThreadCatalog::find(eventlog::ThreadId id) const {
+    const std::uint32_t* i = index_.find(id);
+    return i ? &threads_[*i] : nullptr;
+}
+
+std::optional<std::uint32_t> ThreadCatalog::ordinal(eventlog::ThreadId id) const {
+    const std::uint32_t* i = index_.find(id);
+    return i ? std::optional(*i) : std::nullopt;
+}
+
+ThreadFacts& ThreadCatalog::facts(eventlog::ThreadId id, std::uint64_t time) {
+    auto [i, added] = index_.try_emplace(id, static_cast<std::uint32_t>(threads_.size()));
+    if (added) {
+        threads_.push_back(ThreadFacts{});
+        threads_.back().id = id;
+        threads_.back().first_seen = time;
+    }
+    return threads_[i];
+}
+
+void ThreadCatalog::finish() {
+    if (finished_) return;
+    std::vector<LabelChange> contiguous;
+    contiguous.reserve(labels_.size());
+    for (ThreadFacts& t : threads_) {
+        if (!t.labelled()) continue;
+        const std::size_t first = contiguous.size();
+        for (std::uint32_t i = t.last_label_; i != ThreadFacts::kNoLabel; i = previous_label_[i])
+            contiguous.push_back(labels_[i]);
+        std::reverse(contiguous.begin() + static_cast<std::ptrdiff_t>(first), contiguous.end());
+        t.last_label_ = static_cast<std::uint32_t>(contiguous.size() - 1) & ThreadFacts::kNoLabel;
+        label_ends_.push_back(t.last_label_);
+    }
+    labels_ = std::move(contiguous);
+    previous_label_ = {};
+    threads_.shrink_to_fit();
+    label_ends_.shrink_to_fit();
+    label_bytes_.shrink_to_fit();
+    finished_ = true;
+}
+
+void ThreadCatalog::require_finished() const {
+    if (!finished_) throw Error("thread catalog: label queries need finish() first");
+}
+
+std::pair<std::uint32_t, std::uint32_t> ThreadCatalog::label_range(const ThreadFacts& t) const {
+    const std::uint32_t last = t.last_label_;
+    auto it = std::lower_bound(label_ends_.begin(), label_ends_.end(), last);
+    return {it == label_ends_.begin() ? 0 : *std::prev(it) + 1, last};
+}
+
+std::string_view ThreadCatalog::label(const ThreadFacts& t) const {
+    return t.labelled() ? text(labels_[t.last_label_]) : std::string_view();
+}
+
+std::string_view ThreadCatalog::label_at(const ThreadFacts& t, std::uint64_t time) const {
+    require_finished();
+    if (!t.labelled()) return {};
+    const auto [first, last] = label_range(t);
+    const auto begin = labels_.begin() + first, end = labels_.begin() + last + 1;
+    auto it = std::upper_bound(begin, end, time, [](std::uint64_t at, const LabelChange& l) { return at < l.time; });
+    return it == begin ? std::string_view() : text(*std::prev(it));
+}
+
+std::string_view ThreadCatalog::nth_label(const ThreadFacts& t, std::uint32_t n) const {
+    require_finished();
+    if (!t.labelled()) return {};
+    const auto [first, last] = label_range(t);
+    return n > last - first ? std::string_view() : text(labels_[first + n]);
+}
+
+void ThreadCatalog::handle(const eventlog::Event& event) {
+    using namespace eventlog;
+    switch (event.tag) {
+        case CreateThread::tag:
+            if (auto* p = event.as<CreateThread>()) {
+                ThreadFacts& t = facts(p->thread, event.time);
+                t.created_ = event.time;
+                t.has_created_ = true;
+            }
+            break;
+        case RunThread::tag:
+            if (auto* p = event.as<RunThread>()) facts(p->thread, event.time);
+            break;
+        case StopThread::tag:
+            if (auto* p = event.as<StopThread>()) {
+                ThreadFacts& t = facts(p->thread, event.time);
+                if (p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished) && !t.has_finished_) {
+                    t.finished_ = event.time;
+                    t.has_finished_ = true;
+                }
+            }
+            break;
+        case MigrateThread::tag:
+            if (auto* p = event.as<MigrateThread>()) facts(p->thread, event.time);
+            break;
+        case WakeupThread::tag:
+            if (auto* p = event.as<WakeupThread>()) facts(p->thread, event.time);
+            break;
+        case ThreadLabel::tag:
+            if (auto* p = event.as<ThreadLabel>()) {
+                if (finished_) throw Error("thread catalog: a label after finish()");  // ranges are fixed
+                ThreadFacts& t = facts(p->thread, event.time);
+                const std::size_t offset = label_bytes_.size();
+                utf8::append_sanitized(label_bytes_, p->label.bytes);
+                if (label_bytes_.size() > UINT32_MAX || labels_.size() >= ThreadFacts::kNoLabel) {
+                    label_bytes_.resize(offset);  // over 4 GB or 2^30 labels: keep the ones we have
+                    break;
+                }
+                const auto index = static_cast<std::uint32_t>(labels_.size());
+                labels_.push_back({event.time, static_cast<std::uint32_t>(offset),
+                                   static_cast<std::uint32_t>(label_bytes_.size() - offset)});
+                previous_label_.push_back(t.last_label_);
+                t.last_label_ = index & ThreadFacts::kNoLabel;
+            }
+            break;
+        default:
+            break;
+    }
+}
+
+void ThreadMoments::handle(const eventlog::Event& event) {
+    using namespace eventlog;
+    using Kind = ThreadMoment::Kind;
+    CapNo cap = event.cap.value_or(0);
+    switch (event.tag) {
+        case CreateThread::tag:
+            if (auto* p = event.as<CreateThread>()) sink_({event.time, p->thread, Kind::created, cap, 0, 0});
+            break;
+        case StopThread::tag:
+            if (auto* p = event.as<StopThread>();
+                p && p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished)) {
+                State& t = threads_[p->thread];
+                if (!t.finished) {
+                    t.finished = true;
+                    sink_({event.time, p->thread, Kind::finished, cap, 0, 0});
+                }
+            }
+            break;
+        case MigrateThread::tag:
+            if (auto* p = event.as<MigrateThread>()) sink_({event.time, p->thread, Kind::migrated, cap, p->new_cap, 0});
+            break;
+        case WakeupThread::tag:
+            if (auto* p = event.as<WakeupThread>()) sink_({event.time, p->thread, Kind::woken, cap, p->other_cap, 0});
+            break;
+        case ThreadLabel::tag:
+            if (auto* p = event.as<ThreadLabel>())
+                sink_({event.time, p->thread, Kind::labelled, cap, 0, threads_[p->thread].labels++});
+            break;
+        default:
+            break;
+    }
+}
+
+}  // namespace el2fx::run

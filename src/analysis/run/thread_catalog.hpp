@@ -1,0 +1,114 @@
+// What the eventlog says about each Haskell thread besides its run/stop states:
+// when it was created and finished and its labels over time (ThreadCatalog, for the
+// census), and the moments worth a marker as they happen (ThreadMoments: created,
+// migrated, woken, labelled, finished).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "eventlog/event.hpp"
+#include "util/id_map.hpp"
+
+namespace el2fx::run {
+
+// The facts of one thread: 32 bytes, as a log may have hundreds of thousands of threads.
+struct ThreadFacts {
+    std::uint64_t first_seen = 0;  // its first event of any kind
+    eventlog::ThreadId id = 0;
+
+    std::optional<std::uint64_t> created() const { return has_created_ ? std::optional(created_) : std::nullopt; }
+    std::optional<std::uint64_t> finished() const { return has_finished_ ? std::optional(finished_) : std::nullopt; }
+    bool labelled() const { return last_label_ != kNoLabel; }
+
+private:
+    friend class ThreadCatalog;
+    // Label changes of all threads together stay below 2^30 (a 26 GB log of only labels).
+    static constexpr std::uint32_t kNoLabel = (1u << 30) - 1;
+    // Its latest label in the catalog's table. While events come the thread's labels chain
+    // back from it; after finish() they lie side by side, ending with it.
+    std::uint32_t last_label_ : 30 = kNoLabel;
+    std::uint32_t has_created_ : 1 = 0;
+    std::uint32_t has_finished_ : 1 = 0;
+    std::uint64_t created_ = 0;
+    std::uint64_t finished_ = 0;
+};
+static_assert(sizeof(ThreadFacts) <= 32);
+
+struct ThreadMoment {
+    enum class Kind : std::uint8_t { created, migrated, woken, labelled, finished };
+    std::uint64_t time = 0;
+    eventlog::ThreadId thread = 0;
+    Kind kind = Kind::created;
+    eventlog::CapNo cap = 0;         // where it happened
+    eventlog::CapNo other_cap = 0;   // migrated to / woken on
+    std::uint32_t label_index = 0;   // labelled: index into the thread's labels
+};
+
+class ThreadCatalog {
+public:
+    void handle(const eventlog::Event& event);
+
+    // Threads in order of first appearance (creation order for a complete log).
+    const std::vector<ThreadFacts>& threads() const { return threads_; }
+    const ThreadFacts* find(eventlog::ThreadId id) const;
+    // The thread's place in threads(): a dense number for per-thread tables.
+    std::optional<std::uint32_t> ordinal(eventlog::ThreadId id) const;
+
+    // Once every event is in: each thread's labels side by side (so the label queries take
+    // O(1) and O(log n), whatever a program's relabelling), spare capacity given back.
+    void finish();
+
+    // Its last label, which names its track; empty without one.
+    std::string_view label(const ThreadFacts& thread) const;
+    // After finish() (el2fx::Error before): the label it had at `time` (its latest label set at
+    // or before it; empty before the first), and its n-th label (0: the first; empty past the last).
+    std::string_view label_at(const ThreadFacts& thread, std::uint64_t time) const;
+    std::string_view nth_label(const ThreadFacts& thread, std::uint32_t n) const;
+
+private:
+    struct LabelChange {  // 16 bytes: kept for the whole conversion
+        std::uint64_t time = 0;
+        std::uint32_t offset = 0, size = 0;  // in label_bytes_
+    };
+    ThreadFacts& facts(eventlog::ThreadId id, std::uint64_t time);
+    std::string_view text(const LabelChange& l) const { return std::string_view(label_bytes_).substr(l.offset, l.size); }
+
+    std::vector<ThreadFacts> threads_;
+    util::IdMap<std::uint32_t> index_;  // id -> place in threads_
+    void require_finished() const;
+
+    // A thread's labels, first..last (after finish()).
+    std::pair<std::uint32_t, std::uint32_t> label_range(const ThreadFacts& t) const;
+
+    std::vector<LabelChange> labels_;
+    std::vector<std::uint32_t> previous_label_;  // the chains, by label, until finish()
+    // After finish(): each labelled thread's last label, ascending (its range starts after
+    // the previous one's), so a thread keeps one index, not two.
+    std::vector<std::uint32_t> label_ends_;
+    std::string label_bytes_;
+    bool finished_ = false;
+};
+
+// The moments, handed to a sink as the events come. A moment's label_index counts the
+// thread's labels so far, so it indexes the ThreadCatalog's facts of the same events.
+class ThreadMoments {
+public:
+    explicit ThreadMoments(std::function<void(const ThreadMoment&)> sink) : sink_(std::move(sink)) {}
+    void handle(const eventlog::Event& event);
+
+private:
+    struct State {  // 4 bytes: one per Haskell thread
+        std::uint32_t labels : 31 = 0;  // (2^31 labels on one thread would take a 20 GB log)
+        std::uint32_t finished : 1 = 0;
+    };
+    std::function<void(const ThreadMoment&)> sink_;
+    util::IdMap<State> threads_;
+};
+
+}  // namespace el2fx::run

@@ -1,0 +1,173 @@
+#include "analysis/threading/threading_analysis.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+namespace el2fx::analysis {
+namespace {
+
+bool is_scheduler_event(const eventlog::Event& event) {
+    return event.as<eventlog::RunThread>() || event.as<eventlog::StopThread>() || event.as<eventlog::StartGC>() ||
+           event.as<eventlog::EndGC>() || event.as<eventlog::WakeupThread>();
+}
+
+}  // namespace
+
+ThreadingAnalysis::ThreadingAnalysis(Diagnostics& diagnostics, ThreadingOptions options, ThreadingSink* sink)
+    : diagnostics_(diagnostics), options_(options), sink_(sink ? *sink : collector_), own_sink_(sink == nullptr) {
+    if (options_.sampling_interval_ns == 0) throw std::invalid_argument("the sampling interval must not be 0");
+}
+
+void ThreadingAnalysis::handle(const eventlog::Event& event) {
+    // The reader's order is exact unless it counted reorder_window_exceeded; a
+    // clock that never goes back keeps every span and CPU delta well-formed even then.
+    now_ = std::max(now_, event.time);
+    if (!event.cap) {
+        // Thread and GC events are always written to a capability's buffer.
+        if (is_scheduler_event(event)) diagnostics_.add(Diagnostic::scheduler_event_without_capability);
+        if (event.as<eventlog::HeapProfSampleBegin>()) settle_census_candidate(GcPhase::census);
+        return;
+    }
+    handle_capability_event(event, *event.cap, now_);
+}
+
+void ThreadingAnalysis::handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap,
+                                                std::uint64_t time) {
+    if (census_candidate_ && census_candidate_->cap == cap) settle_census_candidate(GcPhase::done);
+    CapabilityTrack& c = capability(cap, time);
+    if (const auto* run = event.as<eventlog::RunThread>()) {
+        record(c, time, c.usage.run_thread(time, run->thread));
+        if (ThreadTrack* t = thread(run->thread)) record(*t, time, t->state.run_thread(time, cap));
+    } else if (const auto* stop = event.as<eventlog::StopThread>()) {
+        record(c, time, c.usage.stop_thread(time, stop->thread, stop->status));
+        if (ThreadTrack* t = thread(stop->thread))
+            record(*t, time, t->state.stop_thread(time, stop->status, stop->blocker.value_or(0)));
+    } else if (event.as<eventlog::StartGC>()) {
+        record(c, time, c.usage.start_gc(time));
+    } else if (event.as<eventlog::EndGC>()) {
+        record(c, time, c.usage.end_gc(time));
+    } else if (event.as<eventlog::GCWork>()) {
+        gc_phase_event(c, time, GcPhase::working);
+    } else if (event.as<eventlog::GCIdle>()) {
+        gc_phase_event(c, time, GcPhase::idle);
+    } else if (event.as<eventlog::GCDone>()) {
+        gc_phase_event(c, time, GcPhase::done);
+    } else if (const auto* wakeup = event.as<eventlog::WakeupThread>()) {
+        if (auto it = threads_.find(wakeup->thread); it != threads_.end()) it->second.state.wakeup_thread();
+        else if (finished_.contains(wakeup->thread)) diagnostics_.add(Diagnostic::event_after_thread_finished);
+    }
+}
+
+ThreadingAnalysis::CapabilityTrack& ThreadingAnalysis::capability(eventlog::CapNo cap, std::uint64_t time) {
+    if (cap >= capabilities_.size()) capabilities_.resize(std::size_t{cap} + 1);
+    std::optional<CapabilityTrack>& slot = capabilities_[cap];
+    if (!slot) {
+        slot.emplace(CapabilityTrack{cap, CapabilityUsageAnalysis(time, diagnostics_),
+                                     VirtualSamplingTimer<CapabilityActivity>(options_.sampling_interval_ns)});
+        sink_.capability_started(cap, time);
+        slot->timer.enter(time, slot->usage.sample_activity());
+        drain(*slot);
+    }
+    return *slot;
+}
+
+ThreadingAnalysis::ThreadTrack* ThreadingAnalysis::thread(eventlog::ThreadId id) {
+    auto it = threads_.find(id);
+    if (it == threads_.end()) {
+        if (finished_.contains(id)) {
+            diagnostics_.add(Diagnostic::event_after_thread_finished);
+            return nullptr;
+        }
+        it = threads_
+                 .emplace(id, ThreadTrack{id, ThreadStateAnalysis(diagnostics_),
+                                          VirtualSamplingTimer<ThreadActivity>(options_.sampling_interval_ns)})
+                 .first;
+    }
+    return &it->second;
+}
+
+void ThreadingAnalysis::record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span) {
+    if (span) sink_.capability_span(track.cap, *span);
+    track.timer.enter(time, track.usage.sample_activity());
+    drain(track);
+}
+
+void ThreadingAnalysis::gc_phase_event(CapabilityTrack& track, std::uint64_t time, GcPhase phase) {
+    if (!track.usage.in_gc()) return;  // a phase outside a collection changes nothing
+    if (phase == GcPhase::done) {
+        settle_census_candidate(GcPhase::done);  // an earlier one, on another capability
+        census_candidate_ = PendingDone{track.cap, time};
+        return;
+    }
+    track.usage.gc_phase(phase);
+    record(track, time, std::nullopt);
+}
+
+void ThreadingAnalysis::settle_census_candidate(GcPhase phase) {
+    if (!census_candidate_) return;
+    const PendingDone pending = *census_candidate_;
+    census_candidate_.reset();
+    CapabilityTrack& track = *capabilities_[pending.cap];
+    track.usage.gc_phase(phase);
+    record(track, pending.time, std::nullopt);
+}
+
+void ThreadingAnalysis::record(ThreadTrack& track, std::uint64_t time, std::optional<ThreadStateSpan> span) {
+    if (span) sink_.thread_span(track.id, *span);
+    if (track.state.finished()) {
+        track.timer.finish(time);
+        drain(track);
+        finished_.insert(track.id);
+        threads_.erase(track.id);  // `track` is gone from here on
+        return;
+    }
+    if (auto activity = track.state.activity()) track.timer.enter(time, *activity);
+    drain(track);
+}
+
+void ThreadingAnalysis::drain(CapabilityTrack& track) {
+    track.timer.drain([&](const Sample<CapabilityActivity>& s) { sink_.capability_sample(track.cap, s); });
+}
+
+void ThreadingAnalysis::drain(ThreadTrack& track) {
+    track.timer.drain([&](const Sample<ThreadActivity>& s) { sink_.thread_sample(track.id, s); });
+}
+
+ThreadingResult ThreadingAnalysis::finish() {
+    settle_census_candidate(GcPhase::done);
+    ThreadingResult lives;
+    lives.end_time = now_;
+    for (std::optional<CapabilityTrack>& track : capabilities_) {
+        if (!track) continue;
+        if (auto span = track->usage.finish(now_)) sink_.capability_span(track->cap, *span);
+        track->timer.finish(now_);
+        drain(*track);
+        lives.capabilities.push_back(CapabilityTimeline{track->cap, track->usage.start_time(), now_, {}, {}});
+    }
+    capabilities_.clear();
+    std::vector<ThreadTrack*> threads;  // in id order: what a sink sees must not depend on hashing
+    threads.reserve(threads_.size());
+    for (auto& [id, track] : threads_) threads.push_back(&track);
+    std::sort(threads.begin(), threads.end(), [](const ThreadTrack* a, const ThreadTrack* b) { return a->id < b->id; });
+    for (ThreadTrack* track : threads) {
+        if (auto span = track->state.finish(now_)) sink_.thread_span(track->id, *span);
+        track->timer.finish(now_);
+        drain(*track);
+    }
+    threads_.clear();
+    finished_ = util::IdSet();
+    if (!own_sink_) return lives;
+    ThreadingResult result = collector_.take(now_);
+    // Capabilities whose life started: the collector knows their start too.
+    return result;
+}
+
+ThreadingResult analyse_threading(eventlog::TimeOrderedReader& reader, Diagnostics& diagnostics,
+                                  ThreadingOptions options) {
+    ThreadingAnalysis analysis(diagnostics, options);
+    while (const eventlog::Event* event = reader.next()) analysis.handle(*event);
+    return analysis.finish();
+}
+
+}  // namespace el2fx::analysis

@@ -1,0 +1,90 @@
+// The call stacks samples stand on. A capability: "Mutator → thread", "GC" (its working phase
+// under it), "GC idle: …" and "GC done: …" waits, "Heap census", "Idle". A Haskell thread:
+// "Running", or its kind of stop → why ("Blocked → blocked on an MVar"); on the shared track
+// of the folded threads, each thread's name above them. Frames and stacks are interned once
+// and looked up by what they stand for, one lookup per sample.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "analysis/threading/threading_sink.hpp"
+#include "convert/profile_context.hpp"
+#include "convert/thread_track_layout.hpp"
+#include "fxprof/handles.hpp"
+
+namespace el2fx::convert {
+
+class ActivityStacks {
+public:
+    // After the layout: a thread's name is interned as a string only on its own track.
+    ActivityStacks(ProfileContext& context, const ThreadTrackLayout& layout);
+
+    fxprof::StackHandle capability_stack(const analysis::CapabilityActivity& a);
+    // A sample on a thread's own track.
+    fxprof::StackHandle thread_stack(const analysis::ThreadActivity& a);
+    // A sample of a folded thread on the shared track.
+    fxprof::StackHandle folded_stack(eventlog::ThreadId id, const analysis::ThreadActivity& a);
+
+private:
+    // What is kept of every Haskell thread, by the census's thread ordinal: its stacks once made.
+    struct PerThread {
+        fxprof::CompactOptional<fxprof::FrameHandle> frame;
+        fxprof::CompactOptional<fxprof::StackHandle> mutator_stack, folded_root, folded_running;
+        std::array<fxprof::CompactOptional<fxprof::StackHandle>, analysis::kOffCpuKinds> folded_stopped;  // by OffCpuKind
+    };
+    struct ThreadStackKey {
+        bool running;
+        std::uint16_t status;
+        eventlog::ThreadId blocker;
+        bool operator==(const ThreadStackKey&) const = default;
+    };
+    struct ThreadStackKeyHash {
+        std::size_t operator()(const ThreadStackKey& k) const noexcept {
+            std::uint64_t h = (std::uint64_t{k.status} << 1) ^ k.running;
+            return static_cast<std::size_t>((h ^ (std::uint64_t{k.blocker} * 0x9E3779B97F4A7C15ull)) *
+                                            0xBF58476D1CE4E5B9ull >> 7);
+        }
+    };
+    using ReasonKey = std::pair<std::uint16_t, eventlog::ThreadId>;  // (stop status, blocker)
+    struct ReasonKeyHash {
+        std::size_t operator()(const ReasonKey& k) const noexcept {
+            return static_cast<std::size_t>((std::uint64_t{k.first} << 32 ^ k.second) * 0x9E3779B97F4A7C15ull >> 7);
+        }
+    };
+
+    PerThread* per_thread(eventlog::ThreadId id);
+    fxprof::FrameHandle frame(std::string_view name, fxprof::CategoryHandle category);
+    std::string reason_text(const analysis::ThreadActivity& a);
+    fxprof::FrameHandle thread_frame(PerThread& t, eventlog::ThreadId id);
+    fxprof::StackHandle thread_owned_stack(std::optional<fxprof::StackHandle> prefix, fxprof::FrameHandle frame);
+    fxprof::StackHandle gc_stack(analysis::GcPhase phase);
+    void make_gc_stack(analysis::GcPhase phase);
+    fxprof::StackHandle mutator_stack();
+    fxprof::StackHandle activity_stack(const analysis::ThreadActivity& a, std::optional<fxprof::StackHandle> prefix);
+    static analysis::OffCpuKind stopped_kind(const analysis::ThreadActivity& a);
+    fxprof::FrameHandle running_frame();
+    fxprof::FrameHandle stopped_frame(analysis::OffCpuKind kind);
+    fxprof::StackHandle reason_stack(fxprof::StackHandle stopped, const analysis::ThreadActivity& a);
+    fxprof::CategoryHandle stopped_category(std::uint16_t status) const;
+
+    ProfileContext& ctx_;
+    fxprof::Profile& p_;
+    const ThreadTrackLayout& layout_;
+    fxprof::CategoryHandle other_{0}, idle_{0}, running_{0}, gc_{0}, gc_wait_{0}, memory_{0};
+    std::array<fxprof::CategoryHandle, analysis::kOffCpuKinds> stopped_categories_;  // by OffCpuKind
+    std::vector<PerThread> threads_;  // by the census's thread ordinal
+    std::unordered_map<ThreadStackKey, fxprof::StackHandle, ThreadStackKeyHash> thread_stacks_;
+    std::unordered_map<ReasonKey, fxprof::FrameHandle, ReasonKeyHash> reason_frames_;
+    std::optional<fxprof::FrameHandle> running_frame_;
+    std::array<std::optional<fxprof::FrameHandle>, analysis::kOffCpuKinds> stopped_frames_;  // by OffCpuKind
+    std::optional<fxprof::StackHandle> idle_stack_, mutator_root_;
+    std::array<std::optional<fxprof::StackHandle>, analysis::kGcPhases> gc_stacks_;  // by GcPhase
+};
+
+}  // namespace el2fx::convert

@@ -1,0 +1,70 @@
+// Which tracks a run gets (design.md, "How the eventlog maps onto the profile"): its process
+// with its own track, one per capability, one per Haskell thread for the labelled and the
+// busiest up to --max-threads (all with --all-threads), and one "other threads" track that
+// the rest share; and which of them the profiler shows first. Laid out from the census
+// before the second pass, and noted in the ProfileContext for every contributor.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "convert/profile_context.hpp"
+#include "fxprof/profile.hpp"
+
+namespace el2fx::convert {
+
+struct MappingSummary {
+    std::size_t thread_tracks = 0;   // Haskell threads with a track of their own
+    std::size_t folded_threads = 0;  // Haskell threads in the shared track
+};
+
+class ThreadTrackLayout {
+public:
+    struct OwnTrack {
+        fxprof::ThreadHandle handle;
+        eventlog::ThreadId id;
+    };
+
+    // `context.census` must be set, and outlive the layout.
+    explicit ThreadTrackLayout(ProfileContext& context) : ctx_(context) {}
+
+    // Adds the process and every track.
+    void lay_out();
+    // Capabilities first, then the busiest threads with their own track.
+    void choose_visible_tracks();
+
+    // The tracks of the capabilities the census saw, by capability (as ctx.capability_tracks).
+    const std::map<eventlog::CapNo, fxprof::ThreadHandle>& capability_tracks() const { return ctx_.capability_tracks; }
+    // The threads with a track of their own, in creation order.
+    const std::vector<OwnTrack>& own_tracks() const { return own_; }
+    // A thread's index in own_tracks(); none for a folded thread (or one the census missed).
+    std::optional<std::uint32_t> own_track_index(eventlog::ThreadId id) const {
+        std::optional<std::uint32_t> i = ctx_.threads.ordinal(id);
+        if (!i || *i >= own_by_ordinal_.size() || own_by_ordinal_[*i] >= own_.size()) return std::nullopt;
+        return own_by_ordinal_[*i];
+    }
+    // The shared track of the folded threads, if any.
+    std::optional<fxprof::ThreadHandle> folded_track() const { return folded_; }
+    const MappingSummary& summary() const { return summary_; }
+
+private:
+    static constexpr std::uint32_t kFolded = UINT32_MAX, kWanted = UINT32_MAX - 1;
+
+    void add_capability_tracks();
+    void choose_thread_tracks();
+    void add_thread_tracks();
+    std::string unique_pid(const std::string& pid) const;
+
+    ProfileContext& ctx_;
+    MappingSummary summary_;
+    fxprof::ProcessHandle process_{0};
+    std::vector<fxprof::ThreadHandle> capability_order_;
+    // By the census's thread ordinal (a log may have 100,000s of threads): the index of its
+    // own track in own_, or kFolded (kWanted while choosing).
+    std::vector<std::uint32_t> own_by_ordinal_;
+    std::vector<OwnTrack> own_;
+    std::optional<fxprof::ThreadHandle> folded_;
+};
+
+}  // namespace el2fx::convert
