@@ -418,14 +418,14 @@ BOOST_AUTO_TEST_CASE(attach_records_a_window_of_a_running_service) {
     const std::string sock = (ws.dir.path / "service.sock").string();
     Spawned service({program("EL2FX_SERVICE"), sock}, ws.dir.path.string());
     BOOST_REQUIRE(service.wait_for_output("serving", kSeconds));
-    Spawned run({binary(), "attach", sock, "--duration", "1500ms", "-o", ws.out()}, {}, ws.env());
+    Spawned run({binary(), "attach", sock, "--duration", "2s", "-o", ws.out()}, {}, ws.env());
     BOOST_TEST(run.finish(kSeconds) == 0);
     BOOST_TEST(run.err.find("recorded") != std::string::npos, run.err);
     check_profile(ws.out());
     const std::string json = el2fx::fxprof::gunzip(slurp(ws.out()));
     BOOST_TEST(json.find("tick ") != std::string::npos);  // its user events came through
     // A second client gets a fresh eventlog of its own.
-    Spawned again({binary(), "attach", sock, "--duration", "1500ms", "-o", ws.out("2.json.gz")}, {}, ws.env());
+    Spawned again({binary(), "attach", sock, "--duration", "2s", "-o", ws.out("2.json.gz")}, {}, ws.env());
     BOOST_TEST(again.finish(kSeconds) == 0);
     check_profile(ws.out("2.json.gz"));
     service.signal(SIGKILL);
