@@ -4,8 +4,14 @@
 set -euo pipefail
 
 packages=(g++ meson ninja-build pkg-config zlib1g-dev rapidjson-dev libcxxopts-dev libboost-test-dev)
-# Sanitizer and fuzzer builds use clang with its runtime.
-if [[ "${1:-}" == "--with-clang" ]]; then packages+=(clang libclang-rt-dev); fi
+# Sanitizer and fuzzer builds use clang with its runtime; the record-ghc tests build their
+# fixture programs with GHC (Debian's ghc: ~73 MB download, ~30 s to install; without it they SKIP).
+for arg in "$@"; do
+  case "$arg" in
+    --with-clang) packages+=(clang libclang-rt-dev) ;;
+    --with-ghc) packages+=(ghc) ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

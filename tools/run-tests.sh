@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-tools/install-deps.sh --with-clang
+tools/install-deps.sh --with-clang --with-ghc
 
 jobs=$(nproc)
 

@@ -1,5 +1,6 @@
 // eventlog2fxprof: GHC eventlogs → Firefox Profiler profiles.
 // The CLI is the only place that prints and chooses exit codes.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -10,10 +11,12 @@
 #include <sys/stat.h>
 
 #include "analysis/threading/sampling_interval.hpp"
+#include "cli/attach_command.hpp"
 #include "cli/convert_command.hpp"
 #include "cli/dump_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/interrupt_cleanup.hpp"
+#include "cli/record_command.hpp"
 #include "cli/summary_command.hpp"
 #include "cli/serve_command.hpp"
 #include "util/error.hpp"
@@ -29,6 +32,8 @@ constexpr const char* kUsage =
     "       eventlog2fxprof dump [options] FILE     print events as `ghc-events show` does\n"
     "       eventlog2fxprof dump --stats FILE       count events per type\n"
     "       eventlog2fxprof summary [--json] FILE   the +RTS -s statistics, from the events\n"
+    "       eventlog2fxprof record [OPTIONS] -- PROGRAM [ARGS...]  run a GHC program, profile it, open the profile\n"
+    "       eventlog2fxprof attach SOCKET|FIFO|- [--duration TIME]  record a running program's streamed eventlog\n"
     "FILE may be - for standard input, or a FIFO.\n"
     "Run `eventlog2fxprof dump --help` for the options of a command.\n";
 
@@ -52,6 +57,51 @@ std::optional<cxxopts::ParseResult> parse_command(cxxopts::Options& options, int
         return std::nullopt;
     }
     return args;
+}
+
+// The conversion options that convert, record and attach share.
+void add_conversion_options(cxxopts::Options& options) {
+    options.add_options()
+        ("interval", "sampling interval of the virtual timer (e.g. 1ms, 200us)", cxxopts::value<std::string>())
+        ("max-threads", "Haskell threads with a track of their own; the rest share one track",
+         cxxopts::value<std::size_t>())
+        ("all-threads", "a track for every Haskell thread")
+        ("heap-bands", "heap-profile bands in the band chart (default 9, a colour each); the rest are added up as \"other\"",
+         cxxopts::value<std::size_t>())
+        ("include-env", "put the program's environment variables into the profile (they may hold secrets)")
+        ("no-user-messages", "leave traceEvent messages out (START/STOP spans stay): for huge eventlogs")
+        ("spark-burst-gap", "spark events of a kind closer than this make one marker (default 10us; 0: one each)",
+         cxxopts::value<std::string>())
+        ("marker-resolution", "spans shorter than this are merged into one counted marker per group "
+                              "(default: the interval, coarser for logs over 100 s; 0: a marker for every span)",
+         cxxopts::value<std::string>())
+        ("stats", "also list the event types in FILE: their counts and where the profile shows each (a list per FILE)")
+        ("timings", "print the wall time of each phase of the conversion on standard error")
+        ("redact-args", "write the program's arguments as [redacted] (argv[0] keeps its file name)")
+        ("redact-paths", "reduce absolute paths in any text to their file names")
+        ;
+}
+
+void read_conversion_options(const cxxopts::ParseResult& args, el2fx::convert::ConvertOptions& options) {
+    if (args.count("interval")) {
+        const std::string interval = args["interval"].as<std::string>();
+        options.sampling_interval_ns = parse_time(interval);
+        try {  // the analysis's own check, reported as the bad command line it is
+            el2fx::analysis::check_sampling_interval(options.sampling_interval_ns);
+        } catch (const el2fx::Error& e) {
+            throw cxxopts::exceptions::exception("--interval " + interval + ": " + e.what());
+        }
+    }
+    if (args.count("max-threads")) options.max_threads = args["max-threads"].as<std::size_t>();
+    options.all_threads = args.count("all-threads") > 0;
+    if (args.count("heap-bands")) options.heap_bands = args["heap-bands"].as<std::size_t>();
+    options.include_env = args.count("include-env") > 0;
+    options.user_messages = args.count("no-user-messages") == 0;
+    if (args.count("spark-burst-gap")) options.spark_burst_gap_ns = parse_time(args["spark-burst-gap"].as<std::string>());
+    if (args.count("marker-resolution"))
+        options.marker_resolution_ns = parse_time(args["marker-resolution"].as<std::string>());
+    options.redact_args = args.count("redact-args") > 0;
+    options.redact_paths = args.count("redact-paths") > 0;
 }
 
 int dump_main(int argc, char** argv) {
@@ -126,29 +176,130 @@ int summary_main(int argc, char** argv) {
     return run_summary(command, stdout, stderr);
 }
 
+// Options that record and attach share: the conversion's, -o, --open/--no-open, -q, --strict.
+void add_recording_options(cxxopts::Options& options, bool open_by_default) {
+    options.add_options()
+        ("o,output", open_by_default ? "where to write the profile (default: PROGRAM.json.gz here)"
+                                     : "where to write the profile (- for standard output; default: SOCKET.json.gz here)",
+         cxxopts::value<std::string>())
+        ("open", open_by_default ? "serve the profile and open it in the Firefox Profiler (the default)"
+                                 : "then serve the profile and open it in the Firefox Profiler (see `serve --help`)")
+        ("no-open", "just write the profile")
+        ("strict", "exit with status 3 if any data was lost (truncated input, skipped events)")
+        ("q,quiet", "print nothing but warnings and errors")
+        ("h,help", "show this help");
+    add_conversion_options(options);
+    add_serve_options(options);
+}
+
+void read_recording_options(const cxxopts::ParseResult& args, bool open_by_default, RecordingOutput& output) {
+    if (args.count("output")) {
+        output.output = args["output"].as<std::string>();
+        if (output.output.empty()) throw el2fx::Error("-o needs a file name (- for standard output)");
+    }
+    read_conversion_options(args, output.options);
+    output.open = args.count("no-open") ? false : args.count("open") ? true : open_by_default;
+    output.strict = args.count("strict") > 0;
+    output.quiet = args.count("quiet") > 0;
+    output.stats = args.count("stats") > 0;
+    output.timings = args.count("timings") > 0;
+    read_serve_options(args, output.serve);
+}
+
+// A length of time for --duration and --interval-rts: a bare number would be nanoseconds
+// (parse_time), never what was meant.
+std::uint64_t parse_duration(const std::string& option, const std::string& text) {
+    if (!text.empty() && text.find_first_not_of("0123456789.") == std::string::npos)
+        throw cxxopts::exceptions::exception("--" + option + " needs a unit: " + text + "s, " + text + "ms");
+    const std::uint64_t ns = parse_time(text);
+    if (ns == 0) throw cxxopts::exceptions::exception("--" + option + " must be more than 0");
+    return ns;
+}
+
+int record_main(int argc, char** argv) {
+    cxxopts::Options options("eventlog2fxprof record",
+                             "Run a GHC-built program with its eventlog going into a pipe, then convert it into "
+                             "PROGRAM.json.gz and open it in the Firefox Profiler. The program needs -rtsopts "
+                             "(and -eventlog before GHC 9.4). Its input, output and exit status stay its own; "
+                             "Ctrl-C goes to it, a second Ctrl-C kills it. Exit status 4: it cannot be recorded.");
+    options.add_options()
+        ("heap", "record heap profile samples (-hT; -h for a profiled build)")
+        ("sparks", "record every spark event (-lf)")
+        ("interval-rts", "the RTS's heap profile interval (-i; e.g. 100ms)", cxxopts::value<std::string>())
+        ("rts", "more RTS options, passed verbatim (\"-N4 -A64m\")", cxxopts::value<std::string>())
+        ("dry-run", "print the command line it would run, and stop");
+    add_recording_options(options, true);
+    options.custom_help("[OPTIONS] -- PROGRAM [ARGS...]");
+    // The program and its arguments start after "--", or at the first word that is not an option.
+    static const std::vector<std::string> kValued = {"-o", "--output", "--interval-rts", "--rts", "--interval",
+                                                     "--max-threads", "--heap-bands", "--spark-burst-gap",
+                                                     "--marker-resolution", "--port", "--address", "--profiler-url"};
+    int split = 1;
+    bool dashdash = false;
+    for (; split < argc; ++split) {
+        std::string a = argv[split];
+        if (a == "--") {
+            dashdash = true;
+            break;
+        }
+        if (a.empty() || a[0] != '-') break;
+        if (std::find(kValued.begin(), kValued.end(), a) != kValued.end()) ++split;
+    }
+    auto args = options.parse(split < argc ? split : argc, argv);
+    if (args.count("help")) {
+        std::fputs(options.help().c_str(), stdout);
+        return kOk;
+    }
+    const int program_at = split + (dashdash ? 1 : 0);
+    if (program_at >= argc) {
+        std::fputs("eventlog2fxprof record: missing PROGRAM: eventlog2fxprof record [OPTIONS] -- PROGRAM [ARGS...]\n",
+                   stderr);
+        return kUsageError;
+    }
+    RecordCommand command;
+    command.program = argv[program_at];
+    for (int i = program_at + 1; i < argc; ++i) command.args.emplace_back(argv[i]);
+    command.request.heap = args.count("heap") > 0;
+    command.request.sparks = args.count("sparks") > 0;
+    if (args.count("interval-rts"))
+        command.request.rts_interval_ns = parse_duration("interval-rts", args["interval-rts"].as<std::string>());
+    if (args.count("rts")) command.request.rts = args["rts"].as<std::string>();
+    command.dry_run = args.count("dry-run") > 0;
+    read_recording_options(args, true, command.output);
+    return run_record(command, stdout, stderr);
+}
+
+int attach_main(int argc, char** argv) {
+    cxxopts::Options options("eventlog2fxprof attach",
+                             "Record the eventlog that a running program serves on a Unix socket (the "
+                             "eventlog-socket library), writes into a FIFO (+RTS -l -ol/path/fifo), or pipes in "
+                             "(-), until Ctrl-C, --duration or the end of the stream; then convert it. Exit "
+                             "status 4: nothing came.");
+    options.add_options()
+        ("duration", "stop after this long (e.g. 10s, 500ms)", cxxopts::value<std::string>())
+        ("source", "the socket, FIFO, or - for standard input", cxxopts::value<std::string>());
+    add_recording_options(options, false);
+    int status = kOk;
+    auto parsed = parse_command(options, argc, argv, "source", "SOCKET|FIFO|-", "SOCKET", status);
+    if (!parsed) return status;
+    const cxxopts::ParseResult& args = *parsed;
+    AttachCommand command;
+    command.source = args["source"].as<std::string>();
+    if (args.count("duration")) command.duration_ns = parse_duration("duration", args["duration"].as<std::string>());
+    read_recording_options(args, false, command.output);
+    if (command.output.output.empty() && command.source == "-") {
+        std::fputs("eventlog2fxprof attach: reading standard input: say where the profile goes with -o FILE\n", stderr);
+        return kUsageError;
+    }
+    return run_attach(command, stdout, stderr);
+}
+
 int convert_main(int argc, char** argv) {
     cxxopts::Options options("eventlog2fxprof",
                              "Convert a GHC eventlog into a Firefox Profiler profile (gzipped JSON).");
     options.add_options()
         ("o,output", "where to write the profile (- for standard output); default: beside FILE, .json.gz",
          cxxopts::value<std::string>())
-        ("interval", "sampling interval of the virtual timer (e.g. 1ms, 200us)", cxxopts::value<std::string>())
-        ("max-threads", "Haskell threads with a track of their own; the rest share one track",
-         cxxopts::value<std::size_t>())
-        ("all-threads", "a track for every Haskell thread")
-        ("heap-bands", "heap-profile bands in the band chart (default 9, a colour each); the rest are added up as \"other\"",
-         cxxopts::value<std::size_t>())
-        ("include-env", "put the program's environment variables into the profile (they may hold secrets)")
-        ("no-user-messages", "leave traceEvent messages out (START/STOP spans stay): for huge eventlogs")
-        ("spark-burst-gap", "spark events of a kind closer than this make one marker (default 10us; 0: one each)",
-         cxxopts::value<std::string>())
-        ("marker-resolution", "spans shorter than this are merged into one counted marker per group "
-                              "(default: the interval, coarser for logs over 100 s; 0: a marker for every span)",
-         cxxopts::value<std::string>())
-        ("stats", "also list the event types in FILE: their counts and where the profile shows each (a list per FILE)")
-        ("timings", "print the wall time of each phase of the conversion on standard error")
-        ("redact-args", "write the program's arguments as [redacted] (argv[0] keeps its file name)")
-        ("redact-paths", "reduce absolute paths in any text to their file names")
         ("names", "several eventlogs: name their processes (comma-separated, one per FILE)",
          cxxopts::value<std::vector<std::string>>())
         ("open", "then serve the profile and open it in the Firefox Profiler (see `serve --help`)")
@@ -156,6 +307,7 @@ int convert_main(int argc, char** argv) {
         ("q,quiet", "print nothing but warnings and errors")
         ("h,help", "show this help")
         ("input", "eventlog file, or - for standard input", cxxopts::value<std::vector<std::string>>());
+    add_conversion_options(options);
     add_serve_options(options);
     options.parse_positional({"input"});
     options.positional_help("FILE...");
@@ -184,31 +336,11 @@ int convert_main(int argc, char** argv) {
             return kUsageError;
         }
     }
-    if (args.count("interval")) {
-        const std::string interval = args["interval"].as<std::string>();
-        command.options.sampling_interval_ns = parse_time(interval);
-        try {  // the analysis's own check, reported as the bad command line it is
-            el2fx::analysis::check_sampling_interval(command.options.sampling_interval_ns);
-        } catch (const el2fx::Error& e) {
-            std::fprintf(stderr, "eventlog2fxprof: --interval %s: %s\n", interval.c_str(), e.what());
-            return kUsageError;
-        }
-    }
-    if (args.count("max-threads")) command.options.max_threads = args["max-threads"].as<std::size_t>();
-    command.options.all_threads = args.count("all-threads") > 0;
-    if (args.count("heap-bands")) command.options.heap_bands = args["heap-bands"].as<std::size_t>();
-    command.options.include_env = args.count("include-env") > 0;
-    command.options.user_messages = args.count("no-user-messages") == 0;
-    if (args.count("spark-burst-gap"))
-        command.options.spark_burst_gap_ns = parse_time(args["spark-burst-gap"].as<std::string>());
-    if (args.count("marker-resolution"))
-        command.options.marker_resolution_ns = parse_time(args["marker-resolution"].as<std::string>());
+    read_conversion_options(args, command.options);
     command.stats = args.count("stats") > 0;
     command.timings = args.count("timings") > 0;
     command.strict = args.count("strict") > 0;
     command.quiet = args.count("quiet") > 0;
-    command.options.redact_args = args.count("redact-args") > 0;
-    command.options.redact_paths = args.count("redact-paths") > 0;
     // Interrupted, the conversion leaves no temporary file behind.
     auto convert = [&] {
         RemoveTempFilesOnSignal cleanup;
@@ -245,6 +377,8 @@ int main(int argc, char** argv) {
         if (command == "summary") return summary_main(argc - 1, argv + 1);
         if (command == "convert") return convert_main(argc - 1, argv + 1);
         if (command == "serve") return serve_main(argc - 1, argv + 1);
+        if (command == "record") return record_main(argc - 1, argv + 1);
+        if (command == "attach") return attach_main(argc - 1, argv + 1);
         // No command: the main job, converting.
         return convert_main(argc, argv);
     } catch (const cxxopts::exceptions::exception& e) {
