@@ -59,24 +59,6 @@ std::string hex(std::uint64_t v) {
     return "0x" + out;
 }
 
-CounterDisplay ticky_display(const std::string& label, int sort_weight) {
-    CounterDisplay d;
-    d.graph_type = CounterGraphType::line_accumulated;
-    d.unit = "entries";
-    d.color = GraphColor::magenta;
-    d.marker_schema_location = std::nullopt;
-    d.sort_weight = sort_weight;
-    d.label = label;
-    d.tooltip_rows = {
-        CounterTooltipRow::value(CounterTooltipSource::accumulated, CounterTooltipUnit::number, "Entries so far"),
-        CounterTooltipRow::value(CounterTooltipSource::count, CounterTooltipUnit::number, "Entries since the previous sample"),
-        CounterTooltipRow::make_separator(),
-        CounterTooltipRow::value(CounterTooltipSource::selection_total, CounterTooltipUnit::number,
-                                 "Entries in the selection", true),
-    };
-    return d;
-}
-
 // ---- marker types -------------------------------------------------------------------------
 
 struct TaskEventMarker {
@@ -410,7 +392,7 @@ void RuntimeEventsContributor::add_ticky(ProfileContext& ctx) {
         std::string description = "Entries of " + c->display_name() +
                                   " counted by ticky-ticky profiling (TICKY_COUNTER_SAMPLE); one of the " +
                                   std::to_string(kTickyCounterTracks) + " most entered counters.";
-        CounterHandle h = p.add_counter(ctx.process, label, "Ticky", description, ticky_display(label, weight++));
+        CounterHandle h = p.add_counter(ctx.process, label, "Ticky", description, CounterDisplay::event_count(label, "entries", "Entries", GraphColor::magenta, weight++));
         for (const runtime::TickySample& s : c->samples)
             p.add_counter_sample(h, ProfileContext::at(s.time), static_cast<double>(s.entries));
     }
