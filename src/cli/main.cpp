@@ -59,6 +59,17 @@ std::optional<cxxopts::ParseResult> parse_command(cxxopts::Options& options, int
     return args;
 }
 
+// A command that reads one eventlog (dump, summary): adds --strict, --help and the input, then
+// parses as parse_command does.
+std::optional<cxxopts::ParseResult> parse_input_command(cxxopts::Options& options, int argc, char** argv,
+                                                        int& status) {
+    options.add_options()
+        ("strict", "exit with status 3 if any data was lost (truncated input, skipped events)")
+        ("h,help", "show this help")
+        ("input", "eventlog file, or - for standard input", cxxopts::value<std::string>());
+    return parse_command(options, argc, argv, "input", "FILE", "FILE", status);
+}
+
 // The conversion options that convert, record and attach share.
 void add_conversion_options(cxxopts::Options& options) {
     options.add_options()
@@ -115,12 +126,9 @@ int dump_main(int argc, char** argv) {
         ("from", "only events at or after this time (ns, or with unit: 1.5ms, 2s)", cxxopts::value<std::string>())
         ("to", "only events at or before this time", cxxopts::value<std::string>())
         ("stats", "count and bytes per event type, blocks, time span, warnings (file order, one pass)")
-        ("spans", "the threading analyses' spans (GC, mutator, idle per capability; running, blocked per thread)")
-        ("strict", "exit with status 3 if any data was lost (truncated input, skipped events)")
-        ("h,help", "show this help")
-        ("input", "eventlog file, or - for standard input", cxxopts::value<std::string>());
+        ("spans", "the threading analyses' spans (GC, mutator, idle per capability; running, blocked per thread)");
     int status = kOk;
-    auto parsed = parse_command(options, argc, argv, "input", "FILE", "FILE", status);
+    auto parsed = parse_input_command(options, argc, argv, status);
     if (!parsed) return status;
     const cxxopts::ParseResult& args = *parsed;
     DumpOptions dump;
@@ -161,12 +169,9 @@ int summary_main(int argc, char** argv) {
                              "Print the statistics of +RTS -s, computed from the eventlog's events only, in the "
                              "runtime's layout; a figure the events cannot give is shown as ? with the reason.");
     options.add_options()
-        ("json", "print JSON instead (every figure with its accuracy and a note)")
-        ("strict", "exit with status 3 if any data was lost (truncated input, skipped events)")
-        ("h,help", "show this help")
-        ("input", "eventlog file, or - for standard input", cxxopts::value<std::string>());
+        ("json", "print JSON instead (every figure with its accuracy and a note)");
     int status = kOk;
-    auto parsed = parse_command(options, argc, argv, "input", "FILE", "FILE", status);
+    auto parsed = parse_input_command(options, argc, argv, status);
     if (!parsed) return status;
     const cxxopts::ParseResult& args = *parsed;
     SummaryCommand command;
