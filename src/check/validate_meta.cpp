@@ -8,19 +8,16 @@ namespace el2fx::check {
 
 void Validator::check_meta(const Value& m) {
     const std::string w(key::meta);
-    if (const Value* iv = require(m, key::interval, w, &Value::IsNumber, "a number");
-        iv && iv->GetDouble() <= 0)
+    if (const Value* iv = require(m, key::interval, w, &Value::IsNumber, "a number"); iv && iv->GetDouble() <= 0)
         problem(dot(w, key::interval), "is not positive");
     require(m, key::startTime, w, &Value::IsNumber, "a number");
     require(m, key::processType, w, &Value::IsNumber, "a number");
     require(m, key::product, w, &Value::IsString, "a string");
     require(m, key::stackwalk, w, &Value::IsNumber, "a number");
     require(m, key::version, w, &Value::IsNumber, "a number");
-    if (const Value* v = require(m, key::preprocessedProfileVersion, w, &Value::IsNumber,
-                                 "a number");
+    if (const Value* v = require(m, key::preprocessedProfileVersion, w, &Value::IsNumber, "a number");
         v && !(v->IsInt() && v->GetInt() == v70::kPreprocessedProfileVersion))
-        problem(dot(w, key::preprocessedProfileVersion),
-                "is not " + std::to_string(v70::kPreprocessedProfileVersion));
+        problem(dot(w, key::preprocessedProfileVersion), "is not " + std::to_string(v70::kPreprocessedProfileVersion));
     if (const Value* s = get(m, key::symbolicated); s && !(s->IsBool() && s->GetBool()))
         problem(dot(w, key::symbolicated), "is not true (the profiler would symbolicate)");
     optional_of(m, key::endTime, w, &Value::IsNumber, "a number");
@@ -69,15 +66,14 @@ void Validator::check_categories(const Value& m, const std::string& w) {
         std::size_t subs = 0;
         require(c, key::name, ci, &Value::IsString, "a string");
         require_spelling(c, key::color, ci, v70::kCategoryColors);
-        if (const Value* col = get(c, key::color); col && col->IsString() &&
-                                                   std::string_view(col->GetString()) == v70::spelling(v70::CategoryColor::grey))
+        if (const Value* col = get(c, key::color);
+            col && col->IsString() && std::string_view(col->GetString()) == v70::spelling(v70::CategoryColor::grey))
             grey = true;
         if (const Value* s = require(c, key::subcategories, ci, &Value::IsArray, "an array")) {
             subs = s->Size();
             if (subs == 0) problem(dot(ci, key::subcategories), "is empty");
             for (rapidjson::SizeType j = 0; j < s->Size(); ++j)
-                if (!(*s)[j].IsString())
-                    problem(at(dot(ci, key::subcategories), j), "is not a string");
+                if (!(*s)[j].IsString()) problem(at(dot(ci, key::subcategories), j), "is not a string");
         }
         subcategory_counts_.push_back(subs);
     }
@@ -93,8 +89,7 @@ void Validator::check_schemas(const Value& list, const std::string& w) {
             for (rapidjson::SizeType j = 0; j < d->Size(); ++j) {
                 const Value& loc = (*d)[j];
                 if (!loc.IsString() ||
-                    !v70::is_one_of(v70::kDisplayLocations,
-                                    std::string_view(loc.GetString(), loc.GetStringLength())))
+                    !v70::is_one_of(v70::kDisplayLocations, std::string_view(loc.GetString(), loc.GetStringLength())))
                     problem(at(dot(si, key::display), j), "is not a display location");
             }
         }
@@ -130,8 +125,7 @@ void Validator::check_schemas(const Value& list, const std::string& w) {
             }
         }
         if (name) {
-            if (schemas_.count(name->GetString()))
-                problem(dot(si, key::name), "is declared twice");
+            if (schemas_.count(name->GetString())) problem(dot(si, key::name), "is declared twice");
             schemas_[name->GetString()] = std::move(info);
         }
     }
@@ -145,8 +139,7 @@ std::optional<Expect> Validator::field_expectation(const Value& f, const std::st
     }
     if (fmt->IsObject()) {  // {type: 'table', columns}
         const Value* t = get(*fmt, key::type);
-        if (t && t->IsString() && std::string_view(t->GetString()) == v70::kFieldFormatTable)
-            return Expect::array;
+        if (t && t->IsString() && std::string_view(t->GetString()) == v70::kFieldFormatTable) return Expect::array;
         problem(dot(where, key::format), "is not a field format");
         return std::nullopt;
     }
@@ -182,8 +175,7 @@ void Validator::check_extra(const Value& ex, const std::string& w) {
             require(e, key::label, ej, &Value::IsString, "a string");
             if (const Value* fmt = require(e, key::format, ej, &Value::IsString, "a string")) {
                 const std::string_view s(fmt->GetString(), fmt->GetStringLength());
-                if (s == v70::spelling(v70::FieldFormat::unique_string) ||
-                    !v70::is_one_of(v70::kFieldFormats, s))
+                if (s == v70::spelling(v70::FieldFormat::unique_string) || !v70::is_one_of(v70::kFieldFormats, s))
                     problem(dot(ej, key::format), "is not a literal field format");
             }
             if (!get(e, key::value)) problem(dot(ej, key::value), "missing");
@@ -220,15 +212,15 @@ void Validator::check_shown_threads_first(const Value& m) {
     const std::int64_t k = fxprof::shown_prefix_length(fxprof::threads_shown_at_first(slots, listed));
     const std::string w = dot(std::string(key::meta), key::initialVisibleThreads);
     if (k < 0) {
-        problem(w, "the threads shown at first (these and their processes' main threads) are not the "
-                   "first threads: a profile shared without its hidden threads would break");
+        problem(w,
+                "the threads shown at first (these and their processes' main threads) are not the "
+                "first threads: a profile shared without its hidden threads would break");
         return;
     }
     if (const Value* selected = get(m, key::initialSelectedThreads); selected && selected->IsArray())
         for (rapidjson::SizeType i = 0; i < selected->Size(); ++i)
             if (is_index((*selected)[i]) && (*selected)[i].GetUint64() >= static_cast<std::uint64_t>(k))
-                problem(at(dot(std::string(key::meta), key::initialSelectedThreads), i),
-                        "is a thread hidden at first");
+                problem(at(dot(std::string(key::meta), key::initialSelectedThreads), i), "is a thread hidden at first");
 }
 
 }  // namespace el2fx::check

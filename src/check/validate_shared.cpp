@@ -11,22 +11,17 @@ void Validator::check_shared(const Value& s) {
     }
     const auto stacks = table(s, key::stackTable, w, {key::frame, key::prefixOffset});
     const auto frames = table(s, key::frameTable, w,
-                              {key::address, key::lib, key::inlineDepth, key::category,
-                               key::subcategory, key::func, key::nativeSymbol,
-                               key::innerWindowID, key::line, key::column,
-                               key::originalLocation});
+                              {key::address, key::lib, key::inlineDepth, key::category, key::subcategory, key::func,
+                               key::nativeSymbol, key::innerWindowID, key::line, key::column, key::originalLocation});
     const auto funcs = table(s, key::funcTable, w,
-                             {key::name, key::isJS, key::relevantForJS, key::resource,
-                              key::source, key::lineNumber, key::columnNumber,
-                              key::originalLocation});
+                             {key::name, key::isJS, key::relevantForJS, key::resource, key::source, key::lineNumber,
+                              key::columnNumber, key::originalLocation});
     const auto resources = table(s, key::resourceTable, w, {key::name, key::host, key::type});
-    const auto natives = table(s, key::nativeSymbols, w,
-                               {key::libIndex, key::address, key::name, key::functionSize});
-    const auto sources = table(s, key::sources, w,
-                               {key::id, key::filename, key::startLine, key::startColumn,
-                                key::sourceMapURL, key::content});
-    const auto locations = table(s, key::sourceLocationTable, w,
-                                 {key::source, key::line, key::column});
+    const auto natives = table(s, key::nativeSymbols, w, {key::libIndex, key::address, key::name, key::functionSize});
+    const auto sources =
+        table(s, key::sources, w,
+              {key::id, key::filename, key::startLine, key::startColumn, key::sourceMapURL, key::content});
+    const auto locations = table(s, key::sourceLocationTable, w, {key::source, key::line, key::column});
     stack_count_ = stacks.value_or(0);
 
     if (stacks) {
@@ -37,8 +32,7 @@ void Validator::check_shared(const Value& s) {
         const Value& off = *get(t, key::prefixOffset);
         for (rapidjson::SizeType i = 0; i < off.Size(); ++i)
             if (!off[i].IsUint64() || off[i].GetUint64() > i)
-                problem(at(dot(tw, key::prefixOffset), i),
-                        "does not point to an earlier stack (0 for a root)");
+                problem(at(dot(tw, key::prefixOffset), i), "does not point to an earlier stack (0 for a root)");
     }
     if (frames) {
         const Value& t = *get(s, key::frameTable);
@@ -51,8 +45,7 @@ void Validator::check_shared(const Value& s) {
         kind_column(t, key::inlineDepth, tw, &Value::IsUint64, "a count");
         kind_column(t, key::line, tw, &Value::IsUint64, "a line number", true);
         kind_column(t, key::column, tw, &Value::IsUint64, "a column number", true);
-        if (locations)
-            index_column(t, key::originalLocation, tw, *locations, "sourceLocationTable", true);
+        if (locations) index_column(t, key::originalLocation, tw, *locations, "sourceLocationTable", true);
         const Value& cat = *get(t, key::category);
         const Value& sub = *get(t, key::subcategory);
         for (rapidjson::SizeType i = 0; i < cat.Size(); ++i) {
@@ -66,8 +59,7 @@ void Validator::check_shared(const Value& s) {
                 continue;
             }
             if (categories_known_ && sub[i].GetUint64() >= subcategory_counts_[cat[i].GetUint()])
-                problem(si, "is not a subcategory of category " +
-                                std::to_string(cat[i].GetUint64()));
+                problem(si, "is not a subcategory of category " + std::to_string(cat[i].GetUint64()));
         }
     }
     if (funcs) {
@@ -80,8 +72,7 @@ void Validator::check_shared(const Value& s) {
         if (sources) index_column(t, key::source, tw, *sources, "the sources table", true);
         kind_column(t, key::lineNumber, tw, &Value::IsUint64, "a line number", true);
         kind_column(t, key::columnNumber, tw, &Value::IsUint64, "a column number", true);
-        if (locations)
-            index_column(t, key::originalLocation, tw, *locations, "sourceLocationTable", true);
+        if (locations) index_column(t, key::originalLocation, tw, *locations, "sourceLocationTable", true);
     }
     if (resources) {
         const Value& t = *get(s, key::resourceTable);

@@ -56,17 +56,15 @@ void Validator::check_samples(const Value& thread, const std::string& w) {
             for (rapidjson::SizeType i = 0; i < cpu->Size(); ++i) {
                 const Value& v = (*cpu)[i];
                 if (!v.IsNull() && !(v.IsNumber() && v.GetDouble() >= 0))
-                    problem(at(dot(sw, key::threadCPUDelta), i),
-                            "is neither a non-negative number nor null");
+                    problem(at(dot(sw, key::threadCPUDelta), i), "is neither a non-negative number nor null");
             }
         }
     }
 }
 
 void Validator::check_markers(const Value& thread, const std::string& w) {
-    const auto n = table(thread, key::markers, w,
-                         {key::data, key::name, key::startTime, key::endTime, key::phase,
-                          key::category});
+    const auto n =
+        table(thread, key::markers, w, {key::data, key::name, key::startTime, key::endTime, key::phase, key::category});
     if (!n) return;
     const Value& m = *get(thread, key::markers);
     const std::string mw = dot(w, key::markers);
@@ -83,12 +81,9 @@ void Validator::check_markers(const Value& thread, const std::string& w) {
         } else {
             const unsigned ph = phase[i].GetUint();
             const bool needs_start = ph != 3, needs_end = ph == 1 || ph == 3;
-            if (needs_start && !start[i].IsNumber())
-                problem(at(dot(mw, key::startTime), i), "is not a number");
-            if (needs_end && !end[i].IsNumber())
-                problem(at(dot(mw, key::endTime), i), "is not a number");
-            if (ph == 1 && start[i].IsNumber() && end[i].IsNumber() &&
-                end[i].GetDouble() < start[i].GetDouble())
+            if (needs_start && !start[i].IsNumber()) problem(at(dot(mw, key::startTime), i), "is not a number");
+            if (needs_end && !end[i].IsNumber()) problem(at(dot(mw, key::endTime), i), "is not a number");
+            if (ph == 1 && start[i].IsNumber() && end[i].IsNumber() && end[i].GetDouble() < start[i].GetDouble())
                 problem(at(dot(mw, key::endTime), i), "is before the start time");
         }
         check_marker_data(data[i], at(dot(mw, key::data), i));
@@ -105,8 +100,7 @@ void Validator::check_marker_data(const Value& d, const std::string& w) {
     if (!type) return;
     auto it = schemas_.find(type->GetString());
     if (it == schemas_.end()) {
-        problem(dot(w, key::type), std::string("\"") + type->GetString() +
-                                       "\" has no marker schema");
+        problem(dot(w, key::type), std::string("\"") + type->GetString() + "\" has no marker schema");
         return;
     }
     for (const auto& [k, expect] : it->second.fields) {

@@ -15,8 +15,7 @@ std::vector<std::string> Validator::run(std::string_view text) {
     rapidjson::Document doc;
     doc.Parse<rapidjson::kParseFullPrecisionFlag>(text.data(), text.size());
     if (doc.HasParseError()) {
-        problem("", std::string("JSON parse error at byte ") +
-                        std::to_string(doc.GetErrorOffset()) + ": " +
+        problem("", std::string("JSON parse error at byte ") + std::to_string(doc.GetErrorOffset()) + ": " +
                         rapidjson::GetParseError_En(doc.GetParseError()));
         return std::move(problems_);
     }
@@ -28,8 +27,7 @@ std::vector<std::string> Validator::run(std::string_view text) {
     const Value* shared = require(doc, key::shared, "", &Value::IsObject, "an object");
     if (const Value* libs = get(doc, key::libs); libs && !libs->IsArray())
         problem(std::string(key::libs), "is not an array");
-    if (const Value* libs = get(doc, key::libs); libs && libs->IsArray())
-        lib_count_ = libs->Size();
+    if (const Value* libs = get(doc, key::libs); libs && libs->IsArray()) lib_count_ = libs->Size();
     if (meta) check_meta(*meta);
     if (shared) check_shared(*shared);
     const Value* threads = require(doc, key::threads, "", &Value::IsArray, "an array");
@@ -48,8 +46,7 @@ std::vector<std::string> Validator::run(std::string_view text) {
 // ---- reporting and small checks -----------------------------------------------------------
 
 void Validator::problem(const std::string& where, const std::string& what) {
-    if (problems_.size() < kMaxProblems)
-        problems_.push_back(where.empty() ? what : where + ": " + what);
+    if (problems_.size() < kMaxProblems) problems_.push_back(where.empty() ? what : where + ": " + what);
 }
 
 const Value* Validator::require(const Value& obj, std::string_view k, const std::string& where,
@@ -72,13 +69,11 @@ void Validator::require_nullable_number(const Value& obj, std::string_view k, co
     else if (!v->IsNull() && !v->IsNumber())
         problem(dot(where, k), "is neither a number nor null");
 }
-void Validator::optional_of(const Value& obj, std::string_view k, const std::string& where,
-                            bool (Value::*pred)() const, const char* what) {
-    if (const Value* v = get(obj, k); v && !(v->*pred)())
-        problem(dot(where, k), std::string("is not ") + what);
+void Validator::optional_of(const Value& obj, std::string_view k, const std::string& where, bool (Value::*pred)() const,
+                            const char* what) {
+    if (const Value* v = get(obj, k); v && !(v->*pred)()) problem(dot(where, k), std::string("is not ") + what);
 }
-std::optional<std::size_t> Validator::table(const Value& obj, std::string_view k,
-                                            const std::string& where,
+std::optional<std::size_t> Validator::table(const Value& obj, std::string_view k, const std::string& where,
                                             std::initializer_list<std::string_view> columns) {
     const std::string path = dot(where, k);
     const Value* t = get(obj, k);
@@ -106,29 +101,28 @@ std::optional<std::size_t> Validator::table(const Value& obj, std::string_view k
             problem(dot(path, c), "is not an array");
             ok = false;
         } else if (col->Size() != n) {
-            problem(dot(path, c), "has " + std::to_string(col->Size()) +
-                                      " entries, the table's length is " + std::to_string(n));
+            problem(dot(path, c),
+                    "has " + std::to_string(col->Size()) + " entries, the table's length is " + std::to_string(n));
             ok = false;
         }
     }
     return ok ? std::optional<std::size_t>(n) : std::nullopt;
 }
 
-void Validator::index_column(const Value& t, std::string_view k, const std::string& where,
-                             std::size_t bound, const char* target, bool nullable,
-                             bool minus_one) {
+void Validator::index_column(const Value& t, std::string_view k, const std::string& where, std::size_t bound,
+                             const char* target, bool nullable, bool minus_one) {
     const Value& col = *get(t, k);
     for (rapidjson::SizeType i = 0; i < col.Size(); ++i) {
         const Value& v = col[i];
         if (nullable && v.IsNull()) continue;
         if (minus_one && v.IsInt64() && v.GetInt64() == -1) continue;
         if (!is_index(v) || v.GetUint64() >= bound)
-            problem(at(dot(where, k), i), std::string("is not an index into ") + target +
-                                              " (size " + std::to_string(bound) + ")");
+            problem(at(dot(where, k), i),
+                    std::string("is not an index into ") + target + " (size " + std::to_string(bound) + ")");
     }
 }
-void Validator::kind_column(const Value& t, std::string_view k, const std::string& where,
-                            bool (Value::*pred)() const, const char* what, bool nullable) {
+void Validator::kind_column(const Value& t, std::string_view k, const std::string& where, bool (Value::*pred)() const,
+                            const char* what, bool nullable) {
     const Value& col = *get(t, k);
     for (rapidjson::SizeType i = 0; i < col.Size(); ++i) {
         const Value& v = col[i];
@@ -170,9 +164,7 @@ void Validator::time_column(const Value& t, const std::string& where, std::size_
         }
     }
 }
-std::vector<std::string> validate_profile(std::string_view json_text) {
-    return Validator().run(json_text);
-}
+std::vector<std::string> validate_profile(std::string_view json_text) { return Validator().run(json_text); }
 
 std::vector<std::string> validate_profile_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

@@ -25,9 +25,7 @@ using Value = rapidjson::Value;
 
 inline constexpr std::size_t kMaxProblems = 300;
 
-inline std::string at(const std::string& where, std::size_t i) {
-    return where + "[" + std::to_string(i) + "]";
-}
+inline std::string at(const std::string& where, std::size_t i) { return where + "[" + std::to_string(i) + "]"; }
 inline std::string dot(const std::string& where, std::string_view k) {
     return where.empty() ? std::string(k) : where + "." + std::string(k);
 }
@@ -55,11 +53,11 @@ public:
 private:
     // ---- reporting and small checks (validator.cpp) ------------------------------------------
     void problem(const std::string& where, const std::string& what);
-    const Value* require(const Value& obj, std::string_view k, const std::string& where,
-                         bool (Value::*pred)() const, const char* what);
+    const Value* require(const Value& obj, std::string_view k, const std::string& where, bool (Value::*pred)() const,
+                         const char* what);
     void require_nullable_number(const Value& obj, std::string_view k, const std::string& where);
-    void optional_of(const Value& obj, std::string_view k, const std::string& where,
-                     bool (Value::*pred)() const, const char* what);
+    void optional_of(const Value& obj, std::string_view k, const std::string& where, bool (Value::*pred)() const,
+                     const char* what);
     template <std::size_t N>
     void require_spelling(const Value& obj, std::string_view k, const std::string& where,
                           const std::array<std::string_view, N>& allowed, bool required = true) {
@@ -68,8 +66,7 @@ private:
             if (required) problem(dot(where, k), "missing");
             return;
         }
-        if (!v->IsString() ||
-            !v70::is_one_of(allowed, std::string_view(v->GetString(), v->GetStringLength())))
+        if (!v->IsString() || !v70::is_one_of(allowed, std::string_view(v->GetString(), v->GetStringLength())))
             problem(dot(where, k), "is not one of the format's values");
     }
 
@@ -78,11 +75,10 @@ private:
     std::optional<std::size_t> table(const Value& obj, std::string_view k, const std::string& where,
                                      std::initializer_list<std::string_view> columns);
     // Every entry of column k: an index below `bound`, or null / -1 where allowed.
-    void index_column(const Value& t, std::string_view k, const std::string& where,
-                      std::size_t bound, const char* target, bool nullable = false,
-                      bool minus_one = false);
-    void kind_column(const Value& t, std::string_view k, const std::string& where,
-                     bool (Value::*pred)() const, const char* what, bool nullable = false);
+    void index_column(const Value& t, std::string_view k, const std::string& where, std::size_t bound,
+                      const char* target, bool nullable = false, bool minus_one = false);
+    void kind_column(const Value& t, std::string_view k, const std::string& where, bool (Value::*pred)() const,
+                     const char* what, bool nullable = false);
     // Times given as `time` (absolute) or `timeDeltas` (first absolute, then gaps): checks
     // length and order.
     void time_column(const Value& t, const std::string& where, std::size_t n);

@@ -55,15 +55,15 @@ struct GcCollectionMarker {
     using Bytes = std::optional<std::uint64_t>;
     std::uint64_t number = 0;
     StringHandle summary{0};
-    std::optional<std::uint64_t> gen, initiator;
-    std::optional<StringHandle> kind, mode;
+    std::optional<std::uint64_t> gen{}, initiator{};
+    std::optional<StringHandle> kind{}, mode{};
     std::uint64_t capabilities = 0;
-    std::optional<Duration> pause, avg_cap_pause, longest_cap_pause, sync;
-    Bytes allocated, copied, slop, frag;
-    std::optional<std::uint64_t> threads;
-    Bytes max_copied, tot_copied;
-    std::optional<double> balance, balanced_ratio;
-    Bytes live, heap_size, blocks_size, mem_returned;
+    std::optional<Duration> pause{}, avg_cap_pause{}, longest_cap_pause{}, sync{};
+    Bytes allocated{}, copied{}, slop{}, frag{};
+    std::optional<std::uint64_t> threads{};
+    Bytes max_copied{}, tot_copied{};
+    std::optional<double> balance{}, balanced_ratio{};
+    Bytes live{}, heap_size{}, blocks_size{}, mem_returned{};
     auto field_values() const {
         return std::tuple{number,     summary,     gen,        kind,           mode,     initiator,
                           capabilities, pause,     avg_cap_pause, longest_cap_pause, sync,  allocated,

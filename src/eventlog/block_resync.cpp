@@ -83,7 +83,8 @@ BlockCandidate check_block_candidate(const Header& header, const std::uint8_t* p
     walk->pos = pos;
     // What follows the block must be what follows every real block: another block marker,
     // the end-of-data marker, or the end of the input.
-    if (avail < std::size_t{size} + 2) return at_end ? (avail == size ? BlockCandidate::yes : BlockCandidate::no) : short_of_bytes;
+    if (avail < std::size_t{size} + 2)
+        return at_end ? (avail == size ? BlockCandidate::yes : BlockCandidate::no) : short_of_bytes;
     const std::uint16_t next = load_be16(p + size);
     if (next == kEndOfData) return BlockCandidate::yes;
     if (next != BlockMarker::tag) return BlockCandidate::no;

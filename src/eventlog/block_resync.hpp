@@ -29,7 +29,7 @@ enum class BlockCandidate { no, yes, need_more };
 // pieces do not make it start over (need_more keeps `pos`), and how many more record bytes
 // the search may walk: a bound on the work adversarial input can cause (see PushDecoder).
 struct CandidateWalk {
-    std::size_t pos = 0;          // 0: not started; else the offset of the next record to check
+    std::size_t pos = 0;  // 0: not started; else the offset of the next record to check
     std::uint64_t budget = ~std::uint64_t{0};
 };
 

@@ -10,9 +10,7 @@
 
 namespace el2fx::eventlog {
 
-inline std::uint16_t load_be16(const std::uint8_t* p) {
-    return static_cast<std::uint16_t>((p[0] << 8) | p[1]);
-}
+inline std::uint16_t load_be16(const std::uint8_t* p) { return static_cast<std::uint16_t>((p[0] << 8) | p[1]); }
 inline std::uint32_t load_be32(const std::uint8_t* p) {
     std::uint32_t v;
     std::memcpy(&v, p, 4);

@@ -9,15 +9,17 @@
 namespace el2fx::eventlog {
 
 struct Event {
-    std::uint64_t time = 0;     // ns since the RTS started
-    std::uint64_t offset = 0;   // byte offset of the record in the input
-    std::uint32_t size = 0;     // bytes of the whole record: tag, time, length, payload
+    std::uint64_t time = 0;    // ns since the RTS started
+    std::uint64_t offset = 0;  // byte offset of the record in the input
+    std::uint32_t size = 0;    // bytes of the whole record: tag, time, length, payload
     std::uint16_t tag = 0;
-    std::optional<CapNo> cap;   // the block's capability; none in the global block
+    std::optional<CapNo> cap;  // the block's capability; none in the global block
     Payload payload;
 
     template <typename T>
-    const T* as() const { return std::get_if<T>(&payload); }
+    const T* as() const {
+        return std::get_if<T>(&payload);
+    }
 };
 
 }  // namespace el2fx::eventlog

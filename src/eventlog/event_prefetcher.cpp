@@ -18,7 +18,10 @@ constexpr std::size_t kBatches = 3;
 }  // namespace
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events)
-    : reader_(reader), header_(reader.header()), diagnostics_(diagnostics), batch_events_(std::max<std::size_t>(1, batch_events)) {
+    : reader_(reader),
+      header_(reader.header()),
+      diagnostics_(diagnostics),
+      batch_events_(std::max<std::size_t>(1, batch_events)) {
     reader_.restart(reader_diagnostics_);
     for (std::size_t i = 0; i < kBatches; ++i) {
         auto batch = std::make_unique<Batch>();
@@ -133,7 +136,8 @@ const Event* EventPrefetcher::next() {
                 return &event_;
             }
             if (reading_->last) {
-                if (std::exception_ptr failure = std::exchange(reading_->failure, nullptr)) std::rethrow_exception(failure);
+                if (std::exception_ptr failure = std::exchange(reading_->failure, nullptr))
+                    std::rethrow_exception(failure);
                 return nullptr;
             }
         }

@@ -66,7 +66,7 @@ private:
         std::vector<std::uint8_t> bytes;
         std::size_t size = 0;  // records in use
         std::vector<DiagnosticCount> diagnostics;
-        bool last = false;          // the reader's end (or its error) follows the events
+        bool last = false;  // the reader's end (or its error) follows the events
         std::exception_ptr failure;
     };
 
@@ -78,7 +78,7 @@ private:
 
     // Set once: read by both threads, written by neither.
     TimeOrderedReader& reader_;
-    const Header header_;  // a copy: the reader's own shares cache lines with its busy state
+    const Header header_;       // a copy: the reader's own shares cache lines with its busy state
     Diagnostics& diagnostics_;  // the consumer's
     const std::size_t batch_events_;
 

@@ -345,10 +345,13 @@ struct SparkCounters {
     static constexpr std::string_view name = "SPARK_COUNTERS";
     std::uint64_t created = 0, dud = 0, overflowed = 0, converted = 0, gcd = 0, fizzled = 0, remaining = 0;
     static constexpr auto fields() {
-        return std::tuple{field("created", &SparkCounters::created), field("dud", &SparkCounters::dud),
+        return std::tuple{field("created", &SparkCounters::created),
+                          field("dud", &SparkCounters::dud),
                           field("overflowed", &SparkCounters::overflowed),
-                          field("converted", &SparkCounters::converted), field("gcd", &SparkCounters::gcd),
-                          field("fizzled", &SparkCounters::fizzled), field("remaining", &SparkCounters::remaining)};
+                          field("converted", &SparkCounters::converted),
+                          field("gcd", &SparkCounters::gcd),
+                          field("fizzled", &SparkCounters::fizzled),
+                          field("remaining", &SparkCounters::remaining)};
     }
 };
 
@@ -487,7 +490,8 @@ struct HeapInfoGHC {
     std::uint16_t gens = 0;
     std::uint64_t max_heap_size = 0, alloc_area_size = 0, mblock_size = 0, block_size = 0;
     static constexpr auto fields() {
-        return std::tuple{field("heap_capset", &HeapInfoGHC::heap_capset), field("gens", &HeapInfoGHC::gens),
+        return std::tuple{field("heap_capset", &HeapInfoGHC::heap_capset),
+                          field("gens", &HeapInfoGHC::gens),
                           field("max_heap_size", &HeapInfoGHC::max_heap_size),
                           field("alloc_area_size", &HeapInfoGHC::alloc_area_size),
                           field("mblock_size", &HeapInfoGHC::mblock_size),
@@ -505,9 +509,12 @@ struct GCStatsGHC {
     std::uint64_t par_max_copied = 0, par_tot_copied = 0;
     std::optional<std::uint64_t> par_balanced_copied;
     static constexpr auto fields() {
-        return std::tuple{field("heap_capset", &GCStatsGHC::heap_capset), field("gen", &GCStatsGHC::gen),
-                          field("copied", &GCStatsGHC::copied), field("slop", &GCStatsGHC::slop),
-                          field("frag", &GCStatsGHC::frag), field("par_n_threads", &GCStatsGHC::par_n_threads),
+        return std::tuple{field("heap_capset", &GCStatsGHC::heap_capset),
+                          field("gen", &GCStatsGHC::gen),
+                          field("copied", &GCStatsGHC::copied),
+                          field("slop", &GCStatsGHC::slop),
+                          field("frag", &GCStatsGHC::frag),
+                          field("par_n_threads", &GCStatsGHC::par_n_threads),
                           field("par_max_copied", &GCStatsGHC::par_max_copied),
                           field("par_tot_copied", &GCStatsGHC::par_tot_copied),
                           field("par_balanced_copied", &GCStatsGHC::par_balanced_copied)};
@@ -684,8 +691,7 @@ struct BlocksSize {
     CapsetId heap_capset = 0;
     std::uint64_t size_bytes = 0;
     static constexpr auto fields() {
-        return std::tuple{field("heap_capset", &BlocksSize::heap_capset),
-                          field("size_bytes", &BlocksSize::size_bytes)};
+        return std::tuple{field("heap_capset", &BlocksSize::heap_capset), field("size_bytes", &BlocksSize::size_bytes)};
     }
 };
 
@@ -917,9 +923,12 @@ struct InfoProv {  // IPE: info-table provenance
     std::uint64_t info = 0;
     CString table_name, closure_desc, ty_desc, label, module, src_loc;
     static constexpr auto fields() {
-        return std::tuple{field("info", &InfoProv::info), field("table_name", &InfoProv::table_name),
-                          field("closure_desc", &InfoProv::closure_desc), field("ty_desc", &InfoProv::ty_desc),
-                          field("label", &InfoProv::label), field("module", &InfoProv::module),
+        return std::tuple{field("info", &InfoProv::info),
+                          field("table_name", &InfoProv::table_name),
+                          field("closure_desc", &InfoProv::closure_desc),
+                          field("ty_desc", &InfoProv::ty_desc),
+                          field("label", &InfoProv::label),
+                          field("module", &InfoProv::module),
                           field("src_loc", &InfoProv::src_loc)};
     }
 };
@@ -976,7 +985,7 @@ struct ConcUpdRemSetFlush {
 struct NonmovingHeapCensus {
     static constexpr std::uint16_t tag = 207;
     static constexpr std::string_view name = "NONMOVING_HEAP_CENSUS";
-    std::uint16_t blk_size = 0;   // as written: log2 in the old form, bytes in the new
+    std::uint16_t blk_size = 0;  // as written: log2 in the old form, bytes in the new
     bool blk_size_is_log2 = false;
     std::uint32_t active_segs = 0, filled_segs = 0, live_blocks = 0;
     static constexpr auto fields() {
@@ -1009,11 +1018,10 @@ struct TickyCounterDef {
     std::optional<std::uint64_t> info_table;
     std::optional<CString> json_desc;
     static constexpr auto fields() {
-        return std::tuple{field("counter", &TickyCounterDef::counter), field("arity", &TickyCounterDef::arity),
-                          field("arg_kinds", &TickyCounterDef::arg_kinds),
-                          field("counter_name", &TickyCounterDef::counter_name),
-                          field("info_table", &TickyCounterDef::info_table),
-                          field("json_desc", &TickyCounterDef::json_desc)};
+        return std::tuple{
+            field("counter", &TickyCounterDef::counter),       field("arity", &TickyCounterDef::arity),
+            field("arg_kinds", &TickyCounterDef::arg_kinds),   field("counter_name", &TickyCounterDef::counter_name),
+            field("info_table", &TickyCounterDef::info_table), field("json_desc", &TickyCounterDef::json_desc)};
     }
 };
 struct TickyCounterSample {  // values since the previous sample
@@ -1022,8 +1030,8 @@ struct TickyCounterSample {  // values since the previous sample
     std::uint64_t counter = 0, entries = 0, allocs = 0, allocd = 0;
     static constexpr auto fields() {
         return std::tuple{field("counter", &TickyCounterSample::counter),
-                          field("entries", &TickyCounterSample::entries),
-                          field("allocs", &TickyCounterSample::allocs), field("allocd", &TickyCounterSample::allocd)};
+                          field("entries", &TickyCounterSample::entries), field("allocs", &TickyCounterSample::allocs),
+                          field("allocd", &TickyCounterSample::allocd)};
     }
 };
 struct TickyBeginSample {
@@ -1044,24 +1052,24 @@ template <typename... Ts>
 struct TypeList {};
 
 // The table: one entry per event type, in tag order.
-using AllPayloads = TypeList<
-    CreateThread, RunThread, StopThread, ThreadRunnable, MigrateThread, RunSpark, StealSpark, Shutdown,
-    WakeupThread, StartGC, EndGC, RequestSeqGC, RequestParGC, CreateSparkThread, LogMsg, Startup, BlockMarker,
-    UserMessage, GCIdle, GCWork, GCDone, Version, ProgramInvocation, CapsetCreate, CapsetDelete, CapsetAssignCap,
-    CapsetRemoveCap, RtsIdentifier, ProgramArgs, ProgramEnv, OsProcessPid, OsProcessParentPid, SparkCounters, SparkCreate,
-    SparkDud, SparkOverflow, SparkRun, SparkSteal, SparkFizzle, SparkGC, InternString, WallClockTime,
-    ThreadLabel, CapCreate, CapDelete, CapDisable, CapEnable, HeapAllocated, HeapSize, HeapLive, HeapInfoGHC,
-    GCStatsGHC, GlobalSyncGC, TaskCreate, TaskMigrate, TaskDelete, UserMarker, HackBugT9003,
-    EdenStartReceive, EdenEndReceive, CreateProcess, KillProcess, AssignThreadToProcess, CreateMachine,
-    KillMachine, SendMessage, ReceiveMessage, SendReceiveLocalMessage, MemReturn, BlocksSize,
-    MerStartParConjunction, MerStopParConjunction, MerStopParConjunct, MerCreateSpark, MerFutCreate,
-    MerFutWaitNosuspend, MerFutWaitSuspended, MerFutSignal, MerLookingForGlobalContext, MerWorkStealing,
-    MerReleaseContext, MerEngineSleeping, MerLookingForLocalSpark, MerCallingMain, PerfName, PerfCounter,
-    PerfTracepoint, HeapProfBegin, HeapProfCostCentre, HeapProfSampleBegin, HeapProfSampleCostCentre,
-    HeapProfSampleString, HeapProfSampleEnd, HeapBioProfSampleBegin, ProfSampleCostCentre, ProfBegin, InfoProv,
-    UserBinaryMessage, ConcMarkBegin, ConcMarkEnd, ConcSyncBegin, ConcSyncEnd, ConcSweepBegin, ConcSweepEnd,
-    ConcUpdRemSetFlush, NonmovingHeapCensus, NonmovingPrunedSegments, TickyCounterDef, TickyCounterSample,
-    TickyBeginSample>;
+using AllPayloads =
+    TypeList<CreateThread, RunThread, StopThread, ThreadRunnable, MigrateThread, RunSpark, StealSpark, Shutdown,
+             WakeupThread, StartGC, EndGC, RequestSeqGC, RequestParGC, CreateSparkThread, LogMsg, Startup, BlockMarker,
+             UserMessage, GCIdle, GCWork, GCDone, Version, ProgramInvocation, CapsetCreate, CapsetDelete,
+             CapsetAssignCap, CapsetRemoveCap, RtsIdentifier, ProgramArgs, ProgramEnv, OsProcessPid, OsProcessParentPid,
+             SparkCounters, SparkCreate, SparkDud, SparkOverflow, SparkRun, SparkSteal, SparkFizzle, SparkGC,
+             InternString, WallClockTime, ThreadLabel, CapCreate, CapDelete, CapDisable, CapEnable, HeapAllocated,
+             HeapSize, HeapLive, HeapInfoGHC, GCStatsGHC, GlobalSyncGC, TaskCreate, TaskMigrate, TaskDelete, UserMarker,
+             HackBugT9003, EdenStartReceive, EdenEndReceive, CreateProcess, KillProcess, AssignThreadToProcess,
+             CreateMachine, KillMachine, SendMessage, ReceiveMessage, SendReceiveLocalMessage, MemReturn, BlocksSize,
+             MerStartParConjunction, MerStopParConjunction, MerStopParConjunct, MerCreateSpark, MerFutCreate,
+             MerFutWaitNosuspend, MerFutWaitSuspended, MerFutSignal, MerLookingForGlobalContext, MerWorkStealing,
+             MerReleaseContext, MerEngineSleeping, MerLookingForLocalSpark, MerCallingMain, PerfName, PerfCounter,
+             PerfTracepoint, HeapProfBegin, HeapProfCostCentre, HeapProfSampleBegin, HeapProfSampleCostCentre,
+             HeapProfSampleString, HeapProfSampleEnd, HeapBioProfSampleBegin, ProfSampleCostCentre, ProfBegin, InfoProv,
+             UserBinaryMessage, ConcMarkBegin, ConcMarkEnd, ConcSyncBegin, ConcSyncEnd, ConcSweepBegin, ConcSweepEnd,
+             ConcUpdRemSetFlush, NonmovingHeapCensus, NonmovingPrunedSegments, TickyCounterDef, TickyCounterSample,
+             TickyBeginSample>;
 
 template <typename List>
 struct VariantOf;

@@ -94,9 +94,12 @@ struct is_optional<std::optional<T>> : std::true_type {};
 // Bytes a field takes when its width is fixed; 0 for variable-width fields.
 template <typename T>
 constexpr std::size_t fixed_width() {
-    if constexpr (std::is_integral_v<T>) return sizeof(T);
-    else if constexpr (is_optional<T>::value) return fixed_width<typename T::value_type>();
-    else return 0;
+    if constexpr (std::is_integral_v<T>)
+        return sizeof(T);
+    else if constexpr (is_optional<T>::value)
+        return fixed_width<typename T::value_type>();
+    else
+        return 0;
 }
 
 inline constexpr std::size_t kVariableSize = static_cast<std::size_t>(-1);
@@ -110,8 +113,11 @@ constexpr std::size_t fixed_payload_size() {
         [](auto... f) -> std::size_t {
             constexpr bool variable =
                 ((fixed_width<std::remove_cvref_t<decltype(std::declval<T&>().*(f.member))>>() == 0) || ... || false);
-            if constexpr (variable) return kVariableSize;
-            else return (std::size_t{0} + ... + fixed_width<std::remove_cvref_t<decltype(std::declval<T&>().*(f.member))>>());
+            if constexpr (variable)
+                return kVariableSize;
+            else
+                return (std::size_t{0} + ... +
+                        fixed_width<std::remove_cvref_t<decltype(std::declval<T&>().*(f.member))>>());
         },
         T::fields());
 }

@@ -25,9 +25,7 @@ public:
 
     const std::vector<EventTypeDecl>& types() const { return types_; }
     // kUndeclared, kVariable or the fixed payload size.
-    std::int32_t size_of(std::uint16_t tag) const {
-        return tag < kFastTags ? sizes_[tag] : slow_size_of(tag);
-    }
+    std::int32_t size_of(std::uint16_t tag) const { return tag < kFastTags ? sizes_[tag] : slow_size_of(tag); }
     bool declares(std::uint16_t tag) const { return size_of(tag) != kUndeclared; }
     const EventTypeDecl* find(std::uint16_t tag) const;
 
@@ -37,8 +35,8 @@ private:
     static constexpr std::uint16_t kFastTags = 256;
     std::int32_t slow_size_of(std::uint16_t tag) const;
 
-    std::vector<EventTypeDecl> types_;            // in header order
-    std::array<std::int32_t, kFastTags> sizes_;   // by tag
+    std::vector<EventTypeDecl> types_;           // in header order
+    std::array<std::int32_t, kFastTags> sizes_;  // by tag
 };
 
 }  // namespace el2fx::eventlog

@@ -20,14 +20,14 @@ enum class Corruption : std::uint8_t {
 std::string_view corruption_text(Corruption kind);
 
 struct LostData {
-    std::uint64_t begin = 0;       // first byte skipped: the record that could not be right
-    std::uint64_t end = 0;         // first byte used again: a block marker, or the input's end
-    bool resynchronised = false;   // false: no later block marker, the rest of the input is lost
+    std::uint64_t begin = 0;      // first byte skipped: the record that could not be right
+    std::uint64_t end = 0;        // first byte used again: a block marker, or the input's end
+    bool resynchronised = false;  // false: no later block marker, the rest of the input is lost
     Corruption kind = Corruption::undeclared_tag;
-    std::uint16_t tag = 0;         // the tag found at `begin`
-    std::optional<CapNo> cap;      // the damaged block's capability; none: global block or no block
-    std::uint64_t from_time = 0;   // the lost events lie between the last good one's time...
-    std::uint64_t to_time = 0;     // ...and the damaged block's end (or the next block's start)
+    std::uint16_t tag = 0;        // the tag found at `begin`
+    std::optional<CapNo> cap;     // the damaged block's capability; none: global block or no block
+    std::uint64_t from_time = 0;  // the lost events lie between the last good one's time...
+    std::uint64_t to_time = 0;    // ...and the damaged block's end (or the next block's start)
 };
 
 // The decoder keeps this many LostData records; corrupt_data_skipped counts them all.

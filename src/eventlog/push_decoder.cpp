@@ -53,7 +53,7 @@ template <typename OnType>
 HeaderWalk walk_header(const std::uint8_t* bytes, std::size_t size, std::size_t resume, OnType&& on_type) {
     std::size_t pos = resume;
     auto stop = [&](std::size_t at, std::size_t need) { return HeaderWalk{false, at, need}; };
-    auto check = [&](const char (&m)[5], const char* where) {
+    auto check = [&](const char(&m)[5], const char* where) {
         if (load_be32(bytes + pos) != magic(m))
             fail(std::string("not a GHC eventlog: expected \"") + std::string(m, 4) + "\" " + where, pos);
         pos += 4;
@@ -102,18 +102,18 @@ void ignore_type(std::uint16_t, std::uint16_t, std::string_view, std::size_t) {}
 std::optional<std::size_t> parse_header(const std::uint8_t* bytes, std::size_t size, Header& out) {
     if (!walk_header(bytes, size, 0, ignore_type).complete) return std::nullopt;
     Header header;
-    HeaderWalk walk = walk_header(bytes, size, 0, [&](std::uint16_t tag, std::uint16_t raw_size, std::string_view desc,
-                                                      std::size_t at) {
-        // GHC declares each type once; a second declaration (perhaps with another size) means
-        // the header is damaged, and every event of that type would be framed wrongly.
-        if (header.declares(tag))
-            fail("corrupt header: event type " + std::to_string(tag) + " is declared twice", at, tag);
-        EventTypeDecl decl;
-        decl.tag = tag;
-        if (raw_size != 0xFFFF) decl.size = raw_size;
-        decl.description = std::string(desc);
-        header.declare(std::move(decl));
-    });
+    HeaderWalk walk = walk_header(
+        bytes, size, 0, [&](std::uint16_t tag, std::uint16_t raw_size, std::string_view desc, std::size_t at) {
+            // GHC declares each type once; a second declaration (perhaps with another size) means
+            // the header is damaged, and every event of that type would be framed wrongly.
+            if (header.declares(tag))
+                fail("corrupt header: event type " + std::to_string(tag) + " is declared twice", at, tag);
+            EventTypeDecl decl;
+            decl.tag = tag;
+            if (raw_size != 0xFFFF) decl.size = raw_size;
+            decl.description = std::string(desc);
+            header.declare(std::move(decl));
+        });
     out = std::move(header);
     return walk.pos;
 }
@@ -128,8 +128,7 @@ void PushDecoder::feed(const std::uint8_t* data, std::size_t size) {
     }
     for (;;) {
         switch (state_) {
-            case State::header:
-                return;
+            case State::header: return;
             case State::done:
                 offset_ += size;  // bytes after the end-of-data marker are ignored
                 return;
@@ -377,8 +376,8 @@ void PushDecoder::lose(std::uint64_t end, bool resynchronised, std::uint64_t nex
     damage_.end = end;
     damage_.resynchronised = resynchronised;
     if (damage_.to_time == 0) {  // the damaged block's end is not known: up to the next block's start
-        const bool usable = resynchronised && next_block_start >= damage_.from_time &&
-                            next_block_start < TimestampGuard::kImpossible;
+        const bool usable =
+            resynchronised && next_block_start >= damage_.from_time && next_block_start < TimestampGuard::kImpossible;
         damage_.to_time = usable ? next_block_start : damage_.from_time;
     }
     diagnostics_.add(Diagnostic::corrupt_data_skipped);

@@ -75,19 +75,19 @@ private:
     Diagnostics& diagnostics_;
     Header header_;
     State state_ = State::header;
-    std::string pending_;          // header bytes so far, one unfinished record, or bytes being resynchronised
-    std::string replay_;           // bytes from a block found by resynchronisation, to decode
+    std::string pending_;            // header bytes so far, one unfinished record, or bytes being resynchronised
+    std::string replay_;             // bytes from a block found by resynchronisation, to decode
     std::size_t header_resume_ = 0;  // where the header walk stopped, and how many
     std::size_t header_need_ = 0;    // bytes from there it needs before trying again
-    std::uint64_t offset_ = 0;     // bytes fed so far (resync: offset just past pending_)
+    std::uint64_t offset_ = 0;       // bytes fed so far (resync: offset just past pending_)
     std::uint64_t data_start_ = 0;
     bool in_block_ = false;
-    std::optional<CapNo> cap_;     // capability of the current block; none for the global one
-    std::uint64_t block_end_ = 0;  // offset just past the current block
+    std::optional<CapNo> cap_;          // capability of the current block; none for the global one
+    std::uint64_t block_end_ = 0;       // offset just past the current block
     std::uint64_t block_end_time_ = 0;  // its declared end time, if trusted (else 0)
     std::uint64_t max_block_end_ = 0;   // the latest trusted block end so far
     TimestampGuard guard_;
-    Event event_;                  // reused: no allocation per event
+    Event event_;  // reused: no allocation per event
     std::optional<std::uint64_t> truncated_at_;
     bool truncated_mid_event_ = false;
     std::optional<std::uint64_t> first_bad_time_at_;

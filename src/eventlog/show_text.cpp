@@ -54,9 +54,7 @@ void print(std::string& out, const UserMessage& e) { put(out, text(e.message)); 
 void print(std::string& out, const GCIdle&) { out.append("GC idle"); }
 void print(std::string& out, const GCWork&) { out.append("GC working"); }
 void print(std::string& out, const GCDone&) { out.append("GC done"); }
-void print(std::string& out, const Version& e) {
-    put_all(out, "compiler version is ", Latin1Text{e.version.bytes});
-}
+void print(std::string& out, const Version& e) { put_all(out, "compiler version is ", Latin1Text{e.version.bytes}); }
 void print(std::string& out, const ProgramInvocation& e) {
     put_all(out, "program invocation: ", Latin1Text{e.command_line.bytes});
 }
@@ -153,21 +151,20 @@ void print(std::string& out, const KillMachine& e) { put_all(out, "killing machi
 void print(std::string& out, const SendMessage& e) {
     out.append("sending message with tag ");
     put_eden_message_tag(out, e.message_tag);
-    put_all(out, " from process ", e.sender_process, ", thread ", e.sender_thread, " to machine ",
-            e.receiver_machine, ", process ", e.receiver_process, " on inport ", e.receiver_inport);
+    put_all(out, " from process ", e.sender_process, ", thread ", e.sender_thread, " to machine ", e.receiver_machine,
+            ", process ", e.receiver_process, " on inport ", e.receiver_inport);
 }
 void print(std::string& out, const ReceiveMessage& e) {
     out.append("receiving message with tag ");
     put_eden_message_tag(out, e.message_tag);
-    put_all(out, " at process ", e.receiver_process, ", inport ", e.receiver_inport, " from machine ",
-            e.sender_machine, ", process ", e.sender_process, ", thread ", e.sender_thread, " with size ",
-            e.message_size);
+    put_all(out, " at process ", e.receiver_process, ", inport ", e.receiver_inport, " from machine ", e.sender_machine,
+            ", process ", e.sender_process, ", thread ", e.sender_thread, " with size ", e.message_size);
 }
 void print(std::string& out, const SendReceiveLocalMessage& e) {
     out.append("sending/receiving message with tag ");
     put_eden_message_tag(out, e.message_tag);
-    put_all(out, " from process ", e.sender_process, ", thread ", e.sender_thread, " to process ",
-            e.receiver_process, " on inport ", e.receiver_inport);
+    put_all(out, " from process ", e.sender_process, ", thread ", e.sender_thread, " to process ", e.receiver_process,
+            " on inport ", e.receiver_inport);
 }
 
 void print(std::string& out, const MemReturn& e) {
@@ -181,9 +178,7 @@ void print(std::string& out, const BlocksSize& e) {
 void print(std::string& out, const MerStartParConjunction& e) {
     put_all(out, "Start a parallel conjunction 0x", Hex{e.dyn_id}, ", static_id: ", e.static_id);
 }
-void print(std::string& out, const MerStopParConjunction& e) {
-    put_all(out, "End par conjunction: 0x", Hex{e.dyn_id});
-}
+void print(std::string& out, const MerStopParConjunction& e) { put_all(out, "End par conjunction: 0x", Hex{e.dyn_id}); }
 void print(std::string& out, const MerStopParConjunct& e) { put_all(out, "End par conjunct: 0x", Hex{e.dyn_id}); }
 void print(std::string& out, const MerCreateSpark& e) {
     put_all(out, "Create spark for conjunction: 0x", Hex{e.dyn_id}, " spark: 0x", Hex{e.spark_id});
@@ -198,9 +193,7 @@ void print(std::string& out, const MerFutWaitSuspended& e) {
     put_all(out, "Wait suspended on future: 0x", Hex{e.future});
 }
 void print(std::string& out, const MerFutSignal& e) { put_all(out, "Signaled future 0x", Hex{e.future}); }
-void print(std::string& out, const MerLookingForGlobalContext&) {
-    out.append("Looking for global thread to resume");
-}
+void print(std::string& out, const MerLookingForGlobalContext&) { out.append("Looking for global thread to resume"); }
 void print(std::string& out, const MerWorkStealing&) { out.append("Trying to steal a spark"); }
 void print(std::string& out, const MerReleaseContext& e) {
     put_all(out, "Releasing thread ", e.thread, " to the free pool");
@@ -220,8 +213,7 @@ void print(std::string& out, const PerfTracepoint& e) {
 }
 
 void print(std::string& out, const HeapProfBegin& e) {
-    put_all(out, "start heap profiling ", e.profile_id, " at sampling period ", e.sampling_period,
-            " broken down by ");
+    put_all(out, "start heap profiling ", e.profile_id, " at sampling period ", e.sampling_period, " broken down by ");
     std::string_view breakdown = heap_breakdown_text(e.breakdown);
     if (breakdown.empty()) {
         put_all(out, "unknown breakdown ", e.breakdown);  // ghc-events 0.21 fails here
@@ -317,14 +309,18 @@ void print(std::string& out, const TickyBeginSample&) { out.append("ticky begin 
 
 template <typename T>
 constexpr bool show_description_only() {
-    if constexpr (requires { T::show_description_only; }) return T::show_description_only;
-    else return false;
+    if constexpr (requires { T::show_description_only; })
+        return T::show_description_only;
+    else
+        return false;
 }
 
 template <typename T>
 constexpr bool show_needs_every_field() {
-    if constexpr (requires { T::show_needs_every_field; }) return T::show_needs_every_field;
-    else return false;
+    if constexpr (requires { T::show_needs_every_field; })
+        return T::show_needs_every_field;
+    else
+        return false;
 }
 
 template <typename S, typename M>

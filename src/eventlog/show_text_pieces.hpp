@@ -72,7 +72,7 @@ Utf8Text text(const CString& t) { return {t.bytes}; }
 // otherwise extend it: a digit after a numeric escape, an `H` after `\SO`.
 inline void put_haskell_string(std::string& out, std::string_view bytes) {
     static constexpr std::string_view kControlNames[32] = {
-        "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "a",   "b",  "t",  "n",  "v",  "f",  "r",  "SO", "SI",
+        "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "a",   "b",   "t",  "n",   "v",   "f",  "r",  "SO", "SI",
         "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US"};
     auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
     auto* const end = p + bytes.size();
@@ -179,16 +179,16 @@ inline std::string_view capset_type_text(std::uint16_t type) {
 
 inline std::string_view heap_breakdown_text(std::uint32_t breakdown) {
     // Codes 1-9: -hc -hm -hd -hy -hr -hb -hT -hi -he.
-    static constexpr std::string_view kNames[] = {
-        "cost centre", "module",       "closure description", "type description", "retainer",
-        "biography",   "closure type", "info table",          "era"};
+    static constexpr std::string_view kNames[] = {"cost centre",      "module",     "closure description",
+                                                  "type description", "retainer",   "biography",
+                                                  "closure type",     "info table", "era"};
     return breakdown >= 1 && breakdown <= std::size(kNames) ? kNames[breakdown - 1] : std::string_view{};
 }
 
 inline void put_eden_message_tag(std::string& out, std::uint8_t tag) {
     // Eden's message tags are 0x50 and up, in this order.
-    static constexpr std::string_view kNames[] = {"Ready", "NewPE",  "PETIDS",  "Finish", "FailPE",
-                                                  "RFork", "Connect", "DataMes", "Head",   "Constr",
+    static constexpr std::string_view kNames[] = {"Ready", "NewPE",     "PETIDS",  "Finish", "FailPE",
+                                                  "RFork", "Connect",   "DataMes", "Head",   "Constr",
                                                   "Part",  "Terminate", "Packet"};
     const auto index = static_cast<std::uint8_t>(tag - 0x50);
     if (index < std::size(kNames)) {

@@ -13,10 +13,10 @@
 namespace el2fx::eventlog {
 
 struct StreamEnd {
-    std::uint64_t bytes = 0;                     // bytes read
-    std::optional<std::uint64_t> truncated_at;   // where the data stopped, for a truncated log
+    std::uint64_t bytes = 0;                    // bytes read
+    std::optional<std::uint64_t> truncated_at;  // where the data stopped, for a truncated log
     bool truncated_mid_event = false;
-    std::vector<LostData> lost;                  // corrupt stretches skipped (PushDecoder::lost)
+    std::vector<LostData> lost;                      // corrupt stretches skipped (PushDecoder::lost)
     std::optional<std::uint64_t> first_bad_time_at;  // the first event whose timestamp was out of range
 };
 

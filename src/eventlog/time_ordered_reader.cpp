@@ -66,7 +66,10 @@ private:
                 std::uint64_t a = lo, b = count_ - 1;  // prefix_max_[b] > time is known
                 while (a < b) {
                     std::uint64_t mid = a + (b - a) / 2;
-                    if (prefix_max_[mid % kMaxReorderWindow] > time) b = mid; else a = mid + 1;
+                    if (prefix_max_[mid % kMaxReorderWindow] > time)
+                        b = mid;
+                    else
+                        a = mid + 1;
                 }
                 std::uint64_t needed = count_ - a + 1;
                 r.window = static_cast<std::uint32_t>(std::max<std::uint64_t>(r.window, needed));
@@ -93,8 +96,14 @@ constexpr std::size_t kMaxWindowBytes = 64u << 20;
 class RangeCursor {
 public:
     RangeCursor(const InputFile& input, const Header& header, const EventRange& range, Diagnostics& diagnostics)
-        : input_(input), header_(header), range_(range), diagnostics_(diagnostics), scan_(range.begin),
-          guard_(range.previous_time, TimestampGuard::kOutsideLimit), buffer_(kInitialBuffer), base_(range.begin) {
+        : input_(input),
+          header_(header),
+          range_(range),
+          diagnostics_(diagnostics),
+          scan_(range.begin),
+          guard_(range.previous_time, TimestampGuard::kOutsideLimit),
+          buffer_(kInitialBuffer),
+          base_(range.begin) {
         fill();
     }
 
@@ -123,7 +132,8 @@ public:
                     need = 0;
                     break;
                 }
-                std::size_t size = record_size(header_, at(scan_), static_cast<std::size_t>(loaded_end() - scan_), scan_);
+                std::size_t size =
+                    record_size(header_, at(scan_), static_cast<std::size_t>(loaded_end() - scan_), scan_);
                 if (size == 0 || size <= need) {
                     need = size;
                     break;
@@ -195,8 +205,8 @@ private:
     std::uint64_t scan_;
     TimestampGuard guard_;
     std::vector<std::uint8_t> buffer_;
-    std::uint64_t base_;           // file offset of buffer_[0]
-    std::size_t loaded_ = 0;       // bytes of buffer_ holding file data
+    std::uint64_t base_;      // file offset of buffer_[0]
+    std::size_t loaded_ = 0;  // bytes of buffer_ holding file data
     std::vector<Framed> window_;
     std::size_t head_ = 0;
 };

@@ -22,21 +22,21 @@ namespace el2fx::eventlog {
 
 // A block, or a run of events written outside any block.
 struct EventRange {
-    std::uint64_t begin = 0;         // offset of its first record
-    std::uint64_t end = 0;           // offset just past its last complete record
-    std::optional<CapNo> cap;        // the block's capability
-    std::uint64_t min_time = 0;      // earliest timestamp inside
-    std::uint32_t window = 1;        // lookahead that sorts it exactly (1: already sorted)
-    std::uint64_t previous_time = 0; // the (corrected) time of the record before it in the file
+    std::uint64_t begin = 0;          // offset of its first record
+    std::uint64_t end = 0;            // offset just past its last complete record
+    std::optional<CapNo> cap;         // the block's capability
+    std::uint64_t min_time = 0;       // earliest timestamp inside
+    std::uint32_t window = 1;         // lookahead that sorts it exactly (1: already sorted)
+    std::uint64_t previous_time = 0;  // the (corrected) time of the record before it in the file
 };
 
 // A record in time order, framed but not decoded.
 struct RawRecord {
     const std::uint8_t* bytes = nullptr;  // the whole record: tag, time, length, payload
     std::uint32_t size = 0;
-    std::uint64_t offset = 0;             // in the input
-    std::uint64_t time = 0;               // as TimestampGuard corrected it (the bytes keep the original)
-    std::optional<CapNo> cap;             // its block's capability
+    std::uint64_t offset = 0;  // in the input
+    std::uint64_t time = 0;    // as TimestampGuard corrected it (the bytes keep the original)
+    std::optional<CapNo> cap;  // its block's capability
 };
 
 // Largest lookahead a range gets; a range more disordered than this is merged
@@ -81,7 +81,7 @@ private:
     Diagnostics* diagnostics_;  // the current pass's
     Header header_;
     StreamEnd stream_end_;
-    std::vector<EventRange> ranges_;          // in (min_time, begin) order
+    std::vector<EventRange> ranges_;  // in (min_time, begin) order
     std::size_t next_range_ = 0;
     std::vector<std::unique_ptr<RangeCursor>> cursors_;  // active ones; null slots reused
     std::vector<std::size_t> free_slots_;

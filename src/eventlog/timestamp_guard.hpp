@@ -48,7 +48,9 @@ public:
     std::uint64_t limit() const { return limit_; }
 
 private:
-    static std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return a + b < a ? ~std::uint64_t{0} : a + b; }
+    static std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+        return a + b < a ? ~std::uint64_t{0} : a + b;
+    }
 
     std::uint64_t previous_ = 0;
     std::uint64_t limit_ = kOutsideLimit;

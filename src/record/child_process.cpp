@@ -60,7 +60,7 @@ std::optional<ExitStatus> ChildProcess::reap(bool block) {
     if (status_) return status_;
     // Wait without reaping first: until it is reaped the pid cannot be reused, so a signal
     // handler that read g_running before it is cleared still signals this (ended) child.
-    siginfo_t info {};
+    siginfo_t info{};
     while (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOWAIT | (block ? 0 : WNOHANG)) != 0) {
         if (errno != EINTR) throw Error(std::string("waiting for the program: ") + std::strerror(errno));
     }

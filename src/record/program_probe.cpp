@@ -39,9 +39,7 @@ bool executable_file(const std::string& path, int& error) {
     return true;
 }
 
-std::string rebuild_hint() {
-    return "ghc -eventlog -rtsopts (cabal: ghc-options: -eventlog -rtsopts)";
-}
+std::string rebuild_hint() { return "ghc -eventlog -rtsopts (cabal: ghc-options: -eventlog -rtsopts)"; }
 
 std::string first_line(const std::string& text) {
     std::size_t end = text.find('\n');
@@ -76,7 +74,8 @@ std::string resolve_program(const std::string& name) {
         start = colon + 1;
     }
     if (denied)
-        throw Error("not executable: make it so (chmod +x), or give the built program's path", {name, std::nullopt, {}});
+        throw Error("not executable: make it so (chmod +x), or give the built program's path",
+                    {name, std::nullopt, {}});
     throw Error("no such program in PATH: give its path (./" + name + "), or build it first", {name, std::nullopt, {}});
 }
 
@@ -132,19 +131,22 @@ std::string explain_rts_complaint(const std::string& program, const std::string&
         stderr_text += line + "\n";
     }
     if (stderr_text.find("Most RTS options are disabled") != std::string::npos)  // -rtsopts=some, the default
-        return program + " does not accept the RTS options that --heap, --interval-rts or --rts ask for (it was "
-                         "linked without -rtsopts): rebuild it with `ghc -rtsopts` (cabal: ghc-options: -rtsopts), "
-                         "or record without those options";
+        return program +
+               " does not accept the RTS options that --heap, --interval-rts or --rts ask for (it was "
+               "linked without -rtsopts): rebuild it with `ghc -rtsopts` (cabal: ghc-options: -rtsopts), "
+               "or record without those options";
     if (stderr_text.find("RTS options are disabled") != std::string::npos)  // -rtsopts=none
-        return program + " does not accept RTS options (it was linked with -rtsopts=none): rebuild it with "
-                         "`ghc -rtsopts` (cabal: ghc-options: -rtsopts), or link it with -with-rtsopts=-l and "
-                         "convert the .eventlog file it writes";
+        return program +
+               " does not accept RTS options (it was linked with -rtsopts=none): rebuild it with "
+               "`ghc -rtsopts` (cabal: ghc-options: -rtsopts), or link it with -with-rtsopts=-l and "
+               "convert the .eventlog file it writes";
     if (stderr_text.find("requires the program to be built with -eventlog") != std::string::npos)
         return program + " was built without eventlog support" +
                (info.way.empty() ? std::string() : " (RTS way " + info.way + ")") +
                ": GHC before 9.4 needs -eventlog when linking: rebuild it with " + rebuild_hint();
     if (info.way.empty() || info.ghc_version.empty()) {
-        std::string why = status == 0 ? "it printed no RTS information" : "it exited with status " + std::to_string(status);
+        std::string why =
+            status == 0 ? "it printed no RTS information" : "it exited with status " + std::to_string(status);
         return program + " did not answer +RTS --info as a GHC program does (" + why +
                "): record runs Haskell programs built by GHC";
     }
@@ -163,8 +165,10 @@ RtsInfo probe_rts(const std::string& path, const std::string& argv0, const std::
     args.insert(args.end(), rts_flags.begin(), rts_flags.end());
     // --info last: the RTS reads every option before it (complaining on standard error), then
     // prints the information and exits with status 0 before running anything.
-    if (!args.empty() && args.back() == "-RTS") args.insert(args.end() - 1, "--info");
-    else args.insert(args.end(), {"+RTS", "--info", "-RTS"});
+    if (!args.empty() && args.back() == "-RTS")
+        args.insert(args.end() - 1, "--info");
+    else
+        args.insert(args.end(), {"+RTS", "--info", "-RTS"});
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -207,7 +211,8 @@ RtsInfo probe_rts(const std::string& path, const std::string& argv0, const std::
     bool timed_out = false;
     char buf[4096];
     while (open[0] || open[1]) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             timed_out = true;
             break;
@@ -224,16 +229,17 @@ RtsInfo probe_rts(const std::string& path, const std::string& argv0, const std::
         for (nfds_t k = 0; k < n; ++k) {
             if (!p[k].revents) continue;
             const ssize_t r = ::read(p[k].fd, buf, sizeof buf);
-            if (r > 0 && text[which[k]].size() < (1 << 20)) text[which[k]].append(buf, static_cast<std::size_t>(r));
-            else if (r == 0 || (r < 0 && errno != EINTR)) open[which[k]] = false;
+            if (r > 0 && text[which[k]].size() < (1 << 20))
+                text[which[k]].append(buf, static_cast<std::size_t>(r));
+            else if (r == 0 || (r < 0 && errno != EINTR))
+                open[which[k]] = false;
         }
     }
     ::close(out[0]);
     ::close(err[0]);
     if (timed_out) ::kill(pid, SIGKILL);
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     if (timed_out)
         throw Error(argv0 + " did not answer +RTS --info within " + std::to_string(kProbeSeconds) +
                     " s as a GHC program does: record runs Haskell programs built by GHC");

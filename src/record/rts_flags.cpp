@@ -48,9 +48,12 @@ void check_user_rts_options(const std::vector<std::string>& args, const char* gh
     bool rts = false;
     for (const std::string& a : args) {
         if (a == "--RTS") break;
-        if (a == "+RTS") rts = true;
-        else if (a == "-RTS") rts = false;
-        else if (rts && a.rfind("-ol", 0) == 0) refuse("the program's arguments", a);
+        if (a == "+RTS")
+            rts = true;
+        else if (a == "-RTS")
+            rts = false;
+        else if (rts && a.rfind("-ol", 0) == 0)
+            refuse("the program's arguments", a);
     }
     if (ghcrts)
         for (const std::string& w : split_words(ghcrts))
@@ -63,7 +66,8 @@ std::string shell_command_line(const std::vector<std::string>& argv) {
         if (!line.empty()) line += ' ';
         bool plain = !a.empty();
         for (char c : a)
-            if (!(std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_./=+:,@%").find(c) != std::string_view::npos))
+            if (!(std::isalnum(static_cast<unsigned char>(c)) ||
+                  std::string_view("-_./=+:,@%").find(c) != std::string_view::npos))
                 plain = false;
         if (plain) {
             line += a;
@@ -71,8 +75,10 @@ std::string shell_command_line(const std::vector<std::string>& argv) {
         }
         line += '\'';
         for (char c : a) {
-            if (c == '\'') line += "'\\''";
-            else line += c;
+            if (c == '\'')
+                line += "'\\''";
+            else
+                line += c;
         }
         line += '\'';
     }

@@ -10,10 +10,10 @@ namespace el2fx::record {
 
 // What to record, in the user's words.
 struct RecordRequest {
-    bool heap = false;    // --heap: -hT, or -h for a profiled build
-    bool sparks = false;  // --sparks: -lf (every spark event, not only the sampled counters)
+    bool heap = false;                             // --heap: -hT, or -h for a profiled build
+    bool sparks = false;                           // --sparks: -lf (every spark event, not only the sampled counters)
     std::optional<std::uint64_t> rts_interval_ns;  // --interval-rts: -i (the heap census interval)
-    std::string rts;      // --rts "…": more RTS options, passed verbatim (split at white space)
+    std::string rts;  // --rts "…": more RTS options, passed verbatim (split at white space)
 };
 
 // "+RTS -l[f] -ol<eventlog> [-hT|-h] [-i<s>] [--rts words] -RTS". Goes before the user's own

@@ -21,7 +21,7 @@ void write_all(int fd, const char* data, std::size_t size, const std::string& na
         if (w < 0) {
             if (errno == EINTR) continue;
             throw Error(std::string("writing the recorded eventlog: ") + std::strerror(errno) +
-                        (errno == ENOSPC ? " (set TMPDIR to a file system with room for the eventlog)" : ""),
+                            (errno == ENOSPC ? " (set TMPDIR to a file system with room for the eventlog)" : ""),
                         {name, std::nullopt, {}});
         }
         data += w;
@@ -38,7 +38,7 @@ int open_fifo_for_reading(const std::string& fifo) {
 }
 
 int connect_unix_socket(const std::string& path) {
-    sockaddr_un addr {};
+    sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
     if (path.size() >= sizeof addr.sun_path)
         throw Error("the socket's path is longer than a Unix socket path may be (" +
@@ -116,9 +116,10 @@ CaptureResult capture_stream(int in, int spool_fd, const std::string& spool_name
         }
     };
     for (;;) {
-        pollfd p {in, POLLIN, 0};
+        pollfd p{in, POLLIN, 0};
         const int n = ::poll(&p, 1, tick_ms);
-        if (n < 0 && errno != EINTR) throw Error(std::string("waiting for the eventlog stream: ") + std::strerror(errno));
+        if (n < 0 && errno != EINTR)
+            throw Error(std::string("waiting for the eventlog stream: ") + std::strerror(errno));
         if (n > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR))) {
             if (!drain((p.revents & POLLHUP) != 0)) {
                 result.end_of_stream = true;

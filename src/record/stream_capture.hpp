@@ -10,7 +10,7 @@
 namespace el2fx::record {
 
 struct CaptureResult {
-    std::uint64_t bytes = 0;  // copied into the spool file
+    std::uint64_t bytes = 0;     // copied into the spool file
     bool end_of_stream = false;  // the writer closed it (else: stopped by the callback)
     std::uint64_t skipped = 0;   // bytes left out before the header (see capture_stream)
 };

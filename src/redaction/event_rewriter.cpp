@@ -67,7 +67,8 @@ std::string redacted_command_line(std::string_view line) {
     std::size_t start = line.find_first_not_of(' ');
     if (start == std::string_view::npos) return {};
     std::size_t end = line.find(' ', start);
-    std::string out(file_name(line.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start)));
+    std::string out(
+        file_name(line.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start)));
     if (end != std::string_view::npos && line.find_first_not_of(' ', end) != std::string_view::npos) {
         out += ' ';
         out += kRedacted;
@@ -104,7 +105,8 @@ void EventRewriter::redact(Payload& payload) {
             if constexpr (std::is_same_v<P, ProgramArgs>) {
                 if (options_.redact_args) p.args.bytes = rewriter.keep(redacted_args(p.args));
             } else if constexpr (std::is_same_v<P, ProgramInvocation>) {
-                if (options_.redact_args) p.command_line.bytes = rewriter.keep(redacted_command_line(p.command_line.bytes));
+                if (options_.redact_args)
+                    p.command_line.bytes = rewriter.keep(redacted_command_line(p.command_line.bytes));
             }
             if constexpr (requires { P::fields(); }) {
                 if (options_.redact_paths)

@@ -15,9 +15,7 @@ bool is_word(char c) {
     return is_letter(c) || is_digit(c) || c == '_' || c == '.' || c == '-' || static_cast<unsigned char>(c) >= 0x80;
 }
 // An absolute path ends before these (the path part of a URL too).
-bool closes_path(char c) {
-    return is_space(c) || c == '\0' || std::string_view(":,;\"'`)]}>").find(c) != npos;
-}
+bool closes_path(char c) { return is_space(c) || c == '\0' || std::string_view(":,;\"'`)]}>").find(c) != npos; }
 bool closes_url(char c) { return is_space(c) || c == '\0' || std::string_view("\"'`)]}>").find(c) != npos; }
 bool in_scheme(char c) { return is_letter(c) || is_digit(c) || c == '+' || c == '-' || c == '.'; }
 

@@ -10,24 +10,25 @@ namespace el2fx {
 
 enum class Severity { info, data_loss };
 
-#define EL2FX_DIAGNOSTICS(X)                                                                 \
-    X(unknown_event_type, info, "events of a declared but unknown type, skipped")            \
-    X(payload_too_short, data_loss, "events shorter than their known layout, skipped")       \
-    X(payload_longer_than_known, info, "events with trailing bytes this tool does not know")\
-    X(truncated_input, data_loss, "input ended before the end-of-data marker")              \
-    X(corrupt_data_skipped, data_loss, "stretches of corrupt data skipped up to the next block marker") \
-    X(timestamp_out_of_range, data_loss, "events stamped after their block's end time (or at 2^63 ns or later), given the time of the event before them") \
-    X(invalid_utf8, info, "strings with invalid UTF-8, shown with U+FFFD")                  \
-    X(events_outside_block, info, "events written outside any block")                       \
-    X(block_overrun, data_loss, "blocks whose declared size does not match their events")   \
-    X(reorder_window_exceeded, data_loss, "events too far out of time order to be sorted")  \
-    X(mutator_run_thread_mismatch, data_loss, "RunThread for another thread while one runs")\
-    X(mutator_stop_thread_mismatch, data_loss, "StopThread for another thread than the running one") \
-    X(event_after_thread_finished, info, "thread events after the thread finished, ignored")  \
-    X(thread_stopped_before_running, info, "StopThread for a thread never seen running")      \
-    X(gc_during_mutator_span, info, "GC_START while a thread ran; GC cut out of its mutator span") \
+#define EL2FX_DIAGNOSTICS(X)                                                                                           \
+    X(unknown_event_type, info, "events of a declared but unknown type, skipped")                                      \
+    X(payload_too_short, data_loss, "events shorter than their known layout, skipped")                                 \
+    X(payload_longer_than_known, info, "events with trailing bytes this tool does not know")                           \
+    X(truncated_input, data_loss, "input ended before the end-of-data marker")                                         \
+    X(corrupt_data_skipped, data_loss, "stretches of corrupt data skipped up to the next block marker")                \
+    X(timestamp_out_of_range, data_loss,                                                                               \
+      "events stamped after their block's end time (or at 2^63 ns or later), given the time of the event before them") \
+    X(invalid_utf8, info, "strings with invalid UTF-8, shown with U+FFFD")                                             \
+    X(events_outside_block, info, "events written outside any block")                                                  \
+    X(block_overrun, data_loss, "blocks whose declared size does not match their events")                              \
+    X(reorder_window_exceeded, data_loss, "events too far out of time order to be sorted")                             \
+    X(mutator_run_thread_mismatch, data_loss, "RunThread for another thread while one runs")                           \
+    X(mutator_stop_thread_mismatch, data_loss, "StopThread for another thread than the running one")                   \
+    X(event_after_thread_finished, info, "thread events after the thread finished, ignored")                           \
+    X(thread_stopped_before_running, info, "StopThread for a thread never seen running")                               \
+    X(gc_during_mutator_span, info, "GC_START while a thread ran; GC cut out of its mutator span")                     \
     X(user_span_stop_without_start, info, "STOP/GHC:finished messages with no open span of that name on their thread") \
-    X(user_span_start_without_stop, info, "START/GHC:started messages whose span was never stopped") \
+    X(user_span_start_without_stop, info, "START/GHC:started messages whose span was never stopped")                   \
     X(scheduler_event_without_capability, data_loss, "thread or GC events outside any capability block, ignored")
 
 enum class Diagnostic : std::uint8_t {

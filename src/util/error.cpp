@@ -3,9 +3,7 @@
 namespace el2fx {
 
 Error::Error(std::string message, Context context)
-    : std::runtime_error(render(message, context)),
-      message_(std::move(message)),
-      context_(std::move(context)) {}
+    : std::runtime_error(render(message, context)), message_(std::move(message)), context_(std::move(context)) {}
 
 Error Error::with_file(const std::string& file) const {
     Context c = context_;

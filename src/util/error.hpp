@@ -11,9 +11,9 @@ namespace el2fx {
 class Error : public std::runtime_error {
 public:
     struct Context {
-        std::string file;                      // input name as the user gave it ("-" for stdin)
-        std::optional<std::uint64_t> offset;   // byte offset in the input
-        std::string event;                     // event type name, when one is involved
+        std::string file;                     // input name as the user gave it ("-" for stdin)
+        std::optional<std::uint64_t> offset;  // byte offset in the input
+        std::string event;                    // event type name, when one is involved
     };
 
     explicit Error(std::string message, Context context = {});

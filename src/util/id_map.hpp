@@ -74,7 +74,8 @@ public:
         if (contains(id)) return false;
         ++size_;
         if (id < bits_.size() || dense_enough(id)) {
-            if (id >= bits_.size()) bits_.resize(std::max<std::size_t>(std::size_t{id} + 1, bits_.size() + bits_.size() / 2), false);
+            if (id >= bits_.size())
+                bits_.resize(std::max<std::size_t>(std::size_t{id} + 1, bits_.size() + bits_.size() / 2), false);
             bits_[id] = true;
         } else {
             sparse_.insert(id);

@@ -30,8 +30,8 @@ struct PauseMarker {
                                         StaticField{"note", "Note", FieldFormat::unique_string, true}};
     StringHandle why;
     std::uint64_t bytes;
-    std::optional<Duration> took;
-    std::optional<StringHandle> note;
+    std::optional<Duration> took{};
+    std::optional<StringHandle> note{};
     auto field_values() const { return std::tuple{why, bytes, took, note}; }
 };
 

@@ -6,8 +6,10 @@ void GcAnalysis::handle(const eventlog::Event& event) {
     summary_.handle(event);
     if (std::optional<HeapSample> s = heap_.handle(event)) {
         summary_.add(*s);
-        if (sink_) sink_->heap_sample(*s);
-        else if (keep_) result_.heap.push_back(*s);
+        if (sink_)
+            sink_->heap_sample(*s);
+        else if (keep_)
+            result_.heap.push_back(*s);
     }
     tracker_.handle(event, done_);
     if (!done_.empty()) take_done();
@@ -23,8 +25,10 @@ void GcAnalysis::handle(const eventlog::Event& event) {
 void GcAnalysis::take_done() {
     for (GcCollection& c : done_) {
         summary_.add(c);
-        if (sink_) sink_->collection(std::move(c));
-        else if (keep_) result_.collections.push_back(std::move(c));
+        if (sink_)
+            sink_->collection(std::move(c));
+        else if (keep_)
+            result_.collections.push_back(std::move(c));
     }
     done_.clear();
 }

@@ -29,7 +29,7 @@ class GcRecordSink {
 public:
     virtual ~GcRecordSink() = default;
     virtual void collection(GcCollection&& collection) = 0;  // in the order they complete
-    virtual void heap_sample(const HeapSample& sample) = 0;    // in time order
+    virtual void heap_sample(const HeapSample& sample) = 0;  // in time order
 };
 
 class GcAnalysis {

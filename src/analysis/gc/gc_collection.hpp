@@ -105,14 +105,14 @@ struct GcCollection {
 
 // Odd things the tracker saw and how it coped; counted, never fatal.
 struct GcTrackerAnomalies {
-    std::uint64_t start_while_in_gc = 0;        // a second GC_START on a capability already collecting; ignored
-    std::uint64_t end_without_start = 0;        // GC_END on a capability not collecting; ignored
-    std::uint64_t phase_outside_gc = 0;         // GC_IDLE/WORK/DONE outside GC_START..GC_END; ignored
-    std::uint64_t missing_end = 0;              // a participation closed without its GC_END
-    std::uint64_t extra_request = 0;            // a second request for the same collection; ignored
-    std::uint64_t sync_without_start = 0;       // GC_GLOBAL_SYNC or GC_STATS with no GC_START before
-    std::uint64_t stats_without_sync = 0;       // GC_STATS_GHC that no GC_GLOBAL_SYNC announced
-    std::uint64_t unsynced_collections = 0;     // collections closed without GC_GLOBAL_SYNC or GC_STATS
+    std::uint64_t start_while_in_gc = 0;     // a second GC_START on a capability already collecting; ignored
+    std::uint64_t end_without_start = 0;     // GC_END on a capability not collecting; ignored
+    std::uint64_t phase_outside_gc = 0;      // GC_IDLE/WORK/DONE outside GC_START..GC_END; ignored
+    std::uint64_t missing_end = 0;           // a participation closed without its GC_END
+    std::uint64_t extra_request = 0;         // a second request for the same collection; ignored
+    std::uint64_t sync_without_start = 0;    // GC_GLOBAL_SYNC or GC_STATS with no GC_START before
+    std::uint64_t stats_without_sync = 0;    // GC_STATS_GHC that no GC_GLOBAL_SYNC announced
+    std::uint64_t unsynced_collections = 0;  // collections closed without GC_GLOBAL_SYNC or GC_STATS
     std::uint64_t total() const {
         return start_while_in_gc + end_without_start + phase_outside_gc + missing_end + extra_request +
                sync_without_start + stats_without_sync + unsynced_collections;

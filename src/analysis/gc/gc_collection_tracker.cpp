@@ -13,11 +13,21 @@ void GcCollectionTracker::handle(const eventlog::Event& event, std::vector<GcCol
     switch (event.tag) {
         case RequestSeqGC::tag: request(cap, t, false, done); break;
         case RequestParGC::tag: request(cap, t, true, done); break;
-        case StartGC::tag: if (event.cap) start(cap, t, done); break;
-        case EndGC::tag: if (event.cap) end(cap, t, done); break;
-        case GCWork::tag: if (event.cap) phase(cap, t, GcPhase::work); break;
-        case GCIdle::tag: if (event.cap) phase(cap, t, GcPhase::idle); break;
-        case GCDone::tag: if (event.cap) phase(cap, t, GcPhase::done); break;
+        case StartGC::tag:
+            if (event.cap) start(cap, t, done);
+            break;
+        case EndGC::tag:
+            if (event.cap) end(cap, t, done);
+            break;
+        case GCWork::tag:
+            if (event.cap) phase(cap, t, GcPhase::work);
+            break;
+        case GCIdle::tag:
+            if (event.cap) phase(cap, t, GcPhase::idle);
+            break;
+        case GCDone::tag:
+            if (event.cap) phase(cap, t, GcPhase::done);
+            break;
         case GlobalSyncGC::tag: global_sync(cap, t, done); break;
         case GCStatsGHC::tag:
             if (const auto* s = event.as<GCStatsGHC>()) {
@@ -41,8 +51,8 @@ void GcCollectionTracker::handle(const eventlog::Event& event, std::vector<GcCol
             break;
         case MemReturn::tag:
             if (const auto* m = event.as<MemReturn>())
-                mem_return(MemReturnBytes{m->current * mblock_size_, m->needed * mblock_size_,
-                                          m->returned * mblock_size_});
+                mem_return(
+                    MemReturnBytes{m->current * mblock_size_, m->needed * mblock_size_, m->returned * mblock_size_});
             break;
         case HeapInfoGHC::tag:
             if (const auto* h = event.as<HeapInfoGHC>()) heap_info(h->mblock_size);

@@ -50,7 +50,9 @@ public:
 
     const GcTrackerAnomalies& anomalies() const { return anomalies_; }
     // Sum over capabilities of their latest HEAP_ALLOCATED; none before the first.
-    std::optional<std::uint64_t> allocated_total() const { return allocated_seen_ ? std::optional(allocated_sum_) : std::nullopt; }
+    std::optional<std::uint64_t> allocated_total() const {
+        return allocated_seen_ ? std::optional(allocated_sum_) : std::nullopt;
+    }
 
 private:
     struct CapState {

@@ -44,8 +44,7 @@ std::optional<HeapSample> HeapCounters::handle(const eventlog::Event& event) {
         case MemReturn::tag:
             if (const auto* e = event.as<MemReturn>()) {
                 s.quantity = HeapQuantity::mem_returned;
-                s.mem = MemReturnBytes{e->current * mblock_size_, e->needed * mblock_size_,
-                                       e->returned * mblock_size_};
+                s.mem = MemReturnBytes{e->current * mblock_size_, e->needed * mblock_size_, e->returned * mblock_size_};
                 s.value = s.mem.returned;
                 return s;
             }

@@ -5,12 +5,16 @@ namespace el2fx::gc {
 bool NonmovingTracker::concerns(std::uint16_t tag) {
     using namespace eventlog;
     switch (tag) {
-        case ConcMarkBegin::tag: case ConcMarkEnd::tag: case ConcSyncBegin::tag: case ConcSyncEnd::tag:
-        case ConcSweepBegin::tag: case ConcSweepEnd::tag: case NonmovingHeapCensus::tag:
-        case NonmovingPrunedSegments::tag: case ConcUpdRemSetFlush::tag:
-            return true;
-        default:
-            return false;
+        case ConcMarkBegin::tag:
+        case ConcMarkEnd::tag:
+        case ConcSyncBegin::tag:
+        case ConcSyncEnd::tag:
+        case ConcSweepBegin::tag:
+        case ConcSweepEnd::tag:
+        case NonmovingHeapCensus::tag:
+        case NonmovingPrunedSegments::tag:
+        case ConcUpdRemSetFlush::tag: return true;
+        default: return false;
     }
 }
 

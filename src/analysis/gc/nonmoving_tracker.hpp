@@ -20,8 +20,8 @@ enum class ConcurrentPhase : std::uint8_t { mark, sync, sweep };
 struct ConcurrentPhaseSpan {
     ConcurrentPhase phase = ConcurrentPhase::mark;
     std::uint64_t start = 0;
-    std::optional<std::uint64_t> end;           // none: still open when the log ended
-    std::uint32_t begins = 1;                   // begin events folded into this span
+    std::optional<std::uint64_t> end;             // none: still open when the log ended
+    std::uint32_t begins = 1;                     // begin events folded into this span
     std::optional<std::uint64_t> marked_objects;  // CONC_MARK_END's count (summed if several)
 };
 

@@ -10,13 +10,22 @@ namespace {
 bool is_gc_class_event(std::uint16_t tag) {
     using namespace eventlog;
     switch (tag) {
-        case StartGC::tag: case EndGC::tag: case RequestSeqGC::tag: case RequestParGC::tag:
-        case GCIdle::tag: case GCWork::tag: case GCDone::tag: case HeapAllocated::tag: case HeapSize::tag:
-        case HeapLive::tag: case HeapInfoGHC::tag: case GCStatsGHC::tag: case GlobalSyncGC::tag:
-        case MemReturn::tag: case BlocksSize::tag:
-            return true;
-        default:
-            return false;
+        case StartGC::tag:
+        case EndGC::tag:
+        case RequestSeqGC::tag:
+        case RequestParGC::tag:
+        case GCIdle::tag:
+        case GCWork::tag:
+        case GCDone::tag:
+        case HeapAllocated::tag:
+        case HeapSize::tag:
+        case HeapLive::tag:
+        case HeapInfoGHC::tag:
+        case GCStatsGHC::tag:
+        case GlobalSyncGC::tag:
+        case MemReturn::tag:
+        case BlocksSize::tag: return true;
+        default: return false;
     }
 }
 
@@ -53,7 +62,8 @@ void RtsSummaryCalculator::handle(const eventlog::Event& event) {
             if (const auto* e = event.as<HeapInfoGHC>()) generations_ = e->gens;
             break;
         case TaskCreate::tag:
-            if (const auto* e = event.as<TaskCreate>()) sessions_.push_back({e->task, e->tid, event.time, std::nullopt, 0});
+            if (const auto* e = event.as<TaskCreate>())
+                sessions_.push_back({e->task, e->tid, event.time, std::nullopt, 0});
             break;
         case TaskDelete::tag:
             if (const auto* e = event.as<TaskDelete>()) {
@@ -78,8 +88,7 @@ void RtsSummaryCalculator::handle(const eventlog::Event& event) {
                 sparks_[cap] = *e;
             }
             break;
-        default:
-            break;
+        default: break;
     }
 }
 
@@ -92,11 +101,8 @@ void RtsSummaryCalculator::add(const HeapSample& sample) {
             // allocation once more: the first HEAP_ALLOCATED after the last GC_STATS_GHC.
             if (last_stats_time_ && !exit_allocation_time_) exit_allocation_time_ = sample.time;
             break;
-        case HeapQuantity::heap_size:
-            max_heap_size_ = std::max(max_heap_size_.value_or(0), sample.value);
-            break;
-        default:
-            break;
+        case HeapQuantity::heap_size: max_heap_size_ = std::max(max_heap_size_.value_or(0), sample.value); break;
+        default: break;
     }
 }
 

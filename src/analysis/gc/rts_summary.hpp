@@ -74,9 +74,7 @@ struct GenerationFigures {
     double seed_elapsed_ns = 0;
     double seed_max_pause_ns = 0;
     std::uint64_t longest_cap_pause_ns = 0;  // the longest single capability's pause
-    double seed_avg_pause_ns() const {
-        return seed_timed ? seed_elapsed_ns / static_cast<double>(seed_timed) : 0.0;
-    }
+    double seed_avg_pause_ns() const { return seed_timed ? seed_elapsed_ns / static_cast<double>(seed_timed) : 0.0; }
 };
 
 struct SparkFigures {
@@ -94,15 +92,15 @@ struct CapabilityGcFigures {
 };
 
 struct RtsSummary {
-    std::string rts_identifier;      // "GHC-9.0.2 rts_thr_l"; empty if the log did not say
-    std::optional<bool> threaded;    // from the RTS identifier
+    std::string rts_identifier;                // "GHC-9.0.2 rts_thr_l"; empty if the log did not say
+    std::optional<bool> threaded;              // from the RTS identifier
     std::optional<std::uint16_t> generations;  // HEAP_INFO_GHC
     std::uint64_t collections = 0;
     std::uint64_t first_time = 0, last_time = 0;  // the eventlog's span
     bool truncated = false;
 
     Figure<std::uint64_t> bytes_allocated, bytes_copied, max_residency, max_slop, memory_in_use, fragmentation;
-    std::uint64_t residency_samples = 0;  // major collections
+    std::uint64_t residency_samples = 0;            // major collections
     Figure<std::uint64_t> max_fragmentation_at_gc;  // the largest GC_STATS_GHC.frag (not a runtime figure)
     Figure<std::vector<GenerationFigures>> generations_table;
     Figure<double> work_balance;  // 0..1

@@ -20,8 +20,9 @@ void split_census_time(RtsSummary& s, const HeapCensusTimer& c) {
             "a census without a GC_DONE before it in its collection: its start is not in the eventlog");
         return;
     }
-    const char* how = "from each census collection's last GC_DONE to its HEAP_PROF_SAMPLE_END (the census's start "
-                      "is not in the eventlog): an upper bound";
+    const char* how =
+        "from each census collection's last GC_DONE to its HEAP_PROF_SAMPLE_END (the census's start "
+        "is not in the eventlog): an upper bound";
     s.prof_elapsed = Figure<std::uint64_t>::estimate(c.total_ns(), how);
     const std::uint64_t gc = *s.gc_elapsed.value - std::min(*s.gc_elapsed.value, c.total_ns());
     s.gc_elapsed = Figure<std::uint64_t>::estimate(gc, "the collections' pauses less the PROF time (an upper bound)");
@@ -50,10 +51,10 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
     if (events_ == 0) {
         const std::string none = end.truncated ? "the eventlog holds no events: the program stopped before writing any"
                                                : "the eventlog holds no events";
-        for (Figure<std::uint64_t>* f : {&s.bytes_allocated, &s.bytes_copied, &s.max_residency, &s.max_slop,
-                                         &s.memory_in_use, &s.fragmentation, &s.max_fragmentation_at_gc,
-                                         &s.init_elapsed, &s.mut_elapsed, &s.gc_elapsed, &s.exit_elapsed,
-                                         &s.total_elapsed})
+        for (Figure<std::uint64_t>* f :
+             {&s.bytes_allocated, &s.bytes_copied, &s.max_residency, &s.max_slop, &s.memory_in_use, &s.fragmentation,
+              &s.max_fragmentation_at_gc, &s.init_elapsed, &s.mut_elapsed, &s.gc_elapsed, &s.exit_elapsed,
+              &s.total_elapsed})
             *f = Figure<std::uint64_t>::missing(none);
         for (Figure<double>* f : {&s.work_balance, &s.alloc_rate, &s.productivity, &s.gc_share, &s.seed_gc_elapsed,
                                   &s.seed_mut_elapsed, &s.seed_productivity, &s.seed_max_pause})
@@ -75,7 +76,8 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
         s.bytes_allocated = Figure<std::uint64_t>::lower_bound(allocated_sum_, truncated);
     } else {
         s.bytes_allocated = Figure<std::uint64_t>::lower_bound(
-            allocated_sum_, "no HEAP_ALLOCATED after the last collection: the runtime's final count at exit is missing");
+            allocated_sum_,
+            "no HEAP_ALLOCATED after the last collection: the runtime's final count at exit is missing");
     }
 
     std::string gc_missing = "no GC events: the eventlog was written without the GC event class (+RTS -l with g)";
@@ -106,7 +108,8 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
     const GenerationFigures* mg = major && *major < gens_.size() ? &gens_[*major] : nullptr;
     s.residency_samples = mg ? mg->collections : 0;
     if (with_stats_ == 0 && collections_ > 0) {
-        s.max_residency = Figure<std::uint64_t>::missing("no GC_STATS_GHC events: major collections cannot be told apart");
+        s.max_residency =
+            Figure<std::uint64_t>::missing("no GC_STATS_GHC events: major collections cannot be told apart");
         s.max_slop = Figure<std::uint64_t>::missing("no GC_STATS_GHC events");
     } else if (collections_ == 0 && !gc_events_declared_) {
         s.max_residency = Figure<std::uint64_t>::missing(gc_missing);
@@ -119,8 +122,9 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
             s.max_residency = Figure<std::uint64_t>::missing("no HEAP_LIVE events after the major collections");
         } else if (mg->live_samples < mg->collections) {
             s.max_residency = Figure<std::uint64_t>::lower_bound(
-                mg->max_live, count_text(mg->collections - mg->live_samples, "major collection has", "major collections have") +
-                                  " no HEAP_LIVE");
+                mg->max_live,
+                count_text(mg->collections - mg->live_samples, "major collection has", "major collections have") +
+                    " no HEAP_LIVE");
         } else if (end.truncated) {
             s.max_residency = Figure<std::uint64_t>::lower_bound(mg->max_live, truncated);
         } else if (!major_note.empty()) {
@@ -230,7 +234,8 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
     std::uint64_t exit_gc = main_task && main_task->deleted ? gc_elapsed_ - main_task->pauses_before_deletion : 0;
 
     if (timed_ == 0 && collections_ > 0) {
-        s.gc_elapsed = Figure<std::uint64_t>::missing("no collection has its initiating capability's GC_START and GC_END");
+        s.gc_elapsed =
+            Figure<std::uint64_t>::missing("no collection has its initiating capability's GC_START and GC_END");
     } else if (timed_ < collections_) {
         s.gc_elapsed = Figure<std::uint64_t>::lower_bound(
             gc_elapsed_, count_text(collections_ - timed_, "collection lacks", "collections lack") +
@@ -305,9 +310,10 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
         double total = static_cast<double>(*s.total_elapsed.value);
         // The runtime's productivity counts census (PROF) time as the mutator's, unlike its MUT line.
         const double prof = s.prof_elapsed.value ? static_cast<double>(*s.prof_elapsed.value) : 0.0;
-        s.productivity = Figure<double>::estimate(
-            (static_cast<double>(*s.mut_elapsed.value) + prof) / total,
-            s.prof_elapsed.value ? "(MUT + PROF) / Total, elapsed, as the runtime computes it" : "MUT / Total, elapsed");
+        s.productivity =
+            Figure<double>::estimate((static_cast<double>(*s.mut_elapsed.value) + prof) / total,
+                                     s.prof_elapsed.value ? "(MUT + PROF) / Total, elapsed, as the runtime computes it"
+                                                          : "MUT / Total, elapsed");
         if (s.gc_elapsed.known())
             s.gc_share = Figure<double>::estimate(
                 static_cast<double>(*s.gc_elapsed.value) / total,
@@ -324,9 +330,10 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
         s.seed_gc_elapsed = Figure<double>::missing("no collection has a capability with both GC_START and GC_END");
         s.seed_max_pause = Figure<double>::missing("no collection has a capability with both GC_START and GC_END");
     } else {
-        s.seed_gc_elapsed = Figure<double>::exact(
-            seed_gc_elapsed_, "Σ over collections of the average over the capabilities that took part of their "
-                              "GC_START..GC_END");
+        s.seed_gc_elapsed =
+            Figure<double>::exact(seed_gc_elapsed_,
+                                  "Σ over collections of the average over the capabilities that took part of their "
+                                  "GC_START..GC_END");
         s.seed_max_pause = Figure<double>::exact(
             seed_max_pause_, "max over collections of the average pause over the capabilities that took part");
     }

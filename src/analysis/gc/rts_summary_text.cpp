@@ -90,7 +90,8 @@ std::string render_summary_text(const RtsSummary& s) {
     // ---- the heap ----------------------------------------------------------------------------
     out += format("%16s bytes allocated in the heap", bytes_text(s.bytes_allocated).c_str()) +
            notes.mark(s.bytes_allocated) + "\n";
-    out += format("%16s bytes copied during GC", bytes_text(s.bytes_copied).c_str()) + notes.mark(s.bytes_copied) + "\n";
+    out +=
+        format("%16s bytes copied during GC", bytes_text(s.bytes_copied).c_str()) + notes.mark(s.bytes_copied) + "\n";
     if (s.max_residency.value) {
         out += format("%16s bytes maximum residency (%llu sample(s))", bytes_text(s.max_residency).c_str(),
                       static_cast<unsigned long long>(s.residency_samples)) +
@@ -99,14 +100,12 @@ std::string render_summary_text(const RtsSummary& s) {
         out += format("%16s bytes maximum residency", "?") + notes.mark(s.max_residency) + "\n";
     }
     out += format("%16s bytes maximum slop", bytes_text(s.max_slop).c_str()) + notes.mark(s.max_slop) + "\n";
-    std::string mib = s.memory_in_use.value
-                          ? std::to_string(*s.memory_in_use.value / (1024 * 1024))
-                          : std::string("?");
+    std::string mib = s.memory_in_use.value ? std::to_string(*s.memory_in_use.value / (1024 * 1024)) : std::string("?");
     std::string frag = s.fragmentation.value ? std::to_string(*s.fragmentation.value / (1024 * 1024)) : "?";
     std::string mem_mark = notes.mark(s.memory_in_use);
     std::string frag_mark = notes.mark(s.fragmentation);
-    out += format("%16s MiB total memory in use%s (%s MB lost due to fragmentation%s)\n", mib.c_str(),
-                  mem_mark.c_str(), frag.c_str(), frag_mark.c_str());
+    out += format("%16s MiB total memory in use%s (%s MB lost due to fragmentation%s)\n", mib.c_str(), mem_mark.c_str(),
+                  frag.c_str(), frag_mark.c_str());
 
     // ---- collections by generation ---------------------------------------------------------------
     std::string cpu_note = notes.mark_text(
@@ -129,8 +128,9 @@ std::string render_summary_text(const RtsSummary& s) {
 
     if (s.threaded != false) {
         if (s.work_balance.value) {
-            out += format("  Parallel GC work balance: %.2f%% (serial 0%%, perfect 100%%)", *s.work_balance.value * 100) +
-                   notes.mark(s.work_balance) + "\n\n";
+            out +=
+                format("  Parallel GC work balance: %.2f%% (serial 0%%, perfect 100%%)", *s.work_balance.value * 100) +
+                notes.mark(s.work_balance) + "\n\n";
         } else if (s.work_balance.note.rfind("no parallel collection", 0) != 0) {
             out += "  Parallel GC work balance: ?" + notes.mark(s.work_balance) + "\n\n";
         }
@@ -161,8 +161,7 @@ std::string render_summary_text(const RtsSummary& s) {
         std::string share = s.gc_share.value ? format("%.1f%%", *s.gc_share.value * 100) : "?";
         out += format("  %%GC     time  %9s  (%s elapsed)", "-", share.c_str()) + notes.mark(s.gc_share) + "\n\n";
     }
-    std::string rate =
-        s.alloc_rate.value ? rounded_with_commas(*s.alloc_rate.value) : std::string("?");
+    std::string rate = s.alloc_rate.value ? rounded_with_commas(*s.alloc_rate.value) : std::string("?");
     out += "  Alloc rate    " + rate + " bytes per MUT second" + notes.mark(s.alloc_rate) + "\n\n";
     std::string prod = s.productivity.value ? format("%.1f%%", *s.productivity.value * 100) : "?";
     out += format("  Productivity %5s of total user, %s of total elapsed", "-", prod.c_str()) +
@@ -170,9 +169,10 @@ std::string render_summary_text(const RtsSummary& s) {
 
     // ---- the seed's conventions -------------------------------------------------------------------
     out += "Per-capability view (the seed's conventions, not the runtime's)\n";
-    out += "  A capability's pause runs from its GC_START to its GC_END; a collection's pause is the average\n"
-           "  over the capabilities that took part. Unlike +RTS -s, this counts the time the other\n"
-           "  capabilities wait to run Haskell code again after the initiating one finished.\n";
+    out +=
+        "  A capability's pause runs from its GC_START to its GC_END; a collection's pause is the average\n"
+        "  over the capabilities that took part. Unlike +RTS -s, this counts the time the other\n"
+        "  capabilities wait to run Haskell code again after the initiating one finished.\n";
     if (s.generations_table.value) {
         out += "                                     Tot time (elapsed)  Avg pause  Max pause  Longest cap pause\n";
         for (const GenerationFigures& g : *s.generations_table.value) {
@@ -193,10 +193,11 @@ std::string render_summary_text(const RtsSummary& s) {
         out += format("  Productivity  %.1f%% of the eventlog's span\n", *s.seed_productivity.value * 100);
     }
     if (s.gc_sync_count > 0) {
-        out += format("  GC sync       %.3fs elapsed over %llu requests, longest %.4fs (REQUEST_*_GC to the\n"
-                      "                initiating capability's GC_START: waiting for every capability to stop)\n",
-                      seconds(static_cast<double>(s.gc_sync_total_ns)),
-                      static_cast<unsigned long long>(s.gc_sync_count), seconds(static_cast<double>(s.gc_sync_max_ns)));
+        out += format(
+            "  GC sync       %.3fs elapsed over %llu requests, longest %.4fs (REQUEST_*_GC to the\n"
+            "                initiating capability's GC_START: waiting for every capability to stop)\n",
+            seconds(static_cast<double>(s.gc_sync_total_ns)), static_cast<unsigned long long>(s.gc_sync_count),
+            seconds(static_cast<double>(s.gc_sync_max_ns)));
     }
     if (!s.capabilities.empty()) {
         out += "\n  Capability  Collections   GC time      work      idle      done\n";
@@ -210,7 +211,8 @@ std::string render_summary_text(const RtsSummary& s) {
     }
     out += "\n";
     if (s.anomalies.total() > 0) {
-        out += format("  The eventlog's GC events were odd %llu time(s): ", static_cast<unsigned long long>(s.anomalies.total()));
+        out += format("  The eventlog's GC events were odd %llu time(s): ",
+                      static_cast<unsigned long long>(s.anomalies.total()));
         const GcTrackerAnomalies& a = s.anomalies;
         std::vector<std::string> parts;
         auto part = [&](std::uint64_t n, const char* what) {

@@ -1,6 +1,5 @@
 #include "analysis/ghc_profiling/band_names.hpp"
 
-
 namespace el2fx::profiling {
 
 std::string band_name(const HeapBand& band, std::uint32_t breakdown, const CostCentreTable& cost_centres,
@@ -17,10 +16,8 @@ std::string band_name(const HeapBand& band, std::uint32_t breakdown, const CostC
                 return name;
             }
             return band.label;
-        case HeapBreakdown::era:
-            return "era " + band.label;
-        default:
-            return band.label.empty() ? std::string("(no label)") : band.label;
+        case HeapBreakdown::era: return "era " + band.label;
+        default: return band.label.empty() ? std::string("(no label)") : band.label;
     }
 }
 

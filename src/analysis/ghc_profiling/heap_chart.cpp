@@ -9,7 +9,7 @@ HeapChart make_heap_chart(const HeapProfile& heap, std::size_t band_limit, std::
     chart.bands = heap.top_bands(band_limit);
     const std::size_t nonzero = heap.top_bands(heap.bands().size()).size();
     chart.other_bands = nonzero - chart.bands.size();
-    const std::size_t columns = chart.bands.size() + 1;  // the chart's bands, then "other"
+    const std::size_t columns = chart.bands.size() + 1;                        // the chart's bands, then "other"
     std::vector<std::size_t> column(heap.bands().size(), chart.bands.size());  // band -> column
     for (std::size_t i = 0; i < chart.bands.size(); ++i) column[chart.bands[i]] = i;
     chart.peaks.assign(columns, 0);

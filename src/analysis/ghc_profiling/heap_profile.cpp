@@ -54,13 +54,19 @@ void HeapProfile::handle(const eventlog::Event& event) {
         if (ignoring_) return;
         open(bio->time, bio->era, true);
     } else if (const auto* cc = event.as<HeapProfSampleCostCentre>()) {
-        if (ignoring_) ++stray_samples_;
-        else if (!open_) ++stray_samples_;
-        else add(band_for_stack(cc->stack), cc->residency);
+        if (ignoring_)
+            ++stray_samples_;
+        else if (!open_)
+            ++stray_samples_;
+        else
+            add(band_for_stack(cc->stack), cc->residency);
     } else if (const auto* s = event.as<HeapProfSampleString>()) {
-        if (ignoring_) ++stray_samples_;
-        else if (!open_) ++stray_samples_;
-        else add(band_for_label(s->label.bytes), s->residency);
+        if (ignoring_)
+            ++stray_samples_;
+        else if (!open_)
+            ++stray_samples_;
+        else
+            add(band_for_label(s->label.bytes), s->residency);
     } else if (event.as<HeapProfSampleEnd>()) {
         if (open_) close(event.time);
     }

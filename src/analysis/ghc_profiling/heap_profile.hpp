@@ -53,8 +53,8 @@ struct HeapBand {
 };
 
 struct HeapCensus {
-    std::uint64_t time = 0;             // where it belongs: its begin, or a biographical census's own time
-    std::optional<std::uint64_t> end;   // HEAP_PROF_SAMPLE_END's time, when written
+    std::uint64_t time = 0;            // where it belongs: its begin, or a biographical census's own time
+    std::optional<std::uint64_t> end;  // HEAP_PROF_SAMPLE_END's time, when written
     std::uint64_t era = 0;
     bool biographical = false;
     std::vector<std::pair<std::uint32_t, std::uint64_t>> bands;  // (band, bytes), one entry per band
@@ -92,8 +92,8 @@ private:
     std::unordered_map<std::string, std::uint32_t> label_bands_;
     std::vector<HeapCensus> censuses_;
     std::optional<HeapCensus> open_;
-    std::vector<std::size_t> slot_;             // band -> index in open_->bands
-    std::vector<std::uint64_t> slot_census_;    // band -> census number the slot belongs to (+1)
+    std::vector<std::size_t> slot_;           // band -> index in open_->bands
+    std::vector<std::uint64_t> slot_census_;  // band -> census number the slot belongs to (+1)
     std::uint64_t census_number_ = 0;
     std::uint64_t stray_samples_ = 0;
     std::vector<std::uint32_t> scratch_;

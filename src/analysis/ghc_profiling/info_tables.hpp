@@ -20,7 +20,7 @@ struct InfoTable {
     std::string ty_desc;       // the Haskell type
     std::string label;
     std::string module;
-    std::string src_loc;       // "Test.hs:5:1-4"
+    std::string src_loc;  // "Test.hs:5:1-4"
 };
 
 class InfoTableCatalog {

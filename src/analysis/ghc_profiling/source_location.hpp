@@ -11,8 +11,8 @@
 namespace el2fx::profiling {
 
 struct SourceLocation {
-    std::string file{};  // empty: no file (a placeholder, or text that is not a span)
-    std::optional<std::uint32_t> line{}, column{};          // the start, 1-based
+    std::string file{};                             // empty: no file (a placeholder, or text that is not a span)
+    std::optional<std::uint32_t> line{}, column{};  // the start, 1-based
     std::optional<std::uint32_t> end_line{}, end_column{};  // the end, inclusive
     bool operator==(const SourceLocation&) const = default;
 };

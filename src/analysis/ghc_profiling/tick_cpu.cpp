@@ -37,7 +37,8 @@ public:
 
     // On-CPU time in D up to `t`.
     std::uint64_t at(std::uint64_t t) {
-        while (next_ < parts_.size() && parts_[next_].end <= t) done_ += parts_[next_].end - parts_[next_].start, ++next_;
+        while (next_ < parts_.size() && parts_[next_].end <= t)
+            done_ += parts_[next_].end - parts_[next_].start, ++next_;
         std::uint64_t partial = 0;
         if (next_ < parts_.size() && parts_[next_].start < t) partial = t - parts_[next_].start;
         return done_ + partial;

@@ -39,8 +39,7 @@ struct TickCpu {
 
 // on_cpu: the track's on-CPU intervals, in time order, disjoint. virtual_samples: its virtual
 // samples in time order. ticks: the times of its ticks, ascending.
-TickCpu distribute_replaced_cpu(std::span<const TimeInterval> on_cpu,
-                                std::span<const VirtualSampleRef> virtual_samples,
+TickCpu distribute_replaced_cpu(std::span<const TimeInterval> on_cpu, std::span<const VirtualSampleRef> virtual_samples,
                                 std::span<const std::uint64_t> ticks);
 
 }  // namespace el2fx::profiling

@@ -56,14 +56,14 @@ void RunCensusCollector::handle(const eventlog::Event& event) {
             break;
         case ProfSampleCostCentre::tag:
             // As the cost-centre contributor reads ticks (profiling/time_profile.cpp).
-            if (const auto* p = event.as<ProfSampleCostCentre>(); p && p->cap < std::numeric_limits<std::uint16_t>::max()) {
+            if (const auto* p = event.as<ProfSampleCostCentre>();
+                p && p->cap < std::numeric_limits<std::uint16_t>::max()) {
                 ++census_.ticks;
                 census_.tick_coverage.add_tick(static_cast<std::uint16_t>(p->cap), event.time,
                                                tick_interval_.value_or(profiling::TimeProfile::kDefaultTickIntervalNs));
             }
             break;
-        default:
-            break;
+        default: break;
     }
 }
 

@@ -27,8 +27,8 @@ struct RunCensus {
 
     RunInfo run;
     ThreadCatalog threads;
-    std::vector<std::uint64_t> running_by_ordinal;  // time each thread ran, by threads.ordinal()
-    std::map<eventlog::CapNo, std::uint64_t> capability_starts;        // a capability's first event
+    std::vector<std::uint64_t> running_by_ordinal;               // time each thread ran, by threads.ordinal()
+    std::map<eventlog::CapNo, std::uint64_t> capability_starts;  // a capability's first event
     profiling::TickCoverage tick_coverage;
     std::uint64_t ticks = 0;  // time-profile ticks (PROF_SAMPLE_COST_CENTRE)
     // Capabilities with SPARK_COUNTERS, and which of their series is ever non-zero.

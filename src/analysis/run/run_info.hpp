@@ -11,16 +11,16 @@
 namespace el2fx::run {
 
 struct RunInfo {
-    std::string rts_identifier;              // "GHC-9.0.2 rts_thr_l"
-    std::vector<std::string> args;           // argv, program first
-    std::vector<std::string> env;            // collected only when asked for (privacy)
+    std::string rts_identifier;     // "GHC-9.0.2 rts_thr_l"
+    std::vector<std::string> args;  // argv, program first
+    std::vector<std::string> env;   // collected only when asked for (privacy)
     std::optional<std::uint32_t> pid, ppid;
     // WALL_CLOCK_TIME: the Unix time taken at `wall_clock_event_time` (ns since RTS start).
     std::optional<std::uint64_t> wall_clock_unix_ns;
     std::uint64_t wall_clock_event_time = 0;
     std::optional<std::uint16_t> generations;
     std::optional<std::uint64_t> max_heap_size, alloc_area_size, mblock_size, block_size;
-    std::uint32_t capabilities = 0;          // distinct capabilities created or seen
+    std::uint32_t capabilities = 0;  // distinct capabilities created or seen
     std::uint64_t first_time = 0, last_time = 0;
     std::uint64_t events = 0;
     std::vector<std::uint64_t> events_by_tag;  // events of each type, by tag (convert --stats)

@@ -124,8 +124,7 @@ void ThreadCatalog::handle(const eventlog::Event& event) {
                 t.last_label_ = index & ThreadFacts::kNoLabel;
             }
             break;
-        default:
-            break;
+        default: break;
     }
 }
 
@@ -157,8 +156,7 @@ void ThreadMoments::handle(const eventlog::Event& event) {
             if (auto* p = event.as<ThreadLabel>())
                 sink_({event.time, p->thread, Kind::labelled, cap, 0, threads_[p->thread].labels++});
             break;
-        default:
-            break;
+        default: break;
     }
 }
 

@@ -45,9 +45,9 @@ struct ThreadMoment {
     std::uint64_t time = 0;
     eventlog::ThreadId thread = 0;
     Kind kind = Kind::created;
-    eventlog::CapNo cap = 0;         // where it happened
-    eventlog::CapNo other_cap = 0;   // migrated to / woken on
-    std::uint32_t label_index = 0;   // labelled: index into the thread's labels
+    eventlog::CapNo cap = 0;        // where it happened
+    eventlog::CapNo other_cap = 0;  // migrated to / woken on
+    std::uint32_t label_index = 0;  // labelled: index into the thread's labels
 };
 
 class ThreadCatalog {
@@ -77,7 +77,9 @@ private:
         std::uint32_t offset = 0, size = 0;  // in label_bytes_
     };
     ThreadFacts& facts(eventlog::ThreadId id, std::uint64_t time);
-    std::string_view text(const LabelChange& l) const { return std::string_view(label_bytes_).substr(l.offset, l.size); }
+    std::string_view text(const LabelChange& l) const {
+        return std::string_view(label_bytes_).substr(l.offset, l.size);
+    }
 
     std::vector<ThreadFacts> threads_;
     util::IdMap<std::uint32_t> index_;  // id -> place in threads_
@@ -103,7 +105,7 @@ public:
     void handle(const eventlog::Event& event);
 
 private:
-    struct State {  // 4 bytes: one per Haskell thread
+    struct State {                      // 4 bytes: one per Haskell thread
         std::uint32_t labels : 31 = 0;  // (2^31 labels on one thread would take a 20 GB log)
         std::uint32_t finished : 1 = 0;
     };

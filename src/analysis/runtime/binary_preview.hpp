@@ -10,9 +10,9 @@
 namespace el2fx::runtime {
 
 struct BinaryPreview {
-    std::string hex;     // "01 00 ff …": at most `max_bytes` bytes, "…" when cut
-    std::string text;    // at most `max_bytes` bytes decoded, "…" when cut
-    bool utf8 = false;   // the whole payload is well-formed UTF-8
+    std::string hex;    // "01 00 ff …": at most `max_bytes` bytes, "…" when cut
+    std::string text;   // at most `max_bytes` bytes decoded, "…" when cut
+    bool utf8 = false;  // the whole payload is well-formed UTF-8
 };
 
 BinaryPreview preview_binary(std::string_view bytes, std::size_t max_bytes = 32);

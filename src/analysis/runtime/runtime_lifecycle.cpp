@@ -43,7 +43,8 @@ const TaskInfo* TaskTracker::find(std::uint64_t task) const {
 std::optional<eventlog::CapNo> TaskTracker::cap_of_os_thread(std::uint64_t os_tid) const {
     const TaskInfo* best = nullptr;
     for (const auto& [id, t] : tasks_)
-        if (t.os_tid == os_tid && (!best || t.created > best->created || (t.created == best->created && t.task > best->task)))
+        if (t.os_tid == os_tid &&
+            (!best || t.created > best->created || (t.created == best->created && t.task > best->task)))
             best = &t;
     if (!best) return std::nullopt;
     return best->cap;

@@ -30,8 +30,8 @@ void TickyAggregator::define(const eventlog::TickyCounterDef& def) {
     utf8::append_sanitized(c.name, def.counter_name.bytes);
     c.arity = def.arity;
     c.arg_kinds.clear();
-    utf8::append_sanitized(c.arg_kinds, def.json_desc && !def.json_desc->bytes.empty() ? def.json_desc->bytes
-                                                                                       : def.arg_kinds.bytes);
+    utf8::append_sanitized(c.arg_kinds,
+                           def.json_desc && !def.json_desc->bytes.empty() ? def.json_desc->bytes : def.arg_kinds.bytes);
     c.info_table = def.info_table;
 }
 

@@ -23,11 +23,11 @@ struct TickySample {
 struct TickyCounter {
     std::uint64_t id = 0;
     bool defined = false;
-    std::string name;       // the definition's name (UTF-8, sanitized); empty if undefined
+    std::string name;  // the definition's name (UTF-8, sanitized); empty if undefined
     std::uint16_t arity = 0;
     std::string arg_kinds;  // argument kinds, or the JSON description (GHC 9.6+) when there is one
     std::optional<std::uint64_t> info_table;
-    std::vector<TickySample> samples;  // in the order they came
+    std::vector<TickySample> samples;                   // in the order they came
     std::uint64_t entries = 0, allocs = 0, allocd = 0;  // totals over the samples
 
     // The name, or "ticky counter 0x…" for a counter sampled but never defined.

@@ -64,7 +64,8 @@ void UserSpanPairer::edge(SpanOwner owner, std::uint64_t time, const SpanMessage
 void UserSpanPairer::finish() {
     for (auto& [owner, s] : open_)
         for (Open& o : s)
-            unmatched_.push_back(UnmatchedEdge{owner, std::move(o.name), o.convention, SpanEdge::open, o.start, o.depth});
+            unmatched_.push_back(
+                UnmatchedEdge{owner, std::move(o.name), o.convention, SpanEdge::open, o.start, o.depth});
     open_.clear();
     owner_index_.clear();
 }

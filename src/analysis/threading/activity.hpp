@@ -27,11 +27,13 @@ inline constexpr std::size_t kGcPhases = 5;
 
 struct CapabilityActivity {
     CapabilityState state = CapabilityState::idle;
-    eventlog::ThreadId thread = 0;  // the Haskell thread it runs, for mutator
+    eventlog::ThreadId thread = 0;        // the Haskell thread it runs, for mutator
     GcPhase phase = GcPhase::collecting;  // for gc, in samples only
 
     static constexpr CapabilityActivity idle() { return {CapabilityState::idle, 0}; }
-    static constexpr CapabilityActivity gc(GcPhase phase = GcPhase::collecting) { return {CapabilityState::gc, 0, phase}; }
+    static constexpr CapabilityActivity gc(GcPhase phase = GcPhase::collecting) {
+        return {CapabilityState::gc, 0, phase};
+    }
     static constexpr CapabilityActivity mutator(eventlog::ThreadId t) { return {CapabilityState::mutator, t}; }
     bool operator==(const CapabilityActivity&) const = default;
 };

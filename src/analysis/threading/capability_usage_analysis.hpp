@@ -65,7 +65,7 @@ private:
     MutatorSpanAnalysis mutator_;
     std::uint64_t start_time_;
     CapabilityActivity current_ = CapabilityActivity::idle();
-    std::uint64_t since_;  // start of the current activity
+    std::uint64_t since_;                  // start of the current activity
     GcPhase phase_ = GcPhase::collecting;  // of the collection under way
 };
 

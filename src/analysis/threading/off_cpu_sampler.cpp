@@ -14,13 +14,11 @@ OffCpuSampler::OffCpuSampler(std::uint64_t interval_ns) : interval_ns_(interval_
 void OffCpuSampler::switch_out(std::uint64_t time) {
     time = std::max(time, state_since_);  // never backwards: a span cannot be negative
     switch (state_) {
-    case State::unknown:  // first news of the thread: it ran until now, unsampled
-        break;
-    case State::on:
-        on_cpu_since_last_sample_ += time - state_since_;
-        break;
-    case State::off:  // a duplicated switch-out (samply saw them in perf.data): keep the first
-        return;
+        case State::unknown:  // first news of the thread: it ran until now, unsampled
+            break;
+        case State::on: on_cpu_since_last_sample_ += time - state_since_; break;
+        case State::off:  // a duplicated switch-out (samply saw them in perf.data): keep the first
+            return;
     }
     state_ = State::off;
     state_since_ = time;
@@ -30,15 +28,15 @@ std::optional<OffCpuSampleGroup> OffCpuSampler::switch_in(std::uint64_t time) {
     time = std::max(time, state_since_);  // never backwards: a span cannot be negative
     std::optional<OffCpuSampleGroup> group;
     switch (state_) {
-    case State::unknown:  // it slept somewhere unknown since an unknown time: no sample
-        break;
-    case State::on:  // e.g. an on-CPU sample came just before the switch-in
-        on_cpu_since_last_sample_ += time - state_since_;
-        break;
-    case State::off:
-        off_cpu_since_last_group_ += time - state_since_;
-        group = consume_off_cpu(time);
-        break;
+        case State::unknown:  // it slept somewhere unknown since an unknown time: no sample
+            break;
+        case State::on:  // e.g. an on-CPU sample came just before the switch-in
+            on_cpu_since_last_sample_ += time - state_since_;
+            break;
+        case State::off:
+            off_cpu_since_last_group_ += time - state_since_;
+            group = consume_off_cpu(time);
+            break;
     }
     state_ = State::on;
     state_since_ = time;

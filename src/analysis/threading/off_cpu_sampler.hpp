@@ -53,7 +53,7 @@ private:
 
     std::uint64_t interval_ns_;
     State state_ = State::unknown;
-    std::uint64_t state_since_ = 0;             // on: last time seen on-CPU; off: switch-out time
+    std::uint64_t state_since_ = 0;  // on: last time seen on-CPU; off: switch-out time
     std::uint64_t on_cpu_since_last_sample_ = 0;
     std::uint64_t off_cpu_since_last_group_ = 0;
 };

@@ -8,23 +8,23 @@ namespace el2fx::analysis {
 OffCpuKind off_cpu_kind(std::uint16_t status) {
     using eventlog::StopStatus;
     switch (static_cast<StopStatus>(status)) {
-    case StopStatus::HeapOverflow:
-    case StopStatus::StackOverflow: return OffCpuKind::waiting_for_gc;
-    case StopStatus::ThreadYielding:
-    case StopStatus::ThreadMigrating: return OffCpuKind::runnable;
-    case StopStatus::ForeignCall:
-    case StopStatus::BlockedOnCCall:
-    case StopStatus::BlockedOnCCall_Interruptible: return OffCpuKind::foreign_call;
-    default: return OffCpuKind::blocked;
+        case StopStatus::HeapOverflow:
+        case StopStatus::StackOverflow: return OffCpuKind::waiting_for_gc;
+        case StopStatus::ThreadYielding:
+        case StopStatus::ThreadMigrating: return OffCpuKind::runnable;
+        case StopStatus::ForeignCall:
+        case StopStatus::BlockedOnCCall:
+        case StopStatus::BlockedOnCCall_Interruptible: return OffCpuKind::foreign_call;
+        default: return OffCpuKind::blocked;
     }
 }
 
 std::string_view off_cpu_kind_name(OffCpuKind kind) {
     switch (kind) {
-    case OffCpuKind::waiting_for_gc: return "Waiting for GC";
-    case OffCpuKind::runnable: return "Runnable";
-    case OffCpuKind::foreign_call: return "In foreign call";
-    case OffCpuKind::blocked: return "Blocked";
+        case OffCpuKind::waiting_for_gc: return "Waiting for GC";
+        case OffCpuKind::runnable: return "Runnable";
+        case OffCpuKind::foreign_call: return "In foreign call";
+        case OffCpuKind::blocked: return "Blocked";
     }
     return "Blocked";
 }

@@ -14,9 +14,9 @@ void append_range(std::string& out, std::uint64_t start, std::uint64_t end) {
 
 void append_activity(std::string& out, const CapabilityActivity& a) {
     switch (a.state) {
-    case CapabilityState::idle: out += "idle"; break;
-    case CapabilityState::gc: out += "gc"; break;
-    case CapabilityState::mutator: out += "mutator thread " + std::to_string(a.thread); break;
+        case CapabilityState::idle: out += "idle"; break;
+        case CapabilityState::gc: out += "gc"; break;
+        case CapabilityState::mutator: out += "mutator thread " + std::to_string(a.thread); break;
     }
 }
 

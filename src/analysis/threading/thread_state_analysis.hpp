@@ -51,7 +51,7 @@ private:
 
     Diagnostics& diagnostics_;
     Phase phase_ = Phase::not_started;
-    ThreadActivity current_;  // in_span: the open span's activity
+    ThreadActivity current_;   // in_span: the open span's activity
     std::uint64_t since_ = 0;  // in_span: the open span's start
 };
 

@@ -33,8 +33,7 @@ void ThreadingAnalysis::handle(const eventlog::Event& event) {
     handle_capability_event(event, *event.cap, now_);
 }
 
-void ThreadingAnalysis::handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap,
-                                                std::uint64_t time) {
+void ThreadingAnalysis::handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap, std::uint64_t time) {
     if (census_candidate_ && census_candidate_->cap == cap) settle_census_candidate(GcPhase::done);
     CapabilityTrack& c = capability(cap, time);
     if (const auto* run = event.as<eventlog::RunThread>()) {
@@ -55,8 +54,10 @@ void ThreadingAnalysis::handle_capability_event(const eventlog::Event& event, ev
     } else if (event.as<eventlog::GCDone>()) {
         gc_phase_event(c, time, GcPhase::done);
     } else if (const auto* wakeup = event.as<eventlog::WakeupThread>()) {
-        if (auto it = threads_.find(wakeup->thread); it != threads_.end()) it->second.state.wakeup_thread();
-        else if (finished_.contains(wakeup->thread)) diagnostics_.add(Diagnostic::event_after_thread_finished);
+        if (auto it = threads_.find(wakeup->thread); it != threads_.end())
+            it->second.state.wakeup_thread();
+        else if (finished_.contains(wakeup->thread))
+            diagnostics_.add(Diagnostic::event_after_thread_finished);
     }
 }
 

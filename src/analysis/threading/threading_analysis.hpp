@@ -31,8 +31,7 @@ public:
     // Throws el2fx::Error for a sampling interval of 0 (sampling_interval.hpp). Without a sink, everything
     // is kept for finish(); with one, spans and samples go to it as they become final
     // (the sink must outlive the analysis).
-    explicit ThreadingAnalysis(Diagnostics& diagnostics, ThreadingOptions options = {},
-                               ThreadingSink* sink = nullptr);
+    explicit ThreadingAnalysis(Diagnostics& diagnostics, ThreadingOptions options = {}, ThreadingSink* sink = nullptr);
 
     // Every event, in time order: any event of a capability's block starts that
     // capability's life, and the last event's time is the end of the log.
@@ -72,7 +71,7 @@ private:
     ThreadingResultCollector collector_;  // the sink when none is given
     ThreadingSink& sink_;
     bool own_sink_;
-    std::uint64_t now_ = 0;  // time of the latest event
+    std::uint64_t now_ = 0;                                     // time of the latest event
     std::vector<std::optional<CapabilityTrack>> capabilities_;  // by capability number
     // A heap census (-h*) is taken by the initiating capability after its last GC_DONE, and
     // its HEAP_PROF_SAMPLE_BEGIN (global) is written when the census is over. So the latest

@@ -13,20 +13,20 @@ namespace el2fx::analysis {
 
 struct CapabilityTimeline {
     eventlog::CapNo cap = 0;
-    std::uint64_t start = 0;                  // its first event
-    std::uint64_t end = 0;                    // the end of the log
-    std::vector<CapabilitySpan> spans;        // in time order; they tile [start, end]
+    std::uint64_t start = 0;                          // its first event
+    std::uint64_t end = 0;                            // the end of the log
+    std::vector<CapabilitySpan> spans;                // in time order; they tile [start, end]
     std::vector<Sample<CapabilityActivity>> samples;  // in time order
 };
 
 struct ThreadTimeline {
     eventlog::ThreadId thread = 0;
-    std::vector<ThreadStateSpan> spans;       // in time order, from its first RunThread
-    std::vector<Sample<ThreadActivity>> samples;      // in time order
+    std::vector<ThreadStateSpan> spans;           // in time order, from its first RunThread
+    std::vector<Sample<ThreadActivity>> samples;  // in time order
 };
 
 struct ThreadingResult {
-    std::uint64_t end_time = 0;                   // of the last event
+    std::uint64_t end_time = 0;                    // of the last event
     std::vector<CapabilityTimeline> capabilities;  // by capability number
     std::vector<ThreadTimeline> threads;           // by thread id
 };

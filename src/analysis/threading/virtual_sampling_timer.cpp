@@ -55,7 +55,8 @@ void VirtualSamplingTimer<Key>::tick_until(std::uint64_t time) {
         // A run longer than kMaxSamplesPerGap ticks with no event in it is sampled every
         // `stride` ticks, each sample standing for the ticks since the previous one: the
         // weights and CPU deltas add up the same, and the work stays bounded by the events.
-        const std::uint64_t stride = ticks <= kMaxSamplesPerGap ? 1 : (ticks + kMaxSamplesPerGap - 1) / kMaxSamplesPerGap;
+        const std::uint64_t stride =
+            ticks <= kMaxSamplesPerGap ? 1 : (ticks + kMaxSamplesPerGap - 1) / kMaxSamplesPerGap;
         for (std::uint64_t left = ticks; left > 0;) {
             const std::uint64_t n = std::min(stride, left);
             const std::uint64_t at = next_tick_ + (n - 1) * interval;
