@@ -28,6 +28,17 @@ public:
         write_meta();
         j_.key(key::libs);
         j_.begin_array();
+        for (const Lib& lib : p_.libs()) {
+            j_.begin_object();
+            string_field(key::arch, lib.arch);
+            string_field(key::name, lib.name);
+            string_field(key::path, lib.path);
+            string_field(key::debugName, lib.debug_name);
+            string_field(key::debugPath, lib.debug_path);
+            string_field(key::breakpadId, lib.breakpad_id);
+            string_field(key::codeId, lib.code_id);
+            j_.end_object();
+        }
         j_.end_array();
         write_shared();
         j_.key(key::threads);
@@ -263,8 +274,14 @@ private:
         const std::size_t nf = frames.size();
         j_.key(key::frameTable);
         j_.begin_object();
-        constant_column(key::address, nf, -1);
-        constant_column(key::lib, nf, -1);
+        column(key::address, nf, [&](std::size_t i) {
+            const auto a = frames[i].address;
+            j_.int64(a ? std::int64_t(*a) : -1);
+        });
+        column(key::lib, nf, [&](std::size_t i) {
+            const auto l = frames[i].lib;
+            j_.int64(l ? std::int64_t(l->index()) : -1);
+        });
         constant_column(key::inlineDepth, nf, 0);
         column(key::category, nf, [&](std::size_t i) {
             if (frames[i].category)
@@ -337,7 +354,12 @@ private:
         constant_column(key::startLine, nsrc, 1);
         constant_column(key::startColumn, nsrc, 1);
         null_column(key::sourceMapURL, nsrc);
-        null_column(key::content, nsrc);
+        column(key::content, nsrc, [&](std::size_t i) {
+            if (const std::string* text = p_.sources().content(i))
+                j_.string(*text);
+            else
+                j_.null();
+        });
         length(nsrc);
         j_.end_object();
 
