@@ -202,6 +202,7 @@ int convert_main(int argc, char** argv) {
     command.quiet = args.count("quiet") > 0;
     command.options.redact_args = args.count("redact-args") > 0;
     command.options.redact_paths = args.count("redact-paths") > 0;
+    if (args.count("sources")) command.options.source_dirs = args["sources"].as<std::vector<std::string>>();
     // Interrupted, the conversion leaves no temporary file behind.
     auto convert = [&] {
         RemoveTempFilesOnSignal cleanup;
