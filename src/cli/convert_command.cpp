@@ -19,6 +19,19 @@ void print_timings(std::FILE* err, const std::string& input, const convert::Phas
     std::fprintf(err, "; total %.2f s\n", t.index + t.census + t.events + write);
 }
 
+// --sources: one line, naming a few of the files not embedded (Profile Info lists them all).
+void print_sources(std::FILE* dest, const convert::SourcesReport& s) {
+    std::fprintf(dest, "Embedded %zu source file%s (%.1f KB)", s.embedded.size(), s.embedded.size() == 1 ? "" : "s",
+                 static_cast<double>(s.bytes) / 1024.0);
+    if (!s.missing.empty()) {
+        std::fprintf(dest, "; not embedded: ");
+        for (std::size_t i = 0; i < s.missing.size() && i < 3; ++i)
+            std::fprintf(dest, "%s%s (%s)", i ? ", " : "", s.missing[i].first.c_str(), s.missing[i].second.c_str());
+        if (s.missing.size() > 3) std::fprintf(dest, " and %zu more", s.missing.size() - 3);
+    }
+    std::fprintf(dest, " (Profile Info: \"Source files\").\n");
+}
+
 std::vector<convert::RunInput> run_inputs(const ConvertCommand& command) {
     std::vector<convert::RunInput> inputs;
     const std::vector<std::string>& paths = command.inputs.empty() ? std::vector<std::string>{command.input} : command.inputs;
@@ -46,6 +59,8 @@ int run_compare(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
                          report.runs[i].run.capabilities, report.runs[i].mapping.thread_tracks);
         std::fprintf(out, "Open it in https://profiler.firefox.com (\"Load a profile from file\").\n");
     }
+    if (!command.quiet && !command.options.source_dirs.empty() && !report.runs.empty())
+        print_sources(output == "-" ? err : out, report.runs.front().sources);
     // --stats: the table of each run, in the order of the eventlogs (standard error when the
     // profile goes to standard output).
     if (command.stats) {
@@ -113,6 +128,7 @@ int run_convert(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
                          report.mapping.folded_threads);
         std::fprintf(out, ".\nOpen it in https://profiler.firefox.com (\"Load a profile from file\").\n");
     }
+    if (!command.quiet && !options.source_dirs.empty()) print_sources(output == "-" ? err : out, report.sources);
     // The profile may be on standard output: the table then goes to standard error.
     if (command.stats)
         std::fputs(convert::coverage_report(report.run.events_by_tag, options).c_str(), output == "-" ? err : out);

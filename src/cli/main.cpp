@@ -113,6 +113,7 @@ void read_conversion_options(const cxxopts::ParseResult& args, el2fx::convert::C
         options.marker_resolution_ns = parse_time(args["marker-resolution"].as<std::string>());
     options.redact_args = args.count("redact-args") > 0;
     options.redact_paths = args.count("redact-paths") > 0;
+    if (args.count("sources")) options.source_dirs = args["sources"].as<std::vector<std::string>>();
 }
 
 int dump_main(int argc, char** argv) {

@@ -118,7 +118,10 @@ void add_serve_options(cxxopts::Options& options) {
          cxxopts::value<std::string>())
         ("no-browser", "do not open the link in a desktop browser, only print it")
         ("profiler-url", "the Firefox Profiler to link to (default https://profiler.firefox.com)",
-         cxxopts::value<std::string>());
+         cxxopts::value<std::string>())
+        ("sources", "the program's source directory (repeatable): convert embeds the Haskell source files the "
+                    "profile's cost centres name; serve gives them to the profiler's source view",
+         cxxopts::value<std::vector<std::string>>());
 }
 
 void read_serve_options(const cxxopts::ParseResult& args, ServeCommand& command) {
@@ -129,6 +132,8 @@ void read_serve_options(const cxxopts::ParseResult& args, ServeCommand& command)
     }
     if (args.count("address")) command.server.address = args["address"].as<std::string>();
     if (args.count("no-browser")) command.browser = false;
+    if (args.count("sources"))
+        command.server.sources = sources::SourceRoots(args["sources"].as<std::vector<std::string>>());
     if (args.count("profiler-url")) {
         std::string origin = args["profiler-url"].as<std::string>();
         while (!origin.empty() && origin.back() == '/') origin.pop_back();
@@ -152,12 +157,20 @@ int run_serve(const ServeCommand& command, std::FILE* out, std::FILE* err) {
 
     std::vector<std::string> urls;
     for (const serve::ServedFile& f : server.files()) urls.push_back(server.origin() + f.url_path);
+    // With --sources the profiler is told where to ask for source files (samply's symbolServer).
+    const std::string symbol_server = command.server.sources.empty() ? std::string() : server.origin() + "/" + token;
     for (std::size_t i = 0; i < urls.size(); ++i) {
         std::fprintf(out, "Serving %s at %s\n", base_name(command.files[i]).c_str(), urls[i].c_str());
         std::fprintf(out, "Open it in the Firefox Profiler: %s\n",
-                     serve::from_url_link(urls[i], command.profiler_origin).c_str());
+                     serve::from_url_link(urls[i], command.profiler_origin, symbol_server).c_str());
     }
-    std::string link = serve::from_url_link(urls.front(), command.profiler_origin);
+    if (!symbol_server.empty())
+        std::fprintf(out, "Source files for the profiler's source view from: %s\n", [&] {
+            std::string dirs;
+            for (const std::string& d : command.server.sources.roots()) dirs += (dirs.empty() ? "" : ", ") + d;
+            return dirs;
+        }().c_str());
+    std::string link = serve::from_url_link(urls.front(), command.profiler_origin, symbol_server);
     if (urls.size() == 2) {
         link = serve::compare_link(urls, 1, command.profiler_origin);
         std::fprintf(out, "Compare them (track 1, the first capability, of each): %s\n", link.c_str());

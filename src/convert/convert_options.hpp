@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analysis/threading/sampling_interval.hpp"
 
@@ -22,6 +23,9 @@ struct ConvertOptions {
     // Spans shorter than this are merged into one marker per group (span_detail.hpp);
     // nullopt: chosen from the log's duration; 0: every span keeps its own marker.
     std::optional<std::uint64_t> marker_resolution_ns;
+    // --sources: directories whose files the profile's source locations name are embedded
+    // (source_locations.hpp); empty: no source text in the profile.
+    std::vector<std::string> source_dirs;
     std::size_t heap_bands = 9;      // heap-profile bands in the chart (a colour each); the rest make "other"
 };
 

@@ -154,14 +154,17 @@ std::string run_name(const RunInput& input) {
 }  // namespace
 
 fxprof::Profile build_profile(const std::string& input, const ConvertOptions& options, ConversionReport& report) {
+    const sources::SourceRoots roots(options.source_dirs);  // first: a bad directory fails before the work
     fxprof::Profile profile("GHC program");  // the mapper names it
     add_run(profile, input, options, {}, report);
+    if (!roots.empty()) report.sources = embed_sources(profile, roots);
     return profile;
 }
 
 fxprof::Profile build_profile(const std::vector<RunInput>& inputs, const ConvertOptions& options,
                               std::vector<ConversionReport>& reports) {
     if (inputs.empty()) throw Error("no eventlog to convert");
+    const sources::SourceRoots roots(options.source_dirs);  // first: a bad directory fails before the work
     // Names tell the runs apart: a repeated one gets " (2)", " (3)". A single run is named
     // only when asked for (else after its program).
     std::vector<std::string> names;
@@ -201,6 +204,7 @@ fxprof::Profile build_profile(const std::vector<RunInput>& inputs, const Convert
         profile.set_arguments(arguments);
         profile.set_profiling_range(fxprof::Timestamp{}, fxprof::Timestamp::from_nanos(std::max<std::int64_t>(end, 1)));
     }
+    if (!roots.empty()) reports.front().sources = embed_sources(profile, roots);
     return profile;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "convert/convert_options.hpp"
+#include "convert/source_locations.hpp"
 #include "convert/thread_track_layout.hpp"
 #include "analysis/run/run_info.hpp"
 #include "eventlog/stream.hpp"
@@ -23,6 +24,7 @@ struct PhaseTimes {
 };
 
 struct ConversionReport {
+    SourcesReport sources;  // --sources (several runs: the first run's report holds the profile's)
     PhaseTimes timings;
     run::RunInfo run;
     eventlog::StreamEnd stream_end;

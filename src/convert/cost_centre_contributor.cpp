@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/ghc_profiling/tick_cpu.hpp"
+#include "convert/source_locations.hpp"
 
 namespace el2fx::convert {
 namespace {
@@ -115,6 +116,7 @@ private:
         const profiling::CostCentre* cc = table_.find(id);
         // Interned one statement at a time: string indexes must not depend on evaluation order.
         FuncInfo f{.name = p_.handle_for_string(table_.name(id))};
+        std::optional<std::uint32_t> line;
         if (cc) {
             if (!cc->module.empty()) {
                 StringHandle module = p_.handle_for_string(cc->module);
@@ -125,9 +127,19 @@ private:
                 f.source = p_.handle_for_source(file);
                 f.line = cc->location.line;
                 f.column = cc->location.column;
+                if (f.line && *f.line > 0) line = f.line;  // lines are 1-based: 0 is no line
             }
         }
         FrameInfo fr{.func = p_.handle_for_func(f), .category = SubcategoryHandle(category_of(table_.kind(id)))};
+        if (f.source) {
+            // The profiler's source view counts a sample on the line of its frame: the cost
+            // centre's first line (a cost centre is one span; ticks say no more). The pseudo-library
+            // and the source's index as address let the profiler ask `serve --sources` for the
+            // text of a file the profile does not embed (source_locations.hpp).
+            fr.line = line;
+            fr.lib = p_.handle_for_lib(source_locations_lib());
+            fr.address = f.source->index();
+        }
         FrameHandle frame = p_.handle_for_frame(fr);
         frames_.emplace(id, frame);
         return frame;

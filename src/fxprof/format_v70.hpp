@@ -61,6 +61,9 @@ inline constexpr std::string_view length = "length", stringArray = "stringArray"
     sources = "sources", id = "id", filename = "filename", startLine = "startLine",
     startColumn = "startColumn", sourceMapURL = "sourceMapURL", content = "content",
     sourceLocationTable = "sourceLocationTable";
+// libs[]
+inline constexpr std::string_view arch = "arch", path = "path", debugName = "debugName",
+    debugPath = "debugPath", breakpadId = "breakpadId", codeId = "codeId";
 // threads
 inline constexpr std::string_view processName = "processName",
     processStartupTime = "processStartupTime", processShutdownTime = "processShutdownTime",

@@ -11,6 +11,8 @@ std::size_t FrameRows::hash(const FrameInfo& f) noexcept {
                                    : 0);
     h = hash_combine(h, f.line ? std::uint64_t(*f.line) + 1 : 0);
     h = hash_combine(h, f.column ? std::uint64_t(*f.column) + 1 : 0);
+    h = hash_combine(h, f.lib ? std::uint64_t(f.lib->index()) + 1 : 0);
+    h = hash_combine(h, f.address ? std::uint64_t(*f.address) + 1 : 0);
     return static_cast<std::size_t>(h);
 }
 

@@ -16,6 +16,10 @@ struct FrameInfo {
     std::optional<SubcategoryHandle> category{};
     std::optional<std::uint32_t> line{};  // 1-based
     std::optional<std::uint32_t> column{};
+    // A "native" location: the library and the offset in it. The profiler asks a symbol
+    // server (/source/v1) for a file's text only with a frame that has both.
+    std::optional<LibHandle> lib{};
+    std::optional<std::uint32_t> address{};
     bool operator==(const FrameInfo&) const = default;
 };
 

@@ -27,6 +27,7 @@ using StringHandle = Handle<struct StringTag>;
 using CategoryHandle = Handle<struct CategoryTag>;
 using ResourceHandle = Handle<struct ResourceTag>;
 using SourceHandle = Handle<struct SourceTag>;
+using LibHandle = Handle<struct LibTag>;
 using FuncHandle = Handle<struct FuncTag>;
 using FrameHandle = Handle<struct FrameTag>;
 using StackHandle = Handle<struct StackTag>;

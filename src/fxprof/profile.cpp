@@ -144,6 +144,18 @@ SourceHandle Profile::handle_for_source(StringHandle filename) {
     return sources_.handle_for(filename);
 }
 
+void Profile::set_source_content(SourceHandle source, std::string content) {
+    sources_.set_content(source, std::move(content));
+}
+
+LibHandle Profile::handle_for_lib(const Lib& lib) {
+    for (std::size_t i = 0; i < libs_.size(); ++i)
+        if (libs_[i] == lib) return LibHandle(static_cast<std::uint32_t>(i));
+    if (libs_.size() >= INT32_MAX) throw misuse("too many libraries");
+    libs_.push_back(lib);
+    return LibHandle(static_cast<std::uint32_t>(libs_.size() - 1));
+}
+
 void Profile::check(const FuncInfo& func) const {
     check(func.name);
     if (func.resource && func.resource->index() >= resources_.size())
@@ -156,6 +168,9 @@ void Profile::check(const FrameInfo& frame) const {
     if (frame.func.index() >= funcs_.size()) throw misuse("unknown func handle");
     if (frame.category && !categories_.contains(*frame.category))
         throw misuse("unknown category or subcategory handle");
+    if (frame.lib && frame.lib->index() >= libs_.size()) throw misuse("unknown lib handle");
+    if (frame.lib.has_value() != frame.address.has_value())
+        throw misuse("a frame's lib and address go together");
 }
 
 FuncHandle Profile::handle_for_func(const FuncInfo& func) {

@@ -109,6 +109,10 @@ public:
     SubcategoryHandle handle_for_subcategory(CategoryHandle category, std::string_view name);
     ResourceHandle handle_for_resource(StringHandle name, ResourceType type);
     SourceHandle handle_for_source(StringHandle filename);
+    // The text of a source file, for the profiler's source view (shared.sources.content).
+    void set_source_content(SourceHandle source, std::string content);
+    // A library (libs[]); the same one again gives the same handle.
+    LibHandle handle_for_lib(const Lib& lib);
     FuncHandle handle_for_func(const FuncInfo& func);
     FrameHandle handle_for_frame(const FrameInfo& frame);
     // A stack is a frame called from its prefix (nullopt: a root).
@@ -194,6 +198,7 @@ public:
     const StringTable& strings() const { return strings_; }
     const ResourceTable& resources() const { return resources_; }
     const SourceTable& sources() const { return sources_; }
+    const std::vector<Lib>& libs() const { return libs_; }
     const FuncTable& funcs() const { return funcs_; }
     const FrameTable& frames() const { return frames_; }
     const StackTable& stacks() const { return stacks_; }
@@ -220,6 +225,7 @@ private:
     StringTable strings_;
     ResourceTable resources_;
     SourceTable sources_;
+    std::vector<Lib> libs_;
     FuncTable funcs_;
     FrameTable frames_;
     StackTable stacks_;

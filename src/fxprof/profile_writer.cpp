@@ -19,6 +19,17 @@ void ProfileWriter::write() {
     write_meta();
     j_.key(key::libs);
     j_.begin_array();
+    for (const Lib& lib : p_.libs()) {
+        j_.begin_object();
+        string_field(key::arch, lib.arch);
+        string_field(key::name, lib.name);
+        string_field(key::path, lib.path);
+        string_field(key::debugName, lib.debug_name);
+        string_field(key::debugPath, lib.debug_path);
+        string_field(key::breakpadId, lib.breakpad_id);
+        string_field(key::codeId, lib.code_id);
+        j_.end_object();
+    }
     j_.end_array();
     write_shared();
     j_.key(key::threads);

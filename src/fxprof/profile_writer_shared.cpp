@@ -26,8 +26,14 @@ void ProfileWriter::write_shared() {
     const std::size_t nf = frames.size();
     j_.key(key::frameTable);
     j_.begin_object();
-    constant_column(key::address, nf, -1);
-    constant_column(key::lib, nf, -1);
+    column(key::address, nf, [&](std::size_t i) {
+        const auto a = frames[i].address;
+        j_.int64(a ? std::int64_t(*a) : -1);
+    });
+    column(key::lib, nf, [&](std::size_t i) {
+        const auto l = frames[i].lib;
+        j_.int64(l ? std::int64_t(l->index()) : -1);
+    });
     constant_column(key::inlineDepth, nf, 0);
     column(key::category, nf, [&](std::size_t i) {
         if (frames[i].category)
@@ -100,7 +106,12 @@ void ProfileWriter::write_shared() {
     constant_column(key::startLine, nsrc, 1);
     constant_column(key::startColumn, nsrc, 1);
     null_column(key::sourceMapURL, nsrc);
-    null_column(key::content, nsrc);
+    column(key::content, nsrc, [&](std::size_t i) {
+        if (const std::string* text = p_.sources().content(i))
+            j_.string(*text);
+        else
+            j_.null();
+    });
     length(nsrc);
     j_.end_object();
 

@@ -23,4 +23,10 @@ SourceHandle SourceTable::handle_for(StringHandle filename) {
     return SourceHandle(index);
 }
 
+void SourceTable::set_content(SourceHandle source, std::string content) {
+    if (source.index() >= filenames_.size()) throw Error("profile: unknown source handle");
+    if (contents_.size() < filenames_.size()) contents_.resize(filenames_.size());
+    contents_[source.index()] = std::move(content);
+}
+
 }  // namespace el2fx::fxprof

@@ -169,17 +169,23 @@ ParseResult parse_request_head(std::string_view data, HttpRequest& out) {
     if (hosts > 1 || (hosts == 0 && request.minor_version >= 1))
         return fail(ParseStatus::bad_request, "missing or repeated Host header");
 
-    // No bodies: this server only answers GET, HEAD and OPTIONS.
+    // Bodies: only a POST's (a /source/v1 query), small, with one Content-Length; never chunked.
     if (request.header("transfer-encoding")) return fail(ParseStatus::body_not_accepted, "request body");
+    std::size_t body_size = 0, lengths = 0;
     for (const auto& [key, value] : request.headers) {
         if (key != "content-length") continue;
+        if (++lengths > 1) return fail(ParseStatus::bad_request, "repeated Content-Length");
         if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)
             return fail(ParseStatus::bad_request, "bad Content-Length");
-        if (value.find_first_not_of('0') != std::string::npos)
-            return fail(ParseStatus::body_not_accepted, "request body");
+        std::string_view digits = value;
+        while (digits.size() > 1 && digits.front() == '0') digits.remove_prefix(1);
+        if (digits == "0") continue;
+        if (request.method != "POST" || digits.size() > 6) return fail(ParseStatus::body_not_accepted, "request body");
+        body_size = std::stoul(std::string(digits));
+        if (body_size > kMaxBodySize) return fail(ParseStatus::body_not_accepted, "request body too large");
     }
     out = std::move(request);
-    return {ParseStatus::complete, skipped + end, {}};
+    return {ParseStatus::complete, skipped + end, {}, body_size};
 }
 
 }  // namespace el2fx::serve

@@ -1,6 +1,7 @@
 // The head of an HTTP/1.x request, parsed defensively: bounded in size and in the number
 // of headers, strict about its grammar (RFC 9112), refusing what this server never needs
-// (request bodies, folded header lines, versions other than 1.x). Pure: no sockets.
+// (request bodies except a small one with POST and Content-Length, chunked bodies, folded
+// header lines, versions other than 1.x). Pure: no sockets.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +14,7 @@ namespace el2fx::serve {
 
 inline constexpr std::size_t kMaxHeadSize = 16 * 1024;  // request line and headers
 inline constexpr std::size_t kMaxHeaders = 100;
+inline constexpr std::size_t kMaxBodySize = 16 * 1024;  // a POST's body (a /source/v1 query)
 
 struct HttpRequest {
     std::string method;  // as sent (methods are case-sensitive)
@@ -20,6 +22,7 @@ struct HttpRequest {
     std::string path;    // its path: no query or fragment; "/…" for an absolute-form target
     int minor_version = 1;  // HTTP/1.<minor_version>
     std::vector<std::pair<std::string, std::string>> headers;  // names in lower case, values trimmed
+    std::string body;  // a POST's body (the server fills it in once it has arrived)
 
     // The first header of that name (lower case), or nullptr.
     const std::string* header(std::string_view lower_case_name) const;
@@ -32,7 +35,7 @@ enum class ParseStatus {
     complete,
     bad_request,            // 400: not HTTP/1.x request syntax
     head_too_large,         // 431: more than kMaxHeadSize bytes or kMaxHeaders headers
-    body_not_accepted,      // 413: a request with a body (this server takes none)
+    body_not_accepted,      // 413: a body other than a POST's of at most kMaxBodySize bytes, or chunked
     version_not_supported,  // 505: HTTP/2.0 or other majors in an HTTP/1 request line
 };
 
@@ -40,6 +43,7 @@ struct ParseResult {
     ParseStatus status = ParseStatus::incomplete;
     std::size_t head_size = 0;   // bytes of the head, blank line included (complete only)
     std::string_view problem;    // what was wrong, for the log
+    std::size_t body_size = 0;   // Content-Length of a POST (complete only); it follows the head
 };
 
 // Parses the request head at the start of `data`; bytes after it (a pipelined request)

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 
+#include "serve/source_request.hpp"
+
 namespace el2fx::serve {
 namespace {
 
 constexpr std::string_view kMethods = "GET, HEAD, OPTIONS";
+constexpr std::string_view kSourceMethods = "POST, OPTIONS";
 
 bool ends_with(std::string_view s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -78,10 +81,60 @@ std::string Answer::head(std::uint64_t body_length) const {
     return h;
 }
 
-Answer answer_request(const HttpRequest& request, const std::vector<ServedFile>& files) {
+std::string source_api_path(const std::vector<ServedFile>& files) {
+    if (files.empty()) return {};
+    const std::string& p = files.front().url_path;
+    const std::size_t end = p.find('/', 1);
+    return end == std::string::npos ? std::string() : p.substr(0, end) + "/source/v1";
+}
+
+namespace {
+
+void add_preflight_headers(Answer& a, const HttpRequest& request, std::string_view methods) {
+    a.headers.emplace_back("Access-Control-Allow-Methods", std::string(methods));
+    if (const std::string* asked = request.header("access-control-request-headers"); asked && is_header_list(*asked))
+        a.headers.emplace_back("Access-Control-Allow-Headers", *asked);
+    // Chromium's Private Network Access: a public page may reach loopback only if we say so.
+    if (const std::string* pna = request.header("access-control-request-private-network"); pna && *pna == "true")
+        a.headers.emplace_back("Access-Control-Allow-Private-Network", "true");
+    a.headers.emplace_back("Access-Control-Max-Age", "86400");
+}
+
+// POST /<token>/source/v1 (and its preflight).
+Answer answer_source_api(const HttpRequest& request, const sources::SourceRoots& roots) {
+    Answer a;
+    if (request.method == "POST") {
+        a.status = 200;
+        a.body = answer_source_request(request.body, roots).json;
+        a.headers = {{"Content-Type", "application/json"},
+                     {"Access-Control-Allow-Origin", "*"},
+                     {"Cache-Control", "no-store"},
+                     {"X-Content-Type-Options", "nosniff"}};
+    } else if (request.method == "OPTIONS") {
+        a.status = 204;
+        a.send_body = false;
+        a.headers = {{"Access-Control-Allow-Origin", "*"}};
+        if (request.header("access-control-request-method"))
+            add_preflight_headers(a, request, kSourceMethods);
+        else
+            a.headers.emplace_back("Allow", std::string(kSourceMethods));
+    } else {
+        a = text(405, "method not allowed\n");
+        a.headers.emplace_back("Allow", std::string(kSourceMethods));
+        a.headers.emplace_back("Access-Control-Allow-Origin", "*");
+    }
+    return a;
+}
+
+}  // namespace
+
+Answer answer_request(const HttpRequest& request, const std::vector<ServedFile>& files,
+                      const sources::SourceRoots* sources) {
     auto it = std::find_if(files.begin(), files.end(), [&](const ServedFile& f) { return f.url_path == request.path; });
     Answer a;
-    if (it == files.end()) {
+    if (sources && !sources->empty() && it == files.end() && request.path == source_api_path(files)) {
+        a = answer_source_api(request, *sources);
+    } else if (it == files.end()) {
         a = text(404, "not found\n");
     } else if (request.method == "GET" || request.method == "HEAD") {
         a.status = 200;
@@ -97,13 +150,7 @@ Answer answer_request(const HttpRequest& request, const std::vector<ServedFile>&
         a.send_body = false;
         a.headers = {{"Access-Control-Allow-Origin", "*"}};
         if (request.header("access-control-request-method")) {  // a CORS preflight
-            a.headers.emplace_back("Access-Control-Allow-Methods", std::string(kMethods));
-            if (const std::string* asked = request.header("access-control-request-headers"); asked && is_header_list(*asked))
-                a.headers.emplace_back("Access-Control-Allow-Headers", *asked);
-            // Chromium's Private Network Access: a public page may reach loopback only if we say so.
-            if (const std::string* pna = request.header("access-control-request-private-network"); pna && *pna == "true")
-                a.headers.emplace_back("Access-Control-Allow-Private-Network", "true");
-            a.headers.emplace_back("Access-Control-Max-Age", "86400");
+            add_preflight_headers(a, request, kMethods);
         } else {
             a.headers.emplace_back("Allow", std::string(kMethods));
         }

@@ -1,6 +1,7 @@
 // What the profile server answers, decided without sockets (tests call it directly).
 // Only the secret paths of the served files exist: GET and HEAD fetch a file, OPTIONS
-// answers CORS preflights; every other path is 404 (without CORS headers: other pages
+// answers CORS preflights; with source directories, POST "/<token>/source/v1" answers the
+// profiler's source queries (source_request.hpp); every other path is 404 (without CORS headers: other pages
 // learn nothing), every other method on a served path 405. Served answers carry
 // `Access-Control-Allow-Origin: *` as samply's do: the secret path is the access control,
 // and the profiler may be served from any origin (profiler.firefox.com, a local build).
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "serve/http_request.hpp"
+#include "sources/source_roots.hpp"
 
 namespace el2fx::serve {
 
@@ -42,7 +44,12 @@ struct Answer {
     std::string head(std::uint64_t body_length) const;
 };
 
-Answer answer_request(const HttpRequest& request, const std::vector<ServedFile>& files);
+// "/<token>/source/v1" for the token of the served files (empty when there are none).
+std::string source_api_path(const std::vector<ServedFile>& files);
+
+// `sources`: the --sources directories (nullptr or empty: no source endpoint).
+Answer answer_request(const HttpRequest& request, const std::vector<ServedFile>& files,
+                      const sources::SourceRoots* sources = nullptr);
 // A request that could not be parsed (400, 413, 431, 505); the connection is closed.
 Answer answer_unparsable(ParseStatus status);
 // 408: the request head did not arrive in time.

@@ -293,11 +293,11 @@ void Server::on_readable(Connection& c) {
     char buf[16 * 1024];
     std::size_t room = sizeof buf;
     if (c.state == Connection::State::reading) {
-        if (c.in.size() > kMaxHeadSize) {  // enough to answer (or refuse) the request
+        if (c.in.size() > kMaxHeadSize + kMaxBodySize) {  // enough to answer (or refuse) the request
             on_input(c);
             return;
         }
-        room = std::min(room, kMaxHeadSize + 1 - c.in.size());
+        room = std::min(room, kMaxHeadSize + kMaxBodySize + 1 - c.in.size());
     }
     ssize_t r = ::recv(c.fd, buf, room, 0);
     if (r < 0) {
@@ -326,8 +326,13 @@ void Server::on_input(Connection& c) {
         start_answer(c, answer_unparsable(parsed.status), "-", "-", parsed.problem);
         return;
     }
-    c.in.erase(0, parsed.head_size);
-    Answer answer = answer_request(request, files_);
+    if (c.in.size() < parsed.head_size + parsed.body_size) {  // the body is still on its way
+        if (c.peer_done) close_connection(c);
+        return;
+    }
+    request.body = c.in.substr(parsed.head_size, parsed.body_size);
+    c.in.erase(0, parsed.head_size + parsed.body_size);
+    Answer answer = answer_request(request, files_, &options_.sources);
     if (c.peer_done || ++c.requests >= kMaxRequestsPerConnection) answer.close = true;
     start_answer(c, std::move(answer), request.method, request.path, {});
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "serve/responder.hpp"
+#include "sources/source_roots.hpp"
 
 namespace el2fx::serve {
 
@@ -25,6 +26,8 @@ struct ServerOptions {
     std::chrono::milliseconds request_timeout{10'000};  // for a request head; idle keep-alive
     std::chrono::milliseconds send_timeout{30'000};     // without progress while sending
     std::size_t max_connections = 64;
+    // --sources: the profiler's /source/v1 queries are answered from these (empty: 404).
+    sources::SourceRoots sources{};
 };
 
 class Server {

@@ -72,8 +72,11 @@ std::string random_token(std::size_t bytes) {
     return out;
 }
 
-std::string from_url_link(std::string_view profile_url, std::string_view profiler_origin) {
-    return std::string(profiler_origin) + "/from-url/" + percent_encode(profile_url) + "/";
+std::string from_url_link(std::string_view profile_url, std::string_view profiler_origin,
+                          std::string_view symbol_server) {
+    std::string link = std::string(profiler_origin) + "/from-url/" + percent_encode(profile_url) + "/";
+    if (!symbol_server.empty()) link += "?symbolServer=" + percent_encode(symbol_server);
+    return link;
 }
 
 std::string compare_link(const std::vector<std::string>& profile_urls, std::size_t thread,

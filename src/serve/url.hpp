@@ -20,7 +20,10 @@ std::string percent_encode(std::string_view text);
 std::string random_token(std::size_t bytes = 16);
 
 // "<origin>/from-url/<encoded profile URL>/": the profiler fetches and opens the profile.
-std::string from_url_link(std::string_view profile_url, std::string_view profiler_origin = kProfilerOrigin);
+// With a symbol server ("http://127.0.0.1:3000/<token>"), "?symbolServer=<encoded>" follows:
+// the profiler asks it for source files (POST <symbol server>/source/v1), as samply's link does.
+std::string from_url_link(std::string_view profile_url, std::string_view profiler_origin = kProfilerOrigin,
+                          std::string_view symbol_server = {});
 
 // "<origin>/compare/?profiles[]=…&profiles[]=…": the profiler's comparison of the profiles
 // at these URLs, each with the track `thread` (an index into the profile's threads) selected.

@@ -649,4 +649,33 @@ BOOST_AUTO_TEST_CASE(required_meta_and_extra) {
     BOOST_TEST(to_text(at(doc, "libs")) == "[]");
 }
 
+// The source view's inputs: a source's text (shared.sources.content, null without), a library
+// and an address on a frame (libs[], frameTable.lib/address: the profiler's "address proof").
+BOOST_AUTO_TEST_CASE(sources_carry_their_text_and_frames_their_library) {
+    Profile p("sources");
+    const SourceHandle with = p.handle_for_source(p.handle_for_string("Main.hs"));
+    p.handle_for_source(p.handle_for_string("Other.hs"));
+    p.set_source_content(with, "main = print \"\u00e9\"\n");
+    const LibHandle lib = p.handle_for_lib(Lib{.name = "Haskell sources", .debug_name = "ghc-source-locations",
+                                               .breakpad_id = "0"});
+    BOOST_TEST(p.handle_for_lib(Lib{.name = "Haskell sources", .debug_name = "ghc-source-locations",
+                                    .breakpad_id = "0"}).index() == lib.index());
+    const FuncHandle f = p.handle_for_func({.name = p.handle_for_string("main"), .source = with, .line = 3});
+    const FrameHandle located = p.handle_for_frame({.func = f, .line = 3, .lib = lib, .address = 0});
+    const FrameHandle plain = p.handle_for_frame({.func = f});
+    BOOST_TEST(located.index() != plain.index());
+    BOOST_CHECK_THROW(p.handle_for_frame({.func = f, .lib = lib}), el2fx::Error);  // lib without address
+    BOOST_CHECK_THROW(p.set_source_content(SourceHandle(7), "x"), el2fx::Error);
+    const auto doc = parse_json(profile_to_json(p));
+    const auto& sources = at(at(doc, "shared"), "sources");
+    BOOST_TEST(to_text(at(sources, "content")) == "[\"main = print \\\"\u00e9\\\"\\n\",null]");
+    const auto& frames = at(at(doc, "shared"), "frameTable");
+    BOOST_TEST(to_text(at(frames, "lib")) == "[0,-1]");
+    BOOST_TEST(to_text(at(frames, "address")) == "[0,-1]");
+    BOOST_TEST(to_text(at(frames, "line")) == "[3,null]");
+    BOOST_TEST(to_text(at(doc, "libs")) ==
+               R"([{"arch":"","name":"Haskell sources","path":"","debugName":"ghc-source-locations",)"
+               R"("debugPath":"","breakpadId":"0","codeId":""}])");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

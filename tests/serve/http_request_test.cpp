@@ -99,11 +99,29 @@ BOOST_AUTO_TEST_CASE(malformed_heads_are_refused) {
 BOOST_AUTO_TEST_CASE(other_http_versions_and_bodies_are_refused_with_their_own_status) {
     BOOST_TEST(int(status("GET / HTTP/2.0\r\nHost: x\r\n\r\n")) == int(ParseStatus::version_not_supported));
     BOOST_TEST(int(status("GET / HTTP/0.9\r\nHost: x\r\n\r\n")) == int(ParseStatus::version_not_supported));
-    BOOST_TEST(int(status("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")) ==
+    BOOST_TEST(int(status("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")) ==
                int(ParseStatus::body_not_accepted));
+    BOOST_TEST(int(status("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 16385\r\n\r\n")) ==
+               int(ParseStatus::body_not_accepted));
+    BOOST_TEST(int(status("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n")) ==
+               int(ParseStatus::body_not_accepted));
+    BOOST_TEST(int(status("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\n")) ==
+               int(ParseStatus::bad_request));
     BOOST_TEST(int(status("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")) ==
                int(ParseStatus::body_not_accepted));
     BOOST_TEST(int(status("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 000\r\n\r\n")) == int(ParseStatus::complete));
+}
+
+// A /source/v1 query is a POST with a small body: the head says how long, the server waits for it.
+BOOST_AUTO_TEST_CASE(a_posts_small_body_follows_its_head) {
+    const std::string text = "POST /t/source/v1 HTTP/1.1\r\nHost: x\r\nContent-Length: 0005\r\n\r\nhello";
+    HttpRequest r;
+    ParseResult p = parse_request_head(text, r);
+    BOOST_TEST(int(p.status) == int(ParseStatus::complete));
+    BOOST_TEST(p.body_size == 5u);
+    BOOST_TEST(text.substr(p.head_size) == "hello");
+    HttpRequest g;
+    BOOST_TEST(parse_request_head("GET / HTTP/1.1\r\nHost: x\r\n\r\n", g).body_size == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(heads_are_bounded) {
