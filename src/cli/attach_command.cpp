@@ -26,7 +26,8 @@ std::string attach_output_path(const std::string& source) {
 
 int run_attach(const AttachCommand& command, std::FILE* out, std::FILE* err) {
     (void)out;
-    const std::string output = command.output.output.empty() ? attach_output_path(command.source) : command.output.output;
+    const std::string output =
+        command.output.output.empty() ? attach_output_path(command.source) : command.output.output;
     if (command.output.open && output == "-") {
         std::fputs("eventlog2fxprof: --open needs a file to serve, not -o -\n", err);
         return kUsageError;
@@ -40,7 +41,8 @@ int run_attach(const AttachCommand& command, std::FILE* out, std::FILE* err) {
         if (::stat(command.source.c_str(), &st) == 0 && S_ISFIFO(st.st_mode)) {
             in = record::open_fifo_for_reading(command.source);
         } else if (::stat(command.source.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-            std::fprintf(err, "eventlog2fxprof: error: %s is a file, not a stream: convert it with `eventlog2fxprof %s`\n",
+            std::fprintf(err,
+                         "eventlog2fxprof: error: %s is a file, not a stream: convert it with `eventlog2fxprof %s`\n",
                          command.source.c_str(), command.source.c_str());
             return kUsageError;
         } else {
@@ -63,8 +65,7 @@ int run_attach(const AttachCommand& command, std::FILE* out, std::FILE* err) {
     }
     if (!command.output.quiet) {
         std::fprintf(err, "eventlog2fxprof: recording %s", display.c_str());
-        if (command.duration_ns)
-            std::fprintf(err, " for %.3g s", static_cast<double>(*command.duration_ns) / 1e9);
+        if (command.duration_ns) std::fprintf(err, " for %.3g s", static_cast<double>(*command.duration_ns) / 1e9);
         std::fputs(" (Ctrl-C to stop)\n", err);
         std::fflush(err);
     }
@@ -74,9 +75,10 @@ int run_attach(const AttachCommand& command, std::FILE* out, std::FILE* err) {
                                               : std::chrono::steady_clock::time_point::max();
     record::CaptureResult captured;
     try {
-        captured = record::capture_stream(in, spool_fd, spool, [&] {
-            return recording::SignalPhases::stop_requested() || std::chrono::steady_clock::now() >= deadline;
-        }, 50, true);
+        captured = record::capture_stream(
+            in, spool_fd, spool,
+            [&] { return recording::SignalPhases::stop_requested() || std::chrono::steady_clock::now() >= deadline; },
+            50, true);
     } catch (...) {
         if (owned) ::close(in);
         ::close(spool_fd);
@@ -98,12 +100,14 @@ int run_attach(const AttachCommand& command, std::FILE* out, std::FILE* err) {
                      captured.end_of_stream ? "the stream ended after" : "recorded",
                      static_cast<unsigned long long>(captured.bytes), seconds);
     if (!captured.end_of_stream && !command.output.quiet)
-        std::fputs("eventlog2fxprof: the window ends where the program's stream goes on: the eventlog is converted "
-                   "as a truncated log (the warning below)\n",
-                   err);
+        std::fputs(
+            "eventlog2fxprof: the window ends where the program's stream goes on: the eventlog is converted "
+            "as a truncated log (the warning below)\n",
+            err);
     if (captured.skipped && !command.output.quiet)
-        std::fprintf(err, "eventlog2fxprof: left out %llu bytes before the eventlog's header (GHC 9.0 sends a "
-                          "stray block marker when it restarts its eventlog for a new client)\n",
+        std::fprintf(err,
+                     "eventlog2fxprof: left out %llu bytes before the eventlog's header (GHC 9.0 sends a "
+                     "stray block marker when it restarts its eventlog for a new client)\n",
                      static_cast<unsigned long long>(captured.skipped));
     RecordingOutput settings = command.output;
     const int converted = recording::convert_spool(spool, display, output, settings, err, true);

@@ -13,9 +13,9 @@
 namespace el2fx::cli {
 
 struct AttachCommand {
-    std::string source;                       // a Unix socket, a FIFO, or "-"
-    std::optional<std::uint64_t> duration_ns; // none: until Ctrl-C or the end of the stream
-    RecordingOutput output;                   // open defaults to false for attach
+    std::string source;                        // a Unix socket, a FIFO, or "-"
+    std::optional<std::uint64_t> duration_ns;  // none: until Ctrl-C or the end of the stream
+    RecordingOutput output;                    // open defaults to false for attach
 };
 
 // kOk (kDataLoss under --strict when data was lost), kRecordError when nothing came,

@@ -34,7 +34,8 @@ void print_sources(std::FILE* dest, const convert::SourcesReport& s) {
 
 std::vector<convert::RunInput> run_inputs(const ConvertCommand& command) {
     std::vector<convert::RunInput> inputs;
-    const std::vector<std::string>& paths = command.inputs.empty() ? std::vector<std::string>{command.input} : command.inputs;
+    const std::vector<std::string>& paths =
+        command.inputs.empty() ? std::vector<std::string>{command.input} : command.inputs;
     if (!command.names.empty() && command.names.size() != paths.size())
         throw Error("--names gives " + std::to_string(command.names.size()) + " names for " +
                     std::to_string(paths.size()) + " eventlogs");
@@ -50,7 +51,8 @@ int run_compare(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
     convert::RunsReport report = convert::convert_eventlogs(inputs, output, command.options);
     bool lost = false;
     for (std::size_t i = 0; i < inputs.size(); ++i)
-        lost = report_input_warnings(err, inputs[i].path, report.runs[i].stream_end, report.runs[i].diagnostics) || lost;
+        lost =
+            report_input_warnings(err, inputs[i].path, report.runs[i].stream_end, report.runs[i].diagnostics) || lost;
     if (!command.quiet && output != "-") {
         std::fprintf(out, "Wrote %s (%.1f KB): %zu runs side by side, each starting at 0:\n", output.c_str(),
                      static_cast<double>(report.output_bytes) / 1024.0, inputs.size());
@@ -103,10 +105,12 @@ std::string output_path(const ConvertCommand& command) {
 
 int run_convert(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
     std::string output = output_path(command);
-    const std::vector<std::string> inputs = command.inputs.empty() ? std::vector<std::string>{command.input} : command.inputs;
+    const std::vector<std::string> inputs =
+        command.inputs.empty() ? std::vector<std::string>{command.input} : command.inputs;
     if (auto input = input_overwritten_by(output, inputs)) {
-        std::fprintf(err, "eventlog2fxprof: error: the output %s is the input %s (the same file): "
-                          "writing the profile would destroy the eventlog; choose another -o\n",
+        std::fprintf(err,
+                     "eventlog2fxprof: error: the output %s is the input %s (the same file): "
+                     "writing the profile would destroy the eventlog; choose another -o\n",
                      output.c_str(), *input == "-" ? "(standard input)" : input->c_str());
         return kUsageError;
     }
@@ -116,12 +120,13 @@ int run_convert(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
     convert::ConversionReport report = convert::convert_eventlog(command.input, output, options);
     bool lost = report_input_warnings(err, command.input, report.stream_end, report.diagnostics);
     if (report.run.events == 0)
-        std::fprintf(err, "warning: %s: the eventlog holds no events (the program stopped before writing any, or "
-                          "ran with no event class enabled): the profile is empty\n",
+        std::fprintf(err,
+                     "warning: %s: the eventlog holds no events (the program stopped before writing any, or "
+                     "ran with no event class enabled): the profile is empty\n",
                      command.input == "-" ? "(standard input)" : command.input.c_str());
     if (!command.quiet && output != "-") {
-        std::fprintf(out, "Wrote %s (%.1f KB): %u capabilities, %zu thread tracks",
-                     output.c_str(), static_cast<double>(report.output_bytes) / 1024.0, report.run.capabilities,
+        std::fprintf(out, "Wrote %s (%.1f KB): %u capabilities, %zu thread tracks", output.c_str(),
+                     static_cast<double>(report.output_bytes) / 1024.0, report.run.capabilities,
                      report.mapping.thread_tracks);
         if (report.mapping.folded_threads)
             std::fprintf(out, " + %zu threads folded into \"other threads\" (--max-threads, --all-threads)",

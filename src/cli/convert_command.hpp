@@ -15,11 +15,11 @@ struct ConvertCommand {
     // Several eventlogs (the first is `input`): one profile, a process per run, to compare.
     std::vector<std::string> inputs;
     std::vector<std::string> names;  // --names: the runs' process names, one per input
-    std::string output;  // empty: beside the input
+    std::string output;              // empty: beside the input
     convert::ConvertOptions options;
     bool strict = false;
     bool quiet = false;
-    bool stats = false;  // list the event types, their counts and where each is shown
+    bool stats = false;    // list the event types, their counts and where each is shown
     bool timings = false;  // the wall time of each phase, on standard error
 };
 

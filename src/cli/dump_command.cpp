@@ -63,15 +63,16 @@ int run_dump(DumpOptions options, std::FILE* out, std::FILE* err) {
             text.buffer() += "truncated at byte " + std::to_string(*end.truncated_at) +
                              (end.truncated_mid_event ? " (mid-event)\n" : " (no end-of-data marker)\n");
         for (const eventlog::LostData& lost : end.lost)
-            text.buffer() += "corrupt data at bytes " + std::to_string(lost.begin) + "-" + std::to_string(lost.end) + " (" +
-                             std::string(eventlog::corruption_text(lost.kind)) + ")\n";
+            text.buffer() += "corrupt data at bytes " + std::to_string(lost.begin) + "-" + std::to_string(lost.end) +
+                             " (" + std::string(eventlog::corruption_text(lost.kind)) + ")\n";
         text.buffer() += "diagnostics:";
         bool any = false;
         for (std::size_t i = 0; i < kDiagnosticCount; ++i) {
             auto d = static_cast<Diagnostic>(i);
             if (diagnostics.count(d) == 0) continue;
             any = true;
-            text.buffer() += "\n  " + std::string(Diagnostics::info(d).id) + ": " + std::to_string(diagnostics.count(d));
+            text.buffer() +=
+                "\n  " + std::string(Diagnostics::info(d).id) + ": " + std::to_string(diagnostics.count(d));
         }
         text.buffer() += any ? "\n" : " none\n";
     } else if (options.spans) {

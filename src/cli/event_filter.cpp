@@ -50,9 +50,12 @@ void EventFilter::resolve(const eventlog::Header& header) {
 std::optional<std::uint32_t> thread_of(const eventlog::Event& event) {
     return std::visit(
         [](const auto& p) -> std::optional<std::uint32_t> {
-            if constexpr (requires { p.thread; }) return p.thread;
-            else if constexpr (requires { p.spark_thread; }) return p.spark_thread;
-            else return std::nullopt;
+            if constexpr (requires { p.thread; })
+                return p.thread;
+            else if constexpr (requires { p.spark_thread; })
+                return p.spark_thread;
+            else
+                return std::nullopt;
         },
         event.payload);
 }
@@ -63,8 +66,10 @@ bool EventFilter::accepts(const eventlog::Event& event) const {
     if (to && event.time > *to) return false;
     if (cap) {
         std::optional<std::uint32_t> c;
-        if (auto* sample = event.as<eventlog::ProfSampleCostCentre>()) c = sample->cap;
-        else if (event.cap) c = *event.cap;
+        if (auto* sample = event.as<eventlog::ProfSampleCostCentre>())
+            c = sample->cap;
+        else if (event.cap)
+            c = *event.cap;
         if (c != cap) return false;
     }
     if (thread && thread_of(event) != thread) return false;
@@ -77,10 +82,14 @@ std::uint64_t parse_time(const std::string& text) {
     double value = std::strtod(begin, &end);
     std::string unit(end);
     double scale = 0;
-    if (unit.empty() || unit == "ns") scale = 1;
-    else if (unit == "us" || unit == "µs") scale = 1e3;
-    else if (unit == "ms") scale = 1e6;
-    else if (unit == "s") scale = 1e9;
+    if (unit.empty() || unit == "ns")
+        scale = 1;
+    else if (unit == "us" || unit == "µs")
+        scale = 1e3;
+    else if (unit == "ms")
+        scale = 1e6;
+    else if (unit == "s")
+        scale = 1e9;
     if (end == begin || scale == 0 || !(value >= 0) || !std::isfinite(value))
         throw Error("invalid time \"" + text + "\" (examples: 1500000, 1.5ms, 2s)");
     return static_cast<std::uint64_t>(std::llround(value * scale));

@@ -12,8 +12,8 @@
 namespace el2fx::cli {
 
 struct EventFilter {
-    std::set<std::uint16_t> tags;        // empty: all
-    std::set<std::string> type_names;    // resolved against the header into tags
+    std::set<std::uint16_t> tags;      // empty: all
+    std::set<std::string> type_names;  // resolved against the header into tags
     std::optional<std::uint16_t> cap;
     std::optional<std::uint32_t> thread;
     std::optional<std::uint64_t> from, to;  // ns, inclusive

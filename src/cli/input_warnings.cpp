@@ -40,8 +40,8 @@ bool report_input_warnings(std::FILE* err, const std::string& input, const event
         std::fprintf(err,
                      "warning: %s: %llu event%s stamped after %s block's end time (or at 2^63 ns or later), the "
                      "first at byte %llu: given the time of the event before (timestamp_out_of_range)\n",
-                     input.c_str(), static_cast<unsigned long long>(bad), bad == 1 ? "" : "s", bad == 1 ? "its" : "their",
-                     static_cast<unsigned long long>(end.first_bad_time_at.value_or(0)));
+                     input.c_str(), static_cast<unsigned long long>(bad), bad == 1 ? "" : "s",
+                     bad == 1 ? "its" : "their", static_cast<unsigned long long>(end.first_bad_time_at.value_or(0)));
     }
     for (std::size_t i = 0; i < kDiagnosticCount; ++i) {
         auto d = static_cast<Diagnostic>(i);

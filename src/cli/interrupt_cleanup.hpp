@@ -18,7 +18,7 @@ public:
 
 private:
     static constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
-    struct sigaction old_[3] {};
+    struct sigaction old_[3]{};
     bool installed_[3] = {};
 };
 

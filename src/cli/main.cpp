@@ -41,8 +41,8 @@ constexpr const char* kUsage =
 // help (exit 0) and a missing positional argument is a usage error naming `what`. nullopt
 // with `status` set when the command should stop there.
 std::optional<cxxopts::ParseResult> parse_command(cxxopts::Options& options, int argc, char** argv,
-                                                  const char* positional, const char* positional_help,
-                                                  const char* what, int& status) {
+                                                  const char* positional, const char* positional_help, const char* what,
+                                                  int& status) {
     options.parse_positional({positional});
     options.positional_help(positional_help);
     auto args = options.parse(argc, argv);
@@ -61,36 +61,37 @@ std::optional<cxxopts::ParseResult> parse_command(cxxopts::Options& options, int
 
 // A command that reads one eventlog (dump, summary): adds --strict, --help and the input, then
 // parses as parse_command does.
-std::optional<cxxopts::ParseResult> parse_input_command(cxxopts::Options& options, int argc, char** argv,
-                                                        int& status) {
-    options.add_options()
-        ("strict", "exit with status 3 if any data was lost (truncated input, skipped events)")
-        ("h,help", "show this help")
-        ("input", "eventlog file, or - for standard input", cxxopts::value<std::string>());
+std::optional<cxxopts::ParseResult> parse_input_command(cxxopts::Options& options, int argc, char** argv, int& status) {
+    // clang-format off: one option per line
+    options.add_options()("strict", "exit with status 3 if any data was lost (truncated input, skipped events)")(
+        "h,help", "show this help")("input", "eventlog file, or - for standard input", cxxopts::value<std::string>());
+    // clang-format on
     return parse_command(options, argc, argv, "input", "FILE", "FILE", status);
 }
 
 // The conversion options that convert, record and attach share.
 void add_conversion_options(cxxopts::Options& options) {
-    options.add_options()
-        ("interval", "sampling interval of the virtual timer (e.g. 1ms, 200us)", cxxopts::value<std::string>())
-        ("max-threads", "Haskell threads with a track of their own; the rest share one track",
-         cxxopts::value<std::size_t>())
-        ("all-threads", "a track for every Haskell thread")
-        ("heap-bands", "heap-profile bands in the band chart (default 9, a colour each); the rest are added up as \"other\"",
-         cxxopts::value<std::size_t>())
-        ("include-env", "put the program's environment variables into the profile (they may hold secrets)")
-        ("no-user-messages", "leave traceEvent messages out (START/STOP spans stay): for huge eventlogs")
-        ("spark-burst-gap", "spark events of a kind closer than this make one marker (default 10us; 0: one each)",
-         cxxopts::value<std::string>())
-        ("marker-resolution", "spans shorter than this are merged into one counted marker per group "
-                              "(default: the interval, coarser for logs over 100 s; 0: a marker for every span)",
-         cxxopts::value<std::string>())
-        ("stats", "also list the event types in FILE: their counts and where the profile shows each (a list per FILE)")
-        ("timings", "print the wall time of each phase of the conversion on standard error")
-        ("redact-args", "write the program's arguments as [redacted] (argv[0] keeps its file name)")
-        ("redact-paths", "reduce absolute paths in any text to their file names")
-        ;
+    // clang-format off: one option per line
+    options.add_options()("interval", "sampling interval of the virtual timer (e.g. 1ms, 200us)",
+                          cxxopts::value<std::string>())(
+        "max-threads", "Haskell threads with a track of their own; the rest share one track",
+        cxxopts::value<std::size_t>())("all-threads", "a track for every Haskell thread")(
+        "heap-bands",
+        "heap-profile bands in the band chart (default 9, a colour each); the rest are added up as \"other\"",
+        cxxopts::value<std::size_t>())(
+        "include-env", "put the program's environment variables into the profile (they may hold secrets)")(
+        "no-user-messages", "leave traceEvent messages out (START/STOP spans stay): for huge eventlogs")(
+        "spark-burst-gap", "spark events of a kind closer than this make one marker (default 10us; 0: one each)",
+        cxxopts::value<std::string>())(
+        "marker-resolution",
+        "spans shorter than this are merged into one counted marker per group "
+        "(default: the interval, coarser for logs over 100 s; 0: a marker for every span)",
+        cxxopts::value<std::string>())(
+        "stats", "also list the event types in FILE: their counts and where the profile shows each (a list per FILE)")(
+        "timings", "print the wall time of each phase of the conversion on standard error")(
+        "redact-args", "write the program's arguments as [redacted] (argv[0] keeps its file name)")(
+        "redact-paths", "reduce absolute paths in any text to their file names");
+    // clang-format on
 }
 
 void read_conversion_options(const cxxopts::ParseResult& args, el2fx::convert::ConvertOptions& options) {
@@ -108,7 +109,8 @@ void read_conversion_options(const cxxopts::ParseResult& args, el2fx::convert::C
     if (args.count("heap-bands")) options.heap_bands = args["heap-bands"].as<std::size_t>();
     options.include_env = args.count("include-env") > 0;
     options.user_messages = args.count("no-user-messages") == 0;
-    if (args.count("spark-burst-gap")) options.spark_burst_gap_ns = parse_time(args["spark-burst-gap"].as<std::string>());
+    if (args.count("spark-burst-gap"))
+        options.spark_burst_gap_ns = parse_time(args["spark-burst-gap"].as<std::string>());
     if (args.count("marker-resolution"))
         options.marker_resolution_ns = parse_time(args["marker-resolution"].as<std::string>());
     options.redact_args = args.count("redact-args") > 0;
@@ -119,15 +121,17 @@ void read_conversion_options(const cxxopts::ParseResult& args, el2fx::convert::C
 int dump_main(int argc, char** argv) {
     cxxopts::Options options("eventlog2fxprof dump",
                              "Print an eventlog's events in time order, as `ghc-events show` does.");
-    options.add_options()
-        ("type", "only events of this type: tag number, GHC name (STOP_THREAD) or description; repeatable",
-         cxxopts::value<std::vector<std::string>>())
-        ("cap", "only events of this capability", cxxopts::value<unsigned>())
-        ("thread", "only events about this Haskell thread", cxxopts::value<unsigned>())
-        ("from", "only events at or after this time (ns, or with unit: 1.5ms, 2s)", cxxopts::value<std::string>())
-        ("to", "only events at or before this time", cxxopts::value<std::string>())
-        ("stats", "count and bytes per event type, blocks, time span, warnings (file order, one pass)")
-        ("spans", "the threading analyses' spans (GC, mutator, idle per capability; running, blocked per thread)");
+    // clang-format off: one option per line
+    options.add_options()("type",
+                          "only events of this type: tag number, GHC name (STOP_THREAD) or description; repeatable",
+                          cxxopts::value<std::vector<std::string>>())("cap", "only events of this capability",
+                                                                      cxxopts::value<unsigned>())(
+        "thread", "only events about this Haskell thread", cxxopts::value<unsigned>())(
+        "from", "only events at or after this time (ns, or with unit: 1.5ms, 2s)", cxxopts::value<std::string>())(
+        "to", "only events at or before this time", cxxopts::value<std::string>())(
+        "stats", "count and bytes per event type, blocks, time span, warnings (file order, one pass)")(
+        "spans", "the threading analyses' spans (GC, mutator, idle per capability; running, blocked per thread)");
+    // clang-format on
     int status = kOk;
     auto parsed = parse_input_command(options, argc, argv, status);
     if (!parsed) return status;
@@ -151,9 +155,10 @@ int serve_main(int argc, char** argv) {
                              "Serve profiles on this machine under a secret path and print the Firefox Profiler "
                              "link that opens them (two profiles: also the link that compares them). "
                              "Serves until Ctrl-C.");
-    options.add_options()
-        ("h,help", "show this help")
-        ("files", "profile files (.json.gz or .json)", cxxopts::value<std::vector<std::string>>());
+    // clang-format off: one option per line
+    options.add_options()("h,help", "show this help")("files", "profile files (.json.gz or .json)",
+                                                      cxxopts::value<std::vector<std::string>>());
+    // clang-format on
     add_serve_options(options);
     int status = kOk;
     auto parsed = parse_command(options, argc, argv, "files", "PROFILE.json.gz...", "PROFILE.json.gz", status);
@@ -169,8 +174,9 @@ int summary_main(int argc, char** argv) {
     cxxopts::Options options("eventlog2fxprof summary",
                              "Print the statistics of +RTS -s, computed from the eventlog's events only, in the "
                              "runtime's layout; a figure the events cannot give is shown as ? with the reason.");
-    options.add_options()
-        ("json", "print JSON instead (every figure with its accuracy and a note)");
+    // clang-format off: one option per line
+    options.add_options()("json", "print JSON instead (every figure with its accuracy and a note)");
+    // clang-format on
     int status = kOk;
     auto parsed = parse_input_command(options, argc, argv, status);
     if (!parsed) return status;
@@ -184,16 +190,18 @@ int summary_main(int argc, char** argv) {
 
 // Options that record and attach share: the conversion's, -o, --open/--no-open, -q, --strict.
 void add_recording_options(cxxopts::Options& options, bool open_by_default) {
-    options.add_options()
-        ("o,output", open_by_default ? "where to write the profile (default: PROGRAM.json.gz here)"
-                                     : "where to write the profile (- for standard output; default: SOCKET.json.gz here)",
-         cxxopts::value<std::string>())
-        ("open", open_by_default ? "serve the profile and open it in the Firefox Profiler (the default)"
-                                 : "then serve the profile and open it in the Firefox Profiler (see `serve --help`)")
-        ("no-open", "just write the profile")
-        ("strict", "exit with status 3 if any data was lost (truncated input, skipped events)")
-        ("q,quiet", "print nothing but warnings and errors")
-        ("h,help", "show this help");
+    // clang-format off: one option per line
+    options.add_options()("o,output",
+                          open_by_default
+                              ? "where to write the profile (default: PROGRAM.json.gz here)"
+                              : "where to write the profile (- for standard output; default: SOCKET.json.gz here)",
+                          cxxopts::value<std::string>())(
+        "open", open_by_default ? "serve the profile and open it in the Firefox Profiler (the default)"
+                                : "then serve the profile and open it in the Firefox Profiler (see `serve --help`)")(
+        "no-open", "just write the profile")(
+        "strict", "exit with status 3 if any data was lost (truncated input, skipped events)")(
+        "q,quiet", "print nothing but warnings and errors")("h,help", "show this help");
+    // clang-format on
     add_conversion_options(options);
     add_serve_options(options);
 }
@@ -228,18 +236,19 @@ int record_main(int argc, char** argv) {
                              "PROGRAM.json.gz and open it in the Firefox Profiler. The program needs -rtsopts "
                              "(and -eventlog before GHC 9.4). Its input, output and exit status stay its own; "
                              "Ctrl-C goes to it, a second Ctrl-C kills it. Exit status 4: it cannot be recorded.");
-    options.add_options()
-        ("heap", "record heap profile samples (-hT; -h for a profiled build)")
-        ("sparks", "record every spark event (-lf)")
-        ("interval-rts", "the RTS's heap profile interval (-i; e.g. 100ms)", cxxopts::value<std::string>())
-        ("rts", "more RTS options, passed verbatim (\"-N4 -A64m\")", cxxopts::value<std::string>())
-        ("dry-run", "print the command line it would run, and stop");
+    // clang-format off: one option per line
+    options.add_options()("heap", "record heap profile samples (-hT; -h for a profiled build)")(
+        "sparks", "record every spark event (-lf)")("interval-rts", "the RTS's heap profile interval (-i; e.g. 100ms)",
+                                                    cxxopts::value<std::string>())(
+        "rts", "more RTS options, passed verbatim (\"-N4 -A64m\")", cxxopts::value<std::string>())(
+        "dry-run", "print the command line it would run, and stop");
+    // clang-format on
     add_recording_options(options, true);
     options.custom_help("[OPTIONS] -- PROGRAM [ARGS...]");
     // The program and its arguments start after "--", or at the first word that is not an option.
-    static const std::vector<std::string> kValued = {"-o", "--output", "--interval-rts", "--rts", "--interval",
-                                                     "--max-threads", "--heap-bands", "--spark-burst-gap",
-                                                     "--marker-resolution", "--port", "--address", "--profiler-url"};
+    static const std::vector<std::string> kValued = {
+        "-o",           "--output",          "--interval-rts",      "--rts",  "--interval", "--max-threads",
+        "--heap-bands", "--spark-burst-gap", "--marker-resolution", "--port", "--address",  "--profiler-url"};
     int split = 1;
     bool dashdash = false;
     for (; split < argc; ++split) {
@@ -281,9 +290,10 @@ int attach_main(int argc, char** argv) {
                              "eventlog-socket library), writes into a FIFO (+RTS -l -ol/path/fifo), or pipes in "
                              "(-), until Ctrl-C, --duration or the end of the stream; then convert it. Exit "
                              "status 4: nothing came.");
-    options.add_options()
-        ("duration", "stop after this long (e.g. 10s, 500ms)", cxxopts::value<std::string>())
-        ("source", "the socket, FIFO, or - for standard input", cxxopts::value<std::string>());
+    // clang-format off: one option per line
+    options.add_options()("duration", "stop after this long (e.g. 10s, 500ms)", cxxopts::value<std::string>())(
+        "source", "the socket, FIFO, or - for standard input", cxxopts::value<std::string>());
+    // clang-format on
     add_recording_options(options, false);
     int status = kOk;
     auto parsed = parse_command(options, argc, argv, "source", "SOCKET|FIFO|-", "SOCKET", status);
@@ -303,16 +313,17 @@ int attach_main(int argc, char** argv) {
 int convert_main(int argc, char** argv) {
     cxxopts::Options options("eventlog2fxprof",
                              "Convert a GHC eventlog into a Firefox Profiler profile (gzipped JSON).");
-    options.add_options()
-        ("o,output", "where to write the profile (- for standard output); default: beside FILE, .json.gz",
-         cxxopts::value<std::string>())
-        ("names", "several eventlogs: name their processes (comma-separated, one per FILE)",
-         cxxopts::value<std::vector<std::string>>())
-        ("open", "then serve the profile and open it in the Firefox Profiler (see `serve --help`)")
-        ("strict", "exit with status 3 if any data was lost (truncated input, skipped events)")
-        ("q,quiet", "print nothing but warnings and errors")
-        ("h,help", "show this help")
-        ("input", "eventlog file, or - for standard input", cxxopts::value<std::vector<std::string>>());
+    // clang-format off: one option per line
+    options.add_options()("o,output",
+                          "where to write the profile (- for standard output); default: beside FILE, .json.gz",
+                          cxxopts::value<std::string>())(
+        "names", "several eventlogs: name their processes (comma-separated, one per FILE)",
+        cxxopts::value<std::vector<std::string>>())(
+        "open", "then serve the profile and open it in the Firefox Profiler (see `serve --help`)")(
+        "strict", "exit with status 3 if any data was lost (truncated input, skipped events)")(
+        "q,quiet", "print nothing but warnings and errors")("h,help", "show this help")(
+        "input", "eventlog file, or - for standard input", cxxopts::value<std::vector<std::string>>());
+    // clang-format on
     add_conversion_options(options);
     add_serve_options(options);
     options.parse_positional({"input"});

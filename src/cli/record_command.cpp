@@ -94,10 +94,11 @@ int convert_spool(const std::string& spool, const std::string& display, const st
     if (report.run.events == 0) {
         std::fprintf(err, "warning: %s: the eventlog holds no events: the profile is empty", display.c_str());
         if (attach_hint)
-            std::fputs(" (a GHC runtime holds events in a buffer per capability until it is full, 2 MB before "
-                       "GHC 9.2: record a longer window, or run the program with +RTS --eventlog-flush-interval=1 "
-                       "on GHC 9.2 or later)",
-                       err);
+            std::fputs(
+                " (a GHC runtime holds events in a buffer per capability until it is full, 2 MB before "
+                "GHC 9.2: record a longer window, or run the program with +RTS --eventlog-flush-interval=1 "
+                "on GHC 9.2 or later)",
+                err);
         std::fputc('\n', err);
     }
     if (!settings.quiet && output != "-") {
@@ -139,7 +140,8 @@ int fail(std::FILE* err, const std::string& message) {
 std::string record_output_path(const std::string& program) { return file_name(program) + ".json.gz"; }
 
 int run_record(const RecordCommand& command, std::FILE* out, std::FILE* err) {
-    const std::string output = command.output.output.empty() ? record_output_path(command.program) : command.output.output;
+    const std::string output =
+        command.output.output.empty() ? record_output_path(command.program) : command.output.output;
     if (output == "-") {
         std::fputs("eventlog2fxprof record: the program's standard output is its own: -o - is refused, name a file\n",
                    err);
@@ -150,7 +152,8 @@ int run_record(const RecordCommand& command, std::FILE* out, std::FILE* err) {
     try {
         path = record::resolve_program(command.program);
         if (!record::holds_ghc_runtime(path))
-            throw Error(command.program + " is not a GHC program (no GHC runtime system in it): record runs Haskell "
+            throw Error(command.program +
+                        " is not a GHC program (no GHC runtime system in it): record runs Haskell "
                         "programs built by GHC; for a script that starts one, record the program itself");
         record::check_user_rts_options(command.args, std::getenv("GHCRTS"));
     } catch (const Error& e) {
@@ -238,8 +241,8 @@ int run_record(const RecordCommand& command, std::FILE* out, std::FILE* err) {
                      status.describe().c_str(), static_cast<unsigned long long>(captured.bytes));
     RecordingOutput settings = command.output;
     if (settings.options.input_name.empty()) settings.options.input_name = file_name(command.program);
-    const int converted = recording::convert_spool(spool, command.program + " (recorded eventlog)", output, settings,
-                                                   err, false);
+    const int converted =
+        recording::convert_spool(spool, command.program + " (recorded eventlog)", output, settings, err, false);
     if (converted != kOk) return converted;
     fds.reset();
     dir.reset();      // the spool file is not needed any more

@@ -31,8 +31,8 @@ struct RecordCommand {
     std::string program;            // as the user gave it (argv[0] of the child)
     std::vector<std::string> args;  // the program's own arguments, kept as given
     record::RecordRequest request;
-    bool dry_run = false;           // print the command line only
-    RecordingOutput output;         // open defaults to true for record
+    bool dry_run = false;    // print the command line only
+    RecordingOutput output;  // open defaults to true for record
 };
 
 // The program's exit status (128 + N when signal N ended it), kRecordError when it could not be
@@ -67,7 +67,7 @@ public:
     static int interrupts();
 
 private:
-    struct ::sigaction old_[3] {};
+    struct ::sigaction old_[3]{};
     bool installed_[3] = {};
 };
 

@@ -62,7 +62,8 @@ public:
 
 private:
     int fds_[2] = {-1, -1};
-    struct sigaction old_int_ {}, old_term_ {}, old_pipe_ {};
+    struct sigaction old_int_ {
+    }, old_term_{}, old_pipe_{};
 };
 
 bool has_desktop() {
@@ -111,17 +112,16 @@ std::string base_name(const std::string& path) {
 }  // namespace
 
 void add_serve_options(cxxopts::Options& options) {
-    options.add_options("serve")
-        ("port", "serve on this port (default: the first free one from 3000; 0: any free one)",
-         cxxopts::value<unsigned>())
-        ("address", "listen on this IP address (default 127.0.0.1: this machine only)",
-         cxxopts::value<std::string>())
-        ("no-browser", "do not open the link in a desktop browser, only print it")
-        ("profiler-url", "the Firefox Profiler to link to (default https://profiler.firefox.com)",
-         cxxopts::value<std::string>())
-        ("sources", "the program's source directory (repeatable): convert embeds the Haskell source files the "
-                    "profile's cost centres name; serve gives them to the profiler's source view",
-         cxxopts::value<std::vector<std::string>>());
+    options.add_options("serve")("port", "serve on this port (default: the first free one from 3000; 0: any free one)",
+                                 cxxopts::value<unsigned>())(
+        "address", "listen on this IP address (default 127.0.0.1: this machine only)", cxxopts::value<std::string>())(
+        "no-browser", "do not open the link in a desktop browser, only print it")(
+        "profiler-url", "the Firefox Profiler to link to (default https://profiler.firefox.com)",
+        cxxopts::value<std::string>())(
+        "sources",
+        "the program's source directory (repeatable): convert embeds the Haskell source files the "
+        "profile's cost centres name; serve gives them to the profiler's source view",
+        cxxopts::value<std::vector<std::string>>());
 }
 
 void read_serve_options(const cxxopts::ParseResult& args, ServeCommand& command) {
@@ -165,27 +165,33 @@ int run_serve(const ServeCommand& command, std::FILE* out, std::FILE* err) {
                      serve::from_url_link(urls[i], command.profiler_origin, symbol_server).c_str());
     }
     if (!symbol_server.empty())
-        std::fprintf(out, "Source files for the profiler's source view from: %s\n", [&] {
-            std::string dirs;
-            for (const std::string& d : command.server.sources.roots()) dirs += (dirs.empty() ? "" : ", ") + d;
-            return dirs;
-        }().c_str());
+        std::fprintf(out, "Source files for the profiler's source view from: %s\n",
+                     [&] {
+                         std::string dirs;
+                         for (const std::string& d : command.server.sources.roots())
+                             dirs += (dirs.empty() ? "" : ", ") + d;
+                         return dirs;
+                     }()
+                         .c_str());
     std::string link = serve::from_url_link(urls.front(), command.profiler_origin, symbol_server);
     if (urls.size() == 2) {
         link = serve::compare_link(urls, 1, command.profiler_origin);
         std::fprintf(out, "Compare them (track 1, the first capability, of each): %s\n", link.c_str());
     }
     if (!server.loopback_only())
-        std::fprintf(err, "eventlog2fxprof serve: warning: listening on %s: whoever can reach it and learns the link "
-                          "can download the profile\n", command.server.address.c_str());
+        std::fprintf(err,
+                     "eventlog2fxprof serve: warning: listening on %s: whoever can reach it and learns the link "
+                     "can download the profile\n",
+                     command.server.address.c_str());
     pid_t opener = -1;
     if (command.browser && has_desktop()) opener = open_in_browser(link);
     if (opener > 0) {
         std::fprintf(out, "Opened the link in your browser.\n");
     } else {
         std::string port = std::to_string(server.port());
-        std::fprintf(out, "%s: open the link yourself. From another machine, forward the port first:\n"
-                          "  ssh -L %s:127.0.0.1:%s %s\n",
+        std::fprintf(out,
+                     "%s: open the link yourself. From another machine, forward the port first:\n"
+                     "  ssh -L %s:127.0.0.1:%s %s\n",
                      command.browser && has_desktop() ? "Could not start a browser" : "No desktop browser here",
                      port.c_str(), port.c_str(), host_name().c_str());
     }

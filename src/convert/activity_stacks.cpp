@@ -15,10 +15,17 @@ using analysis::ThreadState;
 using eventlog::ThreadId;
 
 ActivityStacks::ActivityStacks(ProfileContext& context, const ThreadTrackLayout& layout)
-    : ctx_(context), p_(context.profile), layout_(layout), other_(context.categories.other),
-      idle_(context.categories.idle), running_(context.categories.running), gc_(context.categories.gc),
-      gc_wait_(context.categories.gc_wait), memory_(context.categories.memory),
-      stopped_categories_(context.categories.off_cpu()), threads_(context.threads.threads().size()) {}
+    : ctx_(context),
+      p_(context.profile),
+      layout_(layout),
+      other_(context.categories.other),
+      idle_(context.categories.idle),
+      running_(context.categories.running),
+      gc_(context.categories.gc),
+      gc_wait_(context.categories.gc_wait),
+      memory_(context.categories.memory),
+      stopped_categories_(context.categories.off_cpu()),
+      threads_(context.threads.threads().size()) {}
 
 ActivityStacks::PerThread* ActivityStacks::per_thread(ThreadId id) {
     std::optional<std::uint32_t> i = ctx_.threads.ordinal(id);
@@ -53,7 +60,8 @@ FrameHandle ActivityStacks::thread_frame(PerThread& t, ThreadId id) {
     if (ctx_.run_count > 1) {
         t.frame = p_.handle_for_frame({.func = p_.handle_for_func({.name = p_.handle_for_string(text)})});
     } else {
-        const StringHandle name = !layout_.own_track_index(id) ? p_.add_distinct_string(text) : p_.handle_for_string(text);
+        const StringHandle name =
+            !layout_.own_track_index(id) ? p_.add_distinct_string(text) : p_.handle_for_string(text);
         t.frame = p_.add_distinct_frame({.func = p_.add_distinct_func({.name = name})});
     }
     return *t.frame;
@@ -96,10 +104,8 @@ StackHandle ActivityStacks::capability_stack(const CapabilityActivity& a) {
         case CapabilityState::idle:
             if (!idle_stack_) idle_stack_ = p_.handle_for_stack(std::nullopt, frame("Idle", idle_));
             return *idle_stack_;
-        case CapabilityState::gc:
-            return gc_stack(a.phase);
-        case CapabilityState::mutator:
-            break;
+        case CapabilityState::gc: return gc_stack(a.phase);
+        case CapabilityState::mutator: break;
     }
     // One statement per interning call: the order of a call's arguments differs between
     // compilers, and the tables' order must not.
@@ -140,7 +146,9 @@ StackHandle ActivityStacks::activity_stack(const ThreadActivity& a, std::optiona
     return reason_stack(p_.handle_for_stack(prefix, stopped_frame(stopped_kind(a))), a);
 }
 
-analysis::OffCpuKind ActivityStacks::stopped_kind(const ThreadActivity& a) { return analysis::off_cpu_kind(a.reason.status); }
+analysis::OffCpuKind ActivityStacks::stopped_kind(const ThreadActivity& a) {
+    return analysis::off_cpu_kind(a.reason.status);
+}
 
 FrameHandle ActivityStacks::running_frame() {
     if (!running_frame_) running_frame_ = frame("Running", running_);
@@ -150,8 +158,8 @@ FrameHandle ActivityStacks::running_frame() {
 FrameHandle ActivityStacks::stopped_frame(analysis::OffCpuKind kind) {
     if (!stopped_frames_[0])
         for (std::size_t k = 0; k < analysis::kOffCpuKinds; ++k)
-            stopped_frames_[k] = frame(analysis::off_cpu_kind_name(static_cast<analysis::OffCpuKind>(k)),
-                                       stopped_categories_[k]);
+            stopped_frames_[k] =
+                frame(analysis::off_cpu_kind_name(static_cast<analysis::OffCpuKind>(k)), stopped_categories_[k]);
     return *stopped_frames_[static_cast<std::size_t>(kind)];
 }
 

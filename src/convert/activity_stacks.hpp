@@ -36,7 +36,8 @@ private:
     struct PerThread {
         fxprof::CompactOptional<fxprof::FrameHandle> frame;
         fxprof::CompactOptional<fxprof::StackHandle> mutator_stack, folded_root, folded_running;
-        std::array<fxprof::CompactOptional<fxprof::StackHandle>, analysis::kOffCpuKinds> folded_stopped;  // by OffCpuKind
+        std::array<fxprof::CompactOptional<fxprof::StackHandle>, analysis::kOffCpuKinds>
+            folded_stopped;  // by OffCpuKind
     };
     struct ThreadStackKey {
         bool running;
@@ -47,8 +48,8 @@ private:
     struct ThreadStackKeyHash {
         std::size_t operator()(const ThreadStackKey& k) const noexcept {
             std::uint64_t h = (std::uint64_t{k.status} << 1) ^ k.running;
-            return static_cast<std::size_t>((h ^ (std::uint64_t{k.blocker} * 0x9E3779B97F4A7C15ull)) *
-                                            0xBF58476D1CE4E5B9ull >> 7);
+            return static_cast<std::size_t>(
+                (h ^ (std::uint64_t{k.blocker} * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull >> 7);
         }
     };
     using ReasonKey = std::pair<std::uint16_t, eventlog::ThreadId>;  // (stop status, blocker)
@@ -78,7 +79,7 @@ private:
     const ThreadTrackLayout& layout_;
     fxprof::CategoryHandle other_{0}, idle_{0}, running_{0}, gc_{0}, gc_wait_{0}, memory_{0};
     std::array<fxprof::CategoryHandle, analysis::kOffCpuKinds> stopped_categories_;  // by OffCpuKind
-    std::vector<PerThread> threads_;  // by the census's thread ordinal
+    std::vector<PerThread> threads_;                                                 // by the census's thread ordinal
     std::unordered_map<ThreadStackKey, fxprof::StackHandle, ThreadStackKeyHash> thread_stacks_;
     std::unordered_map<ReasonKey, fxprof::FrameHandle, ReasonKeyHash> reason_frames_;
     std::optional<fxprof::FrameHandle> running_frame_;

@@ -12,21 +12,21 @@ namespace el2fx::convert {
 
 struct ConvertOptions {
     std::uint64_t sampling_interval_ns = analysis::kDefaultSamplingIntervalNs;
-    std::size_t max_threads = 64;    // Haskell thread tracks; the rest share one track
-    bool all_threads = false;        // a track for every Haskell thread
-    bool include_env = false;        // PROGRAM_ENV into the profile (never by default: secrets)
-    std::string input_name;          // names the profile when the log has no program arguments
-    bool user_messages = true;       // traceEvent messages as markers (false: START/STOP spans only)
+    std::size_t max_threads = 64;               // Haskell thread tracks; the rest share one track
+    bool all_threads = false;                   // a track for every Haskell thread
+    bool include_env = false;                   // PROGRAM_ENV into the profile (never by default: secrets)
+    std::string input_name;                     // names the profile when the log has no program arguments
+    bool user_messages = true;                  // traceEvent messages as markers (false: START/STOP spans only)
     std::uint64_t spark_burst_gap_ns = 10'000;  // spark events closer than this make one marker; 0: one each
-    bool redact_args = false;        // program arguments → "[redacted]" (argv[0] keeps its file name)
-    bool redact_paths = false;       // absolute paths in any text → their file names
+    bool redact_args = false;                   // program arguments → "[redacted]" (argv[0] keeps its file name)
+    bool redact_paths = false;                  // absolute paths in any text → their file names
     // Spans shorter than this are merged into one marker per group (span_detail.hpp);
     // nullopt: chosen from the log's duration; 0: every span keeps its own marker.
     std::optional<std::uint64_t> marker_resolution_ns;
     // --sources: directories whose files the profile's source locations name are embedded
     // (source_locations.hpp); empty: no source text in the profile.
     std::vector<std::string> source_dirs;
-    std::size_t heap_bands = 9;      // heap-profile bands in the chart (a colour each); the rest make "other"
+    std::size_t heap_bands = 9;  // heap-profile bands in the chart (a colour each); the rest make "other"
 };
 
 }  // namespace el2fx::convert

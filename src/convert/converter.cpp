@@ -70,9 +70,8 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     // The eventlog's name only, never its path (with or without --redact-paths): it names the
     // profile when the log has no program arguments, and profiles get shared.
     options.input_name = std::string(redaction::file_name(options.input_name));
-    const redaction::RewriteOptions rewriting{.shift_to_zero = placement.count > 1,
-                                           .redact_args = options.redact_args,
-                                           .redact_paths = options.redact_paths};
+    const redaction::RewriteOptions rewriting{
+        .shift_to_zero = placement.count > 1, .redact_args = options.redact_args, .redact_paths = options.redact_paths};
     Stopwatch stopwatch;
     eventlog::InputFile file(input);
 
@@ -106,7 +105,8 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
                               ? span_detail_for(*options.marker_resolution_ns)
                               : default_span_detail(last > first ? last - first : 0, options.sampling_interval_ns);
     // Counters follow the same detail: samples closer than the resolution merge (exact totals).
-    profile.set_counter_resolution(fxprof::Duration::from_nanos(static_cast<std::int64_t>(context.span_detail.resolution)));
+    profile.set_counter_resolution(
+        fxprof::Duration::from_nanos(static_cast<std::int64_t>(context.span_detail.resolution)));
     std::vector<DiagnosticMoment> diagnostic_moments;
     context.diagnostic_moments = &diagnostic_moments;
     DiagnosticWatcher watcher(report.diagnostics);
@@ -121,8 +121,9 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     const bool keep_threading = census.ticks > 0;
     analysis::ThreadingOptions threading_options;
     threading_options.sampling_interval_ns = options.sampling_interval_ns;
-    analysis::ThreadingAnalysis threading(report.diagnostics, threading_options,
-                                          keep_threading ? static_cast<analysis::ThreadingSink*>(&tee) : parts.threading);
+    analysis::ThreadingAnalysis threading(
+        report.diagnostics, threading_options,
+        keep_threading ? static_cast<analysis::ThreadingSink*>(&tee) : parts.threading);
 
     redaction::EventRewriter rewriter(rewriting);
     eventlog::EventPrefetcher events(reader, report.diagnostics);
@@ -155,7 +156,7 @@ std::string run_name(const RunInput& input) {
 
 fxprof::Profile build_profile(const std::string& input, const ConvertOptions& options, ConversionReport& report) {
     const sources::SourceRoots roots(options.source_dirs);  // first: a bad directory fails before the work
-    fxprof::Profile profile("GHC program");  // the mapper names it
+    fxprof::Profile profile("GHC program");                 // the mapper names it
     add_run(profile, input, options, {}, report);
     if (!roots.empty()) report.sources = embed_sources(profile, roots);
     return profile;

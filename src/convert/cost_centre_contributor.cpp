@@ -167,8 +167,8 @@ private:
             FuncInfo f{.name = p_.handle_for_string("MAIN")};
             StringHandle module = p_.handle_for_string("MAIN");
             f.resource = p_.handle_for_resource(module, ResourceType::library);
-            main_frame_ = p_.handle_for_frame(FrameInfo{.func = p_.handle_for_func(f),
-                                                        .category = SubcategoryHandle(ctx_.categories.running)});
+            main_frame_ = p_.handle_for_frame(
+                FrameInfo{.func = p_.handle_for_func(f), .category = SubcategoryHandle(ctx_.categories.running)});
         }
         return *main_frame_;
     }
@@ -207,9 +207,10 @@ private:
         for (const profiling::CpuCarrier& c : cpu.carriers) {
             auto after = std::upper_bound(ticks.times.begin(), ticks.times.end(), c.time);
             std::optional<StackHandle> stack;
-            if (after != ticks.times.begin()) stack = ticks.stacks[static_cast<std::size_t>(after - ticks.times.begin()) - 1];
-            p_.add_sample(track, ProfileContext::at(c.time), stack, CpuDelta::from_nanos(static_cast<std::int64_t>(c.cpu)),
-                          0);
+            if (after != ticks.times.begin())
+                stack = ticks.stacks[static_cast<std::size_t>(after - ticks.times.begin()) - 1];
+            p_.add_sample(track, ProfileContext::at(c.time), stack,
+                          CpuDelta::from_nanos(static_cast<std::int64_t>(c.cpu)), 0);
         }
     }
 
@@ -256,15 +257,18 @@ private:
     void add_summary() {
         ExtraSectionHandle s = p_.add_extra_section(ctx_.section_label("Time profile (cost centres)"));
         auto count = [&](CostCentreKind k) { return static_cast<std::int64_t>(counts_[static_cast<std::size_t>(k)]); };
-        p_.add_extra_entry(s, "Tick interval",
-                           ExtraValue::duration(Duration::from_nanos(static_cast<std::int64_t>(ticks_.tick_interval()))));
+        p_.add_extra_entry(
+            s, "Tick interval",
+            ExtraValue::duration(Duration::from_nanos(static_cast<std::int64_t>(ticks_.tick_interval()))));
         p_.add_extra_entry(s, "Ticks", ExtraValue::integer(static_cast<std::int64_t>(ticks_.ticks().size())));
         std::int64_t program = count(CostCentreKind::program) + count(CostCentreKind::caf);
         p_.add_extra_entry(s, "In the program's cost centres", ExtraValue::integer(program));
         p_.add_extra_entry(s, "Idle (IDLE)", ExtraValue::integer(count(CostCentreKind::idle)));
         p_.add_extra_entry(s, "Garbage collection (GC)", ExtraValue::integer(count(CostCentreKind::gc)));
-        p_.add_extra_entry(s, "In the runtime (SYSTEM, OVERHEAD_of, ...)", ExtraValue::integer(count(CostCentreKind::runtime)));
-        p_.add_extra_entry(s, "Charged to a known Haskell thread", ExtraValue::integer(static_cast<std::int64_t>(with_thread_)));
+        p_.add_extra_entry(s, "In the runtime (SYSTEM, OVERHEAD_of, ...)",
+                           ExtraValue::integer(count(CostCentreKind::runtime)));
+        p_.add_extra_entry(s, "Charged to a known Haskell thread",
+                           ExtraValue::integer(static_cast<std::int64_t>(with_thread_)));
         if (without_track_)
             p_.add_extra_entry(s, "On a capability without a track (not shown)",
                                ExtraValue::integer(static_cast<std::int64_t>(without_track_)));
@@ -277,8 +281,8 @@ private:
             const profiling::CostCentre* cc = table_.find(top[i].first);
             std::string label = std::to_string(i + 1) + ". " + table_.name(top[i].first);
             if (cc) label += " (" + cc->module + ")";
-            p_.add_extra_entry(s, label,
-                               ExtraValue::percentage(static_cast<double>(top[i].second) / static_cast<double>(program)));
+            p_.add_extra_entry(
+                s, label, ExtraValue::percentage(static_cast<double>(top[i].second) / static_cast<double>(program)));
         }
     }
 
@@ -307,14 +311,9 @@ void CostCentreContributor::handle(const eventlog::Event& event) {
         case eventlog::HeapProfCostCentre::tag:
             if (const auto* cc = event.as<eventlog::HeapProfCostCentre>()) cost_centres_.define(*cc);
             break;
-        case eventlog::ProfBegin::tag:
-            time_profile_.handle(event);
-            break;
-        case eventlog::ProfSampleCostCentre::tag:
-            time_profile_.handle(event);
-            break;
-        default:
-            break;
+        case eventlog::ProfBegin::tag: time_profile_.handle(event); break;
+        case eventlog::ProfSampleCostCentre::tag: time_profile_.handle(event); break;
+        default: break;
     }
 }
 

@@ -28,7 +28,8 @@ std::string describe(const eventlog::LostData& lost) {
     std::string text = where(lost) + ", events between " + milliseconds(lost.from_time) + " and " +
                        milliseconds(lost.to_time) + ": " + std::string(eventlog::corruption_text(lost.kind)) +
                        " (tag " + std::to_string(lost.tag) + ")";
-    text += lost.resynchronised ? "; read on from the next block" : "; no later block: the rest of the eventlog is lost";
+    text +=
+        lost.resynchronised ? "; read on from the next block" : "; no later block: the rest of the eventlog is lost";
     return text;
 }
 
@@ -62,12 +63,11 @@ struct DataLostMarker {
         .table_label = "Data lost (bytes {marker.data.firstByte}-{marker.data.lastByte}): {marker.data.problem}",
         .chart_label = "Data lost",
         .description = "Corrupt bytes in the eventlog: the events they held are missing from this span."};
-    static constexpr std::array kFields{
-        fxprof::StaticField{"problem", "Problem", FieldFormat::string},
-        fxprof::StaticField{"firstByte", "First byte lost", FieldFormat::integer},
-        fxprof::StaticField{"lastByte", "Bytes lost up to", FieldFormat::integer},
-        fxprof::StaticField{"tag", "Event type found", FieldFormat::integer},
-        fxprof::StaticField{"recovery", "Recovery", FieldFormat::string}};
+    static constexpr std::array kFields{fxprof::StaticField{"problem", "Problem", FieldFormat::string},
+                                        fxprof::StaticField{"firstByte", "First byte lost", FieldFormat::integer},
+                                        fxprof::StaticField{"lastByte", "Bytes lost up to", FieldFormat::integer},
+                                        fxprof::StaticField{"tag", "Event type found", FieldFormat::integer},
+                                        fxprof::StaticField{"recovery", "Recovery", FieldFormat::string}};
     fxprof::StringHandle problem;
     std::int64_t first_byte;
     std::int64_t last_byte;

@@ -17,8 +17,7 @@ constexpr NotShown kNotShown[] = {
      "not a change of state (threads run and stop by RUN_THREAD/STOP_THREAD); GHC no longer writes it"},
     {BlockMarker::tag, "framing of the file: starts one capability's block of events"},
     {OsProcessParentPid::tag, "the parent's process id: the profile names the process by its own id"},
-    {HackBugT9003::tag,
-     "carries nothing: declaring it only marks the STOP_THREAD numbering of GHC 7.8.3 and later"},
+    {HackBugT9003::tag, "carries nothing: declaring it only marks the STOP_THREAD numbering of GHC 7.8.3 and later"},
 };
 constexpr NotShown kEnvNotShown = {ProgramEnv::tag,
                                    "environment variables may hold secrets; --include-env puts them in the profile"};
@@ -88,7 +87,8 @@ std::string coverage_report(std::span<const std::uint64_t> events_by_tag, const 
         } else {
             for (const std::string& part : it->shown_by) where += (where.empty() ? "" : ", ") + part;
         }
-        std::snprintf(line, sizeof line, "  %5zu  %-30s %10llu  ", tag, name.c_str(), static_cast<unsigned long long>(n));
+        std::snprintf(line, sizeof line, "  %5zu  %-30s %10llu  ", tag, name.c_str(),
+                      static_cast<unsigned long long>(n));
         out += line;
         out += where;
         out += '\n';

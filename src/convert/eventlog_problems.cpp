@@ -37,8 +37,9 @@ void add_problems(ProfileContext& ctx_, const Diagnostics& diagnostics_) {
     }
     if (ctx_.run.events == 0) {
         any = true;
-        p_.add_extra_entry(d, "No events", ExtraValue::text("the eventlog holds no events: the program stopped "
-                                                           "before writing any; the profile is empty"));
+        p_.add_extra_entry(d, "No events",
+                           ExtraValue::text("the eventlog holds no events: the program stopped "
+                                            "before writing any; the profile is empty"));
         const StringHandle name = p_.handle_for_string("The eventlog holds no events");
         const StringHandle problem = p_.handle_for_string("the program stopped before writing any event");
         const StringHandle id = p_.handle_for_string("no_events");

@@ -11,15 +11,29 @@
 namespace el2fx::convert {
 namespace {
 
-constexpr std::array<std::uint16_t, 23> kShown = {
-    eventlog::StartGC::tag,        eventlog::EndGC::tag,           eventlog::RequestSeqGC::tag,
-    eventlog::RequestParGC::tag,   eventlog::GCIdle::tag,          eventlog::GCWork::tag,
-    eventlog::GCDone::tag,         eventlog::HeapAllocated::tag,   eventlog::HeapSize::tag,
-    eventlog::HeapLive::tag,       eventlog::GCStatsGHC::tag,      eventlog::GlobalSyncGC::tag,
-    eventlog::MemReturn::tag,      eventlog::BlocksSize::tag,      eventlog::ConcMarkBegin::tag,
-    eventlog::ConcMarkEnd::tag,    eventlog::ConcSyncBegin::tag,   eventlog::ConcSyncEnd::tag,
-    eventlog::ConcSweepBegin::tag, eventlog::ConcSweepEnd::tag,    eventlog::ConcUpdRemSetFlush::tag,
-    eventlog::NonmovingHeapCensus::tag, eventlog::NonmovingPrunedSegments::tag};
+constexpr std::array<std::uint16_t, 23> kShown = {eventlog::StartGC::tag,
+                                                  eventlog::EndGC::tag,
+                                                  eventlog::RequestSeqGC::tag,
+                                                  eventlog::RequestParGC::tag,
+                                                  eventlog::GCIdle::tag,
+                                                  eventlog::GCWork::tag,
+                                                  eventlog::GCDone::tag,
+                                                  eventlog::HeapAllocated::tag,
+                                                  eventlog::HeapSize::tag,
+                                                  eventlog::HeapLive::tag,
+                                                  eventlog::GCStatsGHC::tag,
+                                                  eventlog::GlobalSyncGC::tag,
+                                                  eventlog::MemReturn::tag,
+                                                  eventlog::BlocksSize::tag,
+                                                  eventlog::ConcMarkBegin::tag,
+                                                  eventlog::ConcMarkEnd::tag,
+                                                  eventlog::ConcSyncBegin::tag,
+                                                  eventlog::ConcSyncEnd::tag,
+                                                  eventlog::ConcSweepBegin::tag,
+                                                  eventlog::ConcSweepEnd::tag,
+                                                  eventlog::ConcUpdRemSetFlush::tag,
+                                                  eventlog::NonmovingHeapCensus::tag,
+                                                  eventlog::NonmovingPrunedSegments::tag};
 
 }  // namespace
 

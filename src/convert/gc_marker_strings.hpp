@@ -9,12 +9,12 @@ namespace el2fx::convert {
 
 struct GcMarkerStrings {
     struct Names {
-        fxprof::StringHandle gc{0}, sync{0}, pause{0}, phases{0}, mark{0}, conc_sync{0}, sweep{0}, census{0},
-            pruned{0}, flush{0}, returned{0};
+        fxprof::StringHandle gc{0}, sync{0}, pause{0}, phases{0}, mark{0}, conc_sync{0}, sweep{0}, census{0}, pruned{0},
+            flush{0}, returned{0};
     } n;
     struct Strings {
-        fxprof::StringHandle major{0}, minor{0}, parallel{0}, sequential{0}, initiating{0}, taking_part{0},
-            work{0}, idle{0}, done{0}, green{0}, grey{0}, blue{0}, complete{0}, incomplete{0};
+        fxprof::StringHandle major{0}, minor{0}, parallel{0}, sequential{0}, initiating{0}, taking_part{0}, work{0},
+            idle{0}, done{0}, green{0}, grey{0}, blue{0}, complete{0}, incomplete{0};
     } s;
 };
 

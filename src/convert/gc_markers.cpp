@@ -24,8 +24,9 @@ struct GcCollectionMarker {
         .tooltip_label = "GC #{marker.data.number}: {marker.data.summary}",
         .table_label = "#{marker.data.number} {marker.data.summary}",
         .chart_label = "{marker.data.summary}",
-        .description = "One garbage collection, from the first capability's GC_START to the last one's GC_END. "
-                       "The pause +RTS -s counts is the initiating capability's; the others may resume later."};
+        .description =
+            "One garbage collection, from the first capability's GC_START to the last one's GC_END. "
+            "The pause +RTS -s counts is the initiating capability's; the others may resume later."};
     using F = FieldFormat;
     static constexpr std::array kFields{
         StaticField{"number", "Collection", F::integer},
@@ -65,10 +66,10 @@ struct GcCollectionMarker {
     std::optional<double> balance{}, balanced_ratio{};
     Bytes live{}, heap_size{}, blocks_size{}, mem_returned{};
     auto field_values() const {
-        return std::tuple{number,     summary,     gen,        kind,           mode,     initiator,
-                          capabilities, pause,     avg_cap_pause, longest_cap_pause, sync,  allocated,
-                          copied,     slop,        frag,       threads,        max_copied, tot_copied,
-                          balance,    balanced_ratio, live,    heap_size,      blocks_size, mem_returned};
+        return std::tuple{
+            number,        summary,           gen,     kind,           mode,   initiator, capabilities, pause,
+            avg_cap_pause, longest_cap_pause, sync,    allocated,      copied, slop,      frag,         threads,
+            max_copied,    tot_copied,        balance, balanced_ratio, live,   heap_size, blocks_size,  mem_returned};
     }
 };
 
@@ -105,8 +106,9 @@ struct GcSyncMarker {
         .tooltip_label = "GC #{marker.data.number} sync: stopping every capability",
         .table_label = "#{marker.data.number} {marker.data.mode} GC requested by cap {marker.data.requester}",
         .chart_label = "#{marker.data.number}",
-        .description = "From the GC request (REQUEST_SEQ_GC / REQUEST_PAR_GC) to the GC_START of the "
-                       "capability that runs the collection: the wait for every capability to stop."};
+        .description =
+            "From the GC request (REQUEST_SEQ_GC / REQUEST_PAR_GC) to the GC_START of the "
+            "capability that runs the collection: the wait for every capability to stop."};
     static constexpr std::array kFields{StaticField{"number", "Collection", FieldFormat::integer},
                                         StaticField{"requester", "Requested by capability", FieldFormat::integer},
                                         StaticField{"mode", "Parallel or sequential", FieldFormat::string}};
@@ -124,8 +126,9 @@ struct GcPhaseMarker {
         .tooltip_label = "GC #{marker.data.number}: {marker.data.phase}",
         .table_label = "#{marker.data.number} {marker.data.phase}",
         .chart_label = "{marker.data.phase}",
-        .description = "A GC thread's phase inside the collection: work (GC_WORK), idle looking for work "
-                       "(GC_IDLE), done (GC_DONE), each until the next phase or GC_END.",
+        .description =
+            "A GC thread's phase inside the collection: work (GC_WORK), idle looking for work "
+            "(GC_IDLE), done (GC_DONE), each until the next phase or GC_END.",
         .color_field = "color"};
     static constexpr std::array kFields{StaticField{"number", "Collection", FieldFormat::integer},
                                         StaticField{"phase", "Phase", FieldFormat::string},
@@ -158,7 +161,8 @@ auto GcMarkers::sync_marker_sink() {
                       [this](std::uint64_t start, std::uint64_t stop, const CollectionPtr& c) {
                           p_.add_marker(ctx_.process_track, MarkerTiming::interval(at(start), at(stop)), n_.sync,
                                         ctx_.categories.gc,
-                                        GcSyncMarker{.number = c->number, .requester = c->request->cap,
+                                        GcSyncMarker{.number = c->number,
+                                                     .requester = c->request->cap,
                                                      .mode = c->request->parallel ? s_.parallel : s_.sequential});
                       }};
 }
@@ -265,7 +269,9 @@ void GcMarkers::add_participation(ThreadHandle track, const GcCollection& c, con
         // Shorter phases are in the pause's work/idle/done totals only.
         if (ph.end - ph.start < ctx_.span_detail.resolution) continue;
         StringHandle name = ph.phase == gc::GcPhase::work ? s_.work : ph.phase == gc::GcPhase::idle ? s_.idle : s_.done;
-        StringHandle color = ph.phase == gc::GcPhase::work ? s_.green : ph.phase == gc::GcPhase::idle ? s_.grey : s_.blue;
+        StringHandle color = ph.phase == gc::GcPhase::work   ? s_.green
+                             : ph.phase == gc::GcPhase::idle ? s_.grey
+                                                             : s_.blue;
         p_.add_marker(track, MarkerTiming::interval(at(ph.start), at(ph.end)), n_.phases, gc,
                       GcPhaseMarker{.number = c.number, .phase = name, .color = color});
     }

@@ -24,14 +24,14 @@ struct HeapLevelsMarker {
         .tooltip_label = "Heap size {marker.data.size}, live {marker.data.live}",
         .table_label = "heap size {marker.data.size}, live {marker.data.live}, blocks {marker.data.blocks}",
         .chart_label = "{marker.data.size}",
-        .description = "The heap's levels on one scale: its size from the OS (HEAP_SIZE, posted after each "
-                       "collection), live data after each major collection (HEAP_LIVE) and memory in allocated "
-                       "blocks (BLOCKS_SIZE, GHC 9.2+); the largest of each within the span.",
+        .description =
+            "The heap's levels on one scale: its size from the OS (HEAP_SIZE, posted after each "
+            "collection), live data after each major collection (HEAP_LIVE) and memory in allocated "
+            "blocks (BLOCKS_SIZE, GHC 9.2+); the largest of each within the span.",
         .graphs = kGraphs};
-    static constexpr std::array kFields{StaticField{"size", "Heap size", FieldFormat::bytes},
-                                        StaticField{"live", "Live heap", FieldFormat::bytes},
-                                        StaticField{"blocks", "Blocks size", FieldFormat::bytes},
-                                        StaticField{"zero", "", FieldFormat::integer, true}};
+    static constexpr std::array kFields{
+        StaticField{"size", "Heap size", FieldFormat::bytes}, StaticField{"live", "Live heap", FieldFormat::bytes},
+        StaticField{"blocks", "Blocks size", FieldFormat::bytes}, StaticField{"zero", "", FieldFormat::integer, true}};
     HeapLevels levels;
     auto field_values() const { return std::tuple{levels.size, levels.live, levels.blocks, 0}; }
 };
@@ -53,9 +53,7 @@ struct MemReturnMarker {
 
 HeapCounters::HeapCounters(ProfileContext& ctx) : ctx_(ctx), p_(ctx.profile), levels_(ctx.span_detail.resolution) {}
 
-void HeapCounters::begin(const GcMarkerStrings& strings) {
-    n_ = strings.n;
-}
+void HeapCounters::begin(const GcMarkerStrings& strings) { n_ = strings.n; }
 
 void HeapCounters::finish(std::uint64_t end) {
     end_ = end;
@@ -77,8 +75,8 @@ CounterHandle HeapCounters::counter(std::optional<CounterHandle>& slot, std::str
 // would draw spikes of rate between them), so an allocation sample waits for the next.
 void HeapCounters::on_heap_sample(const gc::HeapSample& s) {
     if (pending_allocation_) {
-        bool burst_continues = s.quantity == gc::HeapQuantity::allocated &&
-                               s.time - pending_allocation_->time <= kAllocationBurstNs;
+        bool burst_continues =
+            s.quantity == gc::HeapQuantity::allocated && s.time - pending_allocation_->time <= kAllocationBurstNs;
         add_heap_sample(*pending_allocation_, burst_continues);
         pending_allocation_.reset();
     }
@@ -94,8 +92,8 @@ void HeapCounters::add_heap_levels() {
     if (!levels_.any()) return;
     const StringHandle name = p_.handle_for_string("Heap");
     for (const HeapLevelSpan& s : levels_.spans())
-        p_.add_marker(ctx_.process_track, MarkerTiming::interval(at(s.start), at(s.end)), name,
-                      ctx_.categories.memory, HeapLevelsMarker{s.levels});
+        p_.add_marker(ctx_.process_track, MarkerTiming::interval(at(s.start), at(s.end)), name, ctx_.categories.memory,
+                      HeapLevelsMarker{s.levels});
 }
 
 void HeapCounters::add_heap_sample(const gc::HeapSample& s, bool burst_continues) {
@@ -103,12 +101,11 @@ void HeapCounters::add_heap_sample(const gc::HeapSample& s, bool burst_continues
     switch (s.quantity) {
         case gc::HeapQuantity::heap_size:
         case gc::HeapQuantity::heap_live:
-        case gc::HeapQuantity::blocks_size:
-            levels_.set(s.quantity, s.time, s.value);
-            break;
+        case gc::HeapQuantity::blocks_size: levels_.set(s.quantity, s.time, s.value); break;
         case gc::HeapQuantity::mem_returned:
-            p_.add_marker(ctx_.process_track, MarkerTiming::instant(t), n_.returned, ctx_.categories.memory,
-                          MemReturnMarker{.current = s.mem.current, .needed = s.mem.needed, .returned = s.mem.returned});
+            p_.add_marker(
+                ctx_.process_track, MarkerTiming::instant(t), n_.returned, ctx_.categories.memory,
+                MemReturnMarker{.current = s.mem.current, .needed = s.mem.needed, .returned = s.mem.returned});
             break;
         case gc::HeapQuantity::allocated: {
             // The runtime posts every capability's counter at once: one total per burst, at

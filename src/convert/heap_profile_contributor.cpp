@@ -16,9 +16,10 @@ namespace {
 using namespace el2fx::fxprof;
 
 constexpr std::array<std::uint16_t, 8> kShownTags = {
-    eventlog::HeapProfBegin::tag,       eventlog::HeapProfCostCentre::tag,     eventlog::HeapProfSampleBegin::tag,
-    eventlog::HeapProfSampleCostCentre::tag, eventlog::HeapProfSampleString::tag, eventlog::HeapProfSampleEnd::tag,
-    eventlog::HeapBioProfSampleBegin::tag,   eventlog::InfoProv::tag};
+    eventlog::HeapProfBegin::tag,          eventlog::HeapProfCostCentre::tag,
+    eventlog::HeapProfSampleBegin::tag,    eventlog::HeapProfSampleCostCentre::tag,
+    eventlog::HeapProfSampleString::tag,   eventlog::HeapProfSampleEnd::tag,
+    eventlog::HeapBioProfSampleBegin::tag, eventlog::InfoProv::tag};
 
 // The chart's colours, band 1 (the bottom of the stack) first; "other" is grey. Bands past the
 // ninth reuse them.
@@ -71,10 +72,19 @@ struct HeapCensusMarker {
     std::size_t bands;
     std::array<Band, 5> largest{};
     auto field_values() const {
-        return std::tuple{breakdown,          total,          bands,
-                          largest[0].name, largest[0].bytes, largest[1].name, largest[1].bytes,
-                          largest[2].name, largest[2].bytes, largest[3].name, largest[3].bytes,
-                          largest[4].name, largest[4].bytes};
+        return std::tuple{breakdown,
+                          total,
+                          bands,
+                          largest[0].name,
+                          largest[0].bytes,
+                          largest[1].name,
+                          largest[1].bytes,
+                          largest[2].name,
+                          largest[2].bytes,
+                          largest[3].name,
+                          largest[3].bytes,
+                          largest[4].name,
+                          largest[4].bytes};
     }
 };
 
@@ -90,13 +100,15 @@ MarkerSchema chart_schema(const std::string& type, const std::vector<std::string
                         .tooltip_label = "{marker.name}: {marker.data.total}",
                         .table_label = "{marker.data.total}",
                         .chart_label = "{marker.data.total}",
-                        .description = "Residency by band at each census, stacked on one scale (like hp2ps): "
-                                       "the band with the most residency over the run at the bottom, "
-                                       "the smaller ones above it, the rest added up as \"other\" on top. "
-                                       "Each census holds until the next one."};
+                        .description =
+                            "Residency by band at each census, stacked on one scale (like hp2ps): "
+                            "the band with the most residency over the run at the bottom, "
+                            "the smaller ones above it, the rest added up as \"other\" on top. "
+                            "Each census holds until the next one."};
     for (std::size_t i = 0; i < names.size(); ++i)
         schema.fields.push_back({"b" + std::to_string(i + 1),
-                                 "[" + std::string(v70::spelling(band_color(i))) + "] " + names[i], FieldFormat::bytes});
+                                 "[" + std::string(v70::spelling(band_color(i))) + "] " + names[i],
+                                 FieldFormat::bytes});
     if (other_bands)
         schema.fields.push_back(
             {"other", "[grey] other (" + std::to_string(other_bands) + " smaller bands)", FieldFormat::bytes});
@@ -104,8 +116,8 @@ MarkerSchema chart_schema(const std::string& type, const std::vector<std::string
     for (std::size_t i = 0; i < columns; ++i)
         schema.fields.push_back({"c" + std::to_string(i + 1), "", FieldFormat::bytes, true});
     for (std::size_t i = columns; i-- > 0;)
-        schema.graphs.push_back({"c" + std::to_string(i + 1), MarkerGraphType::bar,
-                                 i < names.size() ? band_color(i) : GraphColor::grey});
+        schema.graphs.push_back(
+            {"c" + std::to_string(i + 1), MarkerGraphType::bar, i < names.size() ? band_color(i) : GraphColor::grey});
     return schema;
 }
 
@@ -146,11 +158,8 @@ void HeapProfileContributor::handle(const eventlog::Event& event) {
         case eventlog::HeapProfSampleCostCentre::tag:
         case eventlog::HeapProfSampleString::tag:
         case eventlog::HeapProfSampleEnd::tag:
-        case eventlog::HeapBioProfSampleBegin::tag:
-            heap_.handle(event);
-            break;
-        default:
-            break;
+        case eventlog::HeapBioProfSampleBegin::tag: heap_.handle(event); break;
+        default: break;
     }
 }
 
@@ -183,15 +192,16 @@ void HeapProfileContributor::contribute(ProfileContext& context, std::uint64_t r
     for (const profiling::HeapCensus& census : heap_.censuses()) {
         Timestamp at = ProfileContext::at(census.time);
         std::vector<std::pair<std::uint32_t, std::uint64_t>> largest = census.bands;
-        std::stable_sort(largest.begin(), largest.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        std::stable_sort(largest.begin(), largest.end(),
+                         [](const auto& a, const auto& b) { return a.second > b.second; });
         HeapCensusMarker marker{.breakdown = breakdown, .total = census.total, .bands = census.bands.size()};
         for (std::size_t k = 0; k < std::min(largest.size(), kMarkerBands); ++k) {
             StringHandle band = p.handle_for_string(name_of(largest[k].first));
             marker.largest[k] = {band, largest[k].second};
         }
         bool interval = census.end && !census.biographical && *census.end >= census.time;
-        MarkerTiming timing = interval ? MarkerTiming::interval(at, ProfileContext::at(*census.end))
-                                       : MarkerTiming::instant(at);
+        MarkerTiming timing =
+            interval ? MarkerTiming::interval(at, ProfileContext::at(*census.end)) : MarkerTiming::instant(at);
         p.add_marker(context.process_track, timing, census.biographical ? bio_name : census_name,
                      context.categories.memory, marker);
     }
@@ -199,14 +209,17 @@ void HeapProfileContributor::contribute(ProfileContext& context, std::uint64_t r
     ExtraSectionHandle s = p.add_extra_section(context.section_label("Heap profile"));
     p.add_extra_entry(s, "Breakdown", ExtraValue::text(std::string(how.flag) + ", by " + std::string(how.by)));
     if (info.sampling_period_ns)
-        p.add_extra_entry(s, "Census interval",
-                          ExtraValue::duration(Duration::from_nanos(static_cast<std::int64_t>(info.sampling_period_ns))));
-    for (const auto& [what, filter] : info.filters) p.add_extra_entry(s, "Only " + std::string(what), ExtraValue::text(filter));
+        p.add_extra_entry(
+            s, "Census interval",
+            ExtraValue::duration(Duration::from_nanos(static_cast<std::int64_t>(info.sampling_period_ns))));
+    for (const auto& [what, filter] : info.filters)
+        p.add_extra_entry(s, "Only " + std::string(what), ExtraValue::text(filter));
     p.add_extra_entry(s, "Censuses", ExtraValue::integer(static_cast<std::int64_t>(heap_.censuses().size())));
     p.add_extra_entry(s, "Bands", ExtraValue::integer(static_cast<std::int64_t>(shown + chart.other_bands)));
-    p.add_extra_entry(s, "Bands in the chart",
-                      ExtraValue::text(std::to_string(shown) +
-                                       (with_other ? " (the rest added up as \"other\"; --heap-bands N shows more)" : "")));
+    p.add_extra_entry(
+        s, "Bands in the chart",
+        ExtraValue::text(std::to_string(shown) +
+                         (with_other ? " (the rest added up as \"other\"; --heap-bands N shows more)" : "")));
     // Per chart band, bottom up: its colour, what it is (cost centre, info table) and its peak.
     for (std::size_t i = 0; i < shown; ++i)
         p.add_extra_entry(s, "[" + std::string(v70::spelling(band_color(i))) + "] band " + std::to_string(i + 1),
@@ -214,10 +227,12 @@ void HeapProfileContributor::contribute(ProfileContext& context, std::uint64_t r
                                                                        cost_centres_, info_tables_) +
                                            "; peak " + human_bytes(chart.peaks[i])));
     if (with_other)
-        p.add_extra_entry(s, "[grey] other", ExtraValue::text(std::to_string(chart.other_bands) + " smaller bands added up; peak " +
-                                                             human_bytes(chart.peaks[shown])));
+        p.add_extra_entry(s, "[grey] other",
+                          ExtraValue::text(std::to_string(chart.other_bands) + " smaller bands added up; peak " +
+                                           human_bytes(chart.peaks[shown])));
     if (info_tables_.size())
-        p.add_extra_entry(s, "Info tables with provenance (IPE)", ExtraValue::integer(static_cast<std::int64_t>(info_tables_.size())));
+        p.add_extra_entry(s, "Info tables with provenance (IPE)",
+                          ExtraValue::integer(static_cast<std::int64_t>(info_tables_.size())));
     if (heap_.stray_samples())
         p.add_extra_entry(s, "Samples outside a census (not shown)",
                           ExtraValue::integer(static_cast<std::int64_t>(heap_.stray_samples())));

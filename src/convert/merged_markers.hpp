@@ -8,8 +8,8 @@
 
 namespace el2fx::convert {
 
-void add_merged_marker(fxprof::Profile& profile, fxprof::ThreadHandle track,
-                       fxprof::StringHandle name, fxprof::CategoryHandle category, const MergedSpans& merged);
+void add_merged_marker(fxprof::Profile& profile, fxprof::ThreadHandle track, fxprof::StringHandle name,
+                       fxprof::CategoryHandle category, const MergedSpans& merged);
 
 // Adapts a marker-adding callable to SpanDetailFilter's sink: span() goes to `add`, merged()
 // becomes a merged marker named `name` on `track`.

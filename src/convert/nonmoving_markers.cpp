@@ -48,10 +48,9 @@ struct NonmovingCensusMarker {
         .tooltip_label = "Census of {marker.data.blockSize} blocks",
         .table_label = "{marker.data.blockSize} blocks: {marker.data.live} live",
         .description = "The non-moving heap's census for one block size (NONMOVING_HEAP_CENSUS)."};
-    static constexpr std::array kFields{StaticField{"blockSize", "Block size", F::bytes},
-                                        StaticField{"active", "Active segments", F::integer},
-                                        StaticField{"filled", "Filled segments", F::integer},
-                                        StaticField{"live", "Live blocks", F::integer}};
+    static constexpr std::array kFields{
+        StaticField{"blockSize", "Block size", F::bytes}, StaticField{"active", "Active segments", F::integer},
+        StaticField{"filled", "Filled segments", F::integer}, StaticField{"live", "Live blocks", F::integer}};
     std::uint64_t block_size, active, filled, live;
     auto field_values() const { return std::tuple{block_size, active, filled, live}; }
 };
@@ -78,7 +77,6 @@ struct RemSetFlushMarker {
     auto field_values() const { return std::tuple<>{}; }
 };
 
-
 }  // namespace
 
 void NonmovingMarkers::begin(const GcMarkerStrings& strings) {
@@ -95,9 +93,9 @@ void NonmovingMarkers::add(const gc::GcAnalysisResult& result, std::uint64_t end
         StringHandle complete = ph.end ? s_.complete : s_.incomplete;
         switch (ph.phase) {
             case gc::ConcurrentPhase::mark:
-                p_.add_marker(proc, timing, n_.mark, gc,
-                              NonmovingMarkMarker{.begins = ph.begins, .complete = complete,
-                                                  .marked = ph.marked_objects});
+                p_.add_marker(
+                    proc, timing, n_.mark, gc,
+                    NonmovingMarkMarker{.begins = ph.begins, .complete = complete, .marked = ph.marked_objects});
                 break;
             case gc::ConcurrentPhase::sync:
                 p_.add_marker(proc, timing, n_.conc_sync, gc,
@@ -111,8 +109,10 @@ void NonmovingMarkers::add(const gc::GcAnalysisResult& result, std::uint64_t end
     }
     for (const gc::NonmovingCensus& c : result.censuses)
         p_.add_marker(proc, MarkerTiming::instant(at(c.time)), n_.census, ctx_.categories.memory,
-                      NonmovingCensusMarker{.block_size = c.block_size, .active = c.active_segments,
-                                            .filled = c.filled_segments, .live = c.live_blocks});
+                      NonmovingCensusMarker{.block_size = c.block_size,
+                                            .active = c.active_segments,
+                                            .filled = c.filled_segments,
+                                            .live = c.live_blocks});
     for (const gc::NonmovingPruned& c : result.pruned)
         p_.add_marker(proc, MarkerTiming::instant(at(c.time)), n_.pruned, ctx_.categories.memory,
                       NonmovingPrunedMarker{.pruned = c.pruned_segments, .free = c.free_segments});

@@ -40,9 +40,9 @@ struct Categories {
     fxprof::CategoryHandle runnable{0};        // grey: ready, waiting for its capability
     fxprof::CategoryHandle foreign_call{0};    // magenta: in C code outside the RTS
     fxprof::CategoryHandle blocked{0};         // light blue: blocked on an MVar, STM, I/O, …
-    fxprof::CategoryHandle user{0};     // yellow: the program's own events (traceEvent, traceMarker)
-    fxprof::CategoryHandle memory{0};   // purple: heap, allocation, heap profiles
-    fxprof::CategoryHandle warning{0};  // red: something odd in the eventlog
+    fxprof::CategoryHandle user{0};            // yellow: the program's own events (traceEvent, traceMarker)
+    fxprof::CategoryHandle memory{0};          // purple: heap, allocation, heap profiles
+    fxprof::CategoryHandle warning{0};         // red: something odd in the eventlog
 
     // The kinds of stop's categories, by analysis::OffCpuKind.
     std::array<fxprof::CategoryHandle, analysis::kOffCpuKinds> off_cpu() const {
@@ -52,7 +52,6 @@ struct Categories {
 
 // Declares the shared categories in the profile.
 Categories declare_categories(fxprof::Profile& profile);
-
 
 class ProfileContext {
 public:
@@ -100,7 +99,9 @@ public:
     // The process's own track (its global track): process-wide markers go here.
     fxprof::ThreadHandle process_track{0};
 
-    static fxprof::Timestamp at(std::uint64_t ns) { return fxprof::Timestamp::from_nanos(static_cast<std::int64_t>(ns)); }
+    static fxprof::Timestamp at(std::uint64_t ns) {
+        return fxprof::Timestamp::from_nanos(static_cast<std::int64_t>(ns));
+    }
 
     std::optional<fxprof::ThreadHandle> capability_track(eventlog::CapNo cap) const;
     // The track showing a Haskell thread: its own, or the shared "other threads" one.

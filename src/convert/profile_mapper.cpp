@@ -40,7 +40,10 @@ constexpr std::size_t kFoldedChunk = 1 << 16;
 
 struct ThreadingMapper::Parts {
     explicit Parts(ProfileContext& context)
-        : ctx(context), p(context.profile), layout(context), markers(context, layout),
+        : ctx(context),
+          p(context.profile),
+          layout(context),
+          markers(context, layout),
           ticks(context.census->tick_coverage) {}
 
     ProfileContext& ctx;
@@ -60,7 +63,8 @@ struct ThreadingMapper::Parts {
         for (const FoldedSample& i : folded_buffer) {
             // CPU deltas of different threads must not be added up as one thread's:
             // the shared track gets weights and stacks, not activity.
-            p.add_sample(*layout.folded_track(), at(i.time), i.stack, std::nullopt, static_cast<std::int64_t>(i.weight));
+            p.add_sample(*layout.folded_track(), at(i.time), i.stack, std::nullopt,
+                         static_cast<std::int64_t>(i.weight));
         }
         folded_buffer.clear();
     }
@@ -109,7 +113,8 @@ void ThreadingMapper::capability_sample(CapNo cap, const analysis::Sample<Capabi
     std::optional<ThreadHandle> track = m.ctx.capability_track(cap);
     if (!track || m.ticks.replaces_capability_sample(cap, s.time)) return;  // a time-profile tick stands in
     m.p.add_sample(*track, at(s.time), m.stacks->capability_stack(s.key),
-                   CpuDelta::from_nanos(static_cast<std::int64_t>(s.cpu_delta_ns)), static_cast<std::int64_t>(s.weight));
+                   CpuDelta::from_nanos(static_cast<std::int64_t>(s.cpu_delta_ns)),
+                   static_cast<std::int64_t>(s.weight));
 }
 
 void ThreadingMapper::thread_sample(ThreadId id, const analysis::Sample<ThreadActivity>& s) {

@@ -38,7 +38,8 @@ public:
     // Exact to the byte: as text, since the panel would round a "bytes" value to three digits.
     void bytes_entry(ExtraSectionHandle s, const std::string& label, const Figure<std::uint64_t>& f) {
         if (f.value) {
-            p_.add_extra_entry(s, label + accuracy_suffix(f.accuracy), ExtraValue::text(gc::with_commas(*f.value) + " bytes"));
+            p_.add_extra_entry(s, label + accuracy_suffix(f.accuracy),
+                               ExtraValue::text(gc::with_commas(*f.value) + " bytes"));
         } else {
             p_.add_extra_entry(s, label, ExtraValue::text("unknown: " + f.note));
         }
@@ -78,24 +79,26 @@ public:
         bytes_entry(s, "Lost to fragmentation", m.fragmentation);
         if (m.generations_table.value) {
             for (const gc::GenerationFigures& g : *m.generations_table.value) {
-                std::string text = std::to_string(g.collections) + " collections (" + std::to_string(g.par_collections) +
-                                   " parallel), " + secs(static_cast<double>(g.elapsed_ns)) + " elapsed, average pause " +
-                                   pause_text(g.avg_pause_ns()) + ", longest " +
-                                   pause_text(static_cast<double>(g.max_pause_ns));
+                std::string text =
+                    std::to_string(g.collections) + " collections (" + std::to_string(g.par_collections) +
+                    " parallel), " + secs(static_cast<double>(g.elapsed_ns)) + " elapsed, average pause " +
+                    pause_text(g.avg_pause_ns()) + ", longest " + pause_text(static_cast<double>(g.max_pause_ns));
                 p_.add_extra_entry(s, "Gen " + std::to_string(g.gen) + accuracy_suffix(m.generations_table.accuracy),
                                    ExtraValue::text(text));
             }
         } else {
-            p_.add_extra_entry(s, "Collections by generation", ExtraValue::text("unknown: " + m.generations_table.note));
+            p_.add_extra_entry(s, "Collections by generation",
+                               ExtraValue::text("unknown: " + m.generations_table.note));
         }
-        if (m.work_balance.value || m.threaded != false) percentage_entry(s, "Parallel GC work balance", m.work_balance, "%.2f%% (serial 0%%, perfect 100%%)");
+        if (m.work_balance.value || m.threaded != false)
+            percentage_entry(s, "Parallel GC work balance", m.work_balance, "%.2f%% (serial 0%%, perfect 100%%)");
         if (m.sparks.value) {
             const gc::SparkFigures& f = *m.sparks.value;
-            p_.add_extra_entry(s, "Sparks" + accuracy_suffix(m.sparks.accuracy),
-                               ExtraValue::text(std::to_string(f.total()) + " (" + std::to_string(f.converted) +
-                                                " converted, " + std::to_string(f.overflowed) + " overflowed, " +
-                                                std::to_string(f.dud) + " dud, " + std::to_string(f.gcd) + " GC'd, " +
-                                                std::to_string(f.fizzled) + " fizzled)"));
+            p_.add_extra_entry(
+                s, "Sparks" + accuracy_suffix(m.sparks.accuracy),
+                ExtraValue::text(std::to_string(f.total()) + " (" + std::to_string(f.converted) + " converted, " +
+                                 std::to_string(f.overflowed) + " overflowed, " + std::to_string(f.dud) + " dud, " +
+                                 std::to_string(f.gcd) + " GC'd, " + std::to_string(f.fizzled) + " fizzled)"));
         } else {
             p_.add_extra_entry(s, "Sparks", ExtraValue::text("unknown: " + m.sparks.note));
         }
@@ -106,16 +109,17 @@ public:
         duration_entry(s, "EXIT time (elapsed)", m.exit_elapsed);
         duration_entry(s, "Total time (elapsed)", m.total_elapsed);
         if (m.alloc_rate.value) {
-            p_.add_extra_entry(s, "Alloc rate" + accuracy_suffix(m.alloc_rate.accuracy),
-                               ExtraValue::text(gc::rounded_with_commas(*m.alloc_rate.value) +
-                                                " bytes per MUT second (elapsed)"));
+            p_.add_extra_entry(
+                s, "Alloc rate" + accuracy_suffix(m.alloc_rate.accuracy),
+                ExtraValue::text(gc::rounded_with_commas(*m.alloc_rate.value) + " bytes per MUT second (elapsed)"));
         } else {
             p_.add_extra_entry(s, "Alloc rate", ExtraValue::text("unknown: " + m.alloc_rate.note));
         }
         percentage_entry(s, "Productivity (elapsed)", m.productivity, "%.1f%% of the total elapsed time");
-        p_.add_extra_entry(s, "How these were derived",
-                           ExtraValue::text("`eventlog2fxprof summary` prints them in the runtime's layout, with a note "
-                                            "for each estimate"));
+        p_.add_extra_entry(
+            s, "How these were derived",
+            ExtraValue::text("`eventlog2fxprof summary` prints them in the runtime's layout, with a note "
+                             "for each estimate"));
 
         ExtraSectionHandle seed = p_.add_extra_section("GC per capability: the seed's conventions");
         if (m.seed_gc_elapsed.value)
@@ -143,12 +147,12 @@ public:
                                                 std::to_string(m.gc_sync_count) + " requests, longest " +
                                                 pause_text(static_cast<double>(m.gc_sync_max_ns))));
         for (const gc::CapabilityGcFigures& c : m.capabilities)
-            p_.add_extra_entry(seed, "Capability " + std::to_string(c.cap),
-                               ExtraValue::text(std::to_string(c.collections) + " collections, " +
-                                                secs(static_cast<double>(c.gc_ns)) + " in GC: work " +
-                                                secs(static_cast<double>(c.work_ns)) + ", idle " +
-                                                secs(static_cast<double>(c.idle_ns)) + ", done " +
-                                                secs(static_cast<double>(c.done_ns))));
+            p_.add_extra_entry(
+                seed, "Capability " + std::to_string(c.cap),
+                ExtraValue::text(std::to_string(c.collections) + " collections, " + secs(static_cast<double>(c.gc_ns)) +
+                                 " in GC: work " + secs(static_cast<double>(c.work_ns)) + ", idle " +
+                                 secs(static_cast<double>(c.idle_ns)) + ", done " +
+                                 secs(static_cast<double>(c.done_ns))));
     }
 
 private:

@@ -13,9 +13,9 @@ using namespace el2fx::fxprof;
 using namespace eventlog;
 
 // What run::RunInfo takes from the events into the meta and the "GHC run" section.
-constexpr std::array<std::uint16_t, 6> kShown = {RtsIdentifier::tag, ProgramArgs::tag,  OsProcessPid::tag,
+constexpr std::array<std::uint16_t, 6> kShown = {RtsIdentifier::tag, ProgramArgs::tag, OsProcessPid::tag,
                                                  WallClockTime::tag, HeapInfoGHC::tag, CapCreate::tag};
-constexpr std::array<std::uint16_t, 7> kShownWithEnv = {RtsIdentifier::tag, ProgramArgs::tag,  OsProcessPid::tag,
+constexpr std::array<std::uint16_t, 7> kShownWithEnv = {RtsIdentifier::tag, ProgramArgs::tag, OsProcessPid::tag,
                                                         WallClockTime::tag, HeapInfoGHC::tag, CapCreate::tag,
                                                         ProgramEnv::tag};
 
@@ -80,10 +80,11 @@ void RunInfoContributor::begin(ProfileContext& ctx_) {
     if (!run.wall_clock_unix_ns)
         p_.add_extra_entry(s, "Start time", ExtraValue::text("unknown: the eventlog has no wall-clock event"));
     p_.add_extra_entry(s, "Events", ExtraValue::integer(static_cast<std::int64_t>(run.events)));
-    p_.add_extra_entry(s, "Marker resolution",
-                       ctx_.span_detail.resolution == 0
-                           ? ExtraValue::text("every span has its own marker")
-                           : ExtraValue::duration(Duration::from_nanos(static_cast<std::int64_t>(ctx_.span_detail.resolution))));
+    p_.add_extra_entry(
+        s, "Marker resolution",
+        ctx_.span_detail.resolution == 0
+            ? ExtraValue::text("every span has its own marker")
+            : ExtraValue::duration(Duration::from_nanos(static_cast<std::int64_t>(ctx_.span_detail.resolution))));
 
     if (!run.env.empty()) {
         ExtraSectionHandle e = p_.add_extra_section(ctx_.section_label("Environment (included with --include-env)"));

@@ -37,20 +37,22 @@ std::string run_summary_text(const gc::RtsSummary& s) {
     std::string out;
     char buf[64];
     if (s.gc_elapsed.value && s.total_elapsed.value && *s.total_elapsed.value > 0) {
-        const double share = 100.0 * static_cast<double>(*s.gc_elapsed.value) / static_cast<double>(*s.total_elapsed.value);
+        const double share =
+            100.0 * static_cast<double>(*s.gc_elapsed.value) / static_cast<double>(*s.total_elapsed.value);
         std::snprintf(buf, sizeof buf, "GC %s%.1f%%", accuracy_mark(s.total_elapsed), share);
         append(out, buf);
     }
     if (s.productivity.value) {
-        std::snprintf(buf, sizeof buf, "productivity %s%.1f%%", accuracy_mark(s.productivity), *s.productivity.value * 100);
+        std::snprintf(buf, sizeof buf, "productivity %s%.1f%%", accuracy_mark(s.productivity),
+                      *s.productivity.value * 100);
         append(out, buf);
     }
     if (s.max_residency.value)
         append(out, std::string("max residency ") + accuracy_mark(s.max_residency) +
                         decimal_bytes(static_cast<double>(*s.max_residency.value)));
     if (s.alloc_rate.value)
-        append(out, std::string("alloc ") + accuracy_mark(s.alloc_rate) + decimal_bytes(*s.alloc_rate.value) +
-                        "/s of MUT");
+        append(out,
+               std::string("alloc ") + accuracy_mark(s.alloc_rate) + decimal_bytes(*s.alloc_rate.value) + "/s of MUT");
     return out;
 }
 
@@ -66,8 +68,9 @@ struct RunSummaryMarker {
         .tooltip_label = "+RTS -s: {marker.data.summary}",
         .table_label = "{marker.data.summary}",
         .chart_label = "{marker.data.summary}",
-        .description = "The headline figures of the +RTS -s summary, computed from the events (elapsed "
-                       "times; ~ an estimate, ≥ a lower bound). Profile Info has the whole summary."};
+        .description =
+            "The headline figures of the +RTS -s summary, computed from the events (elapsed "
+            "times; ~ an estimate, ≥ a lower bound). Profile Info has the whole summary."};
     static constexpr std::array kFields{StaticField{"summary", "Summary", FieldFormat::string}};
     StringHandle summary;
     auto field_values() const { return std::tuple{summary}; }

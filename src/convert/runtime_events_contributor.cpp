@@ -14,20 +14,44 @@ using namespace el2fx::fxprof;
 using namespace el2fx::eventlog;
 
 // Shown as generic "RTS event" markers.
-constexpr std::array<std::uint16_t, 32> kGeneric = {
-    Shutdown::tag, Startup::tag, Version::tag, ProgramInvocation::tag, InternString::tag,
-    EdenStartReceive::tag, EdenEndReceive::tag, CreateProcess::tag, KillProcess::tag, AssignThreadToProcess::tag,
-    CreateMachine::tag, KillMachine::tag, SendMessage::tag, ReceiveMessage::tag, SendReceiveLocalMessage::tag,
-    MerStartParConjunction::tag, MerStopParConjunction::tag, MerStopParConjunct::tag, MerCreateSpark::tag,
-    MerFutCreate::tag, MerFutWaitNosuspend::tag, MerFutWaitSuspended::tag, MerFutSignal::tag,
-    MerLookingForGlobalContext::tag, MerWorkStealing::tag, MerReleaseContext::tag, MerEngineSleeping::tag,
-    MerLookingForLocalSpark::tag, MerCallingMain::tag, PerfName::tag, PerfCounter::tag, PerfTracepoint::tag};
+constexpr std::array<std::uint16_t, 32> kGeneric = {Shutdown::tag,
+                                                    Startup::tag,
+                                                    Version::tag,
+                                                    ProgramInvocation::tag,
+                                                    InternString::tag,
+                                                    EdenStartReceive::tag,
+                                                    EdenEndReceive::tag,
+                                                    CreateProcess::tag,
+                                                    KillProcess::tag,
+                                                    AssignThreadToProcess::tag,
+                                                    CreateMachine::tag,
+                                                    KillMachine::tag,
+                                                    SendMessage::tag,
+                                                    ReceiveMessage::tag,
+                                                    SendReceiveLocalMessage::tag,
+                                                    MerStartParConjunction::tag,
+                                                    MerStopParConjunction::tag,
+                                                    MerStopParConjunct::tag,
+                                                    MerCreateSpark::tag,
+                                                    MerFutCreate::tag,
+                                                    MerFutWaitNosuspend::tag,
+                                                    MerFutWaitSuspended::tag,
+                                                    MerFutSignal::tag,
+                                                    MerLookingForGlobalContext::tag,
+                                                    MerWorkStealing::tag,
+                                                    MerReleaseContext::tag,
+                                                    MerEngineSleeping::tag,
+                                                    MerLookingForLocalSpark::tag,
+                                                    MerCallingMain::tag,
+                                                    PerfName::tag,
+                                                    PerfCounter::tag,
+                                                    PerfTracepoint::tag};
 
 // Shown with schemas of their own.
 constexpr std::array<std::uint16_t, 15> kDedicated = {
-    TaskCreate::tag,    TaskMigrate::tag,    TaskDelete::tag,      CapCreate::tag,        CapDelete::tag,
-    CapDisable::tag,    CapEnable::tag,      CapsetCreate::tag,    CapsetDelete::tag,     CapsetAssignCap::tag,
-    CapsetRemoveCap::tag, LogMsg::tag,       TickyCounterDef::tag, TickyCounterSample::tag, TickyBeginSample::tag};
+    TaskCreate::tag,      TaskMigrate::tag, TaskDelete::tag,      CapCreate::tag,          CapDelete::tag,
+    CapDisable::tag,      CapEnable::tag,   CapsetCreate::tag,    CapsetDelete::tag,       CapsetAssignCap::tag,
+    CapsetRemoveCap::tag, LogMsg::tag,      TickyCounterDef::tag, TickyCounterSample::tag, TickyBeginSample::tag};
 
 constexpr auto make_shown() {
     std::array<std::uint16_t, kGeneric.size() + kDedicated.size()> all{};
@@ -62,13 +86,13 @@ std::string hex(std::uint64_t v) {
 // ---- marker types -------------------------------------------------------------------------
 
 struct TaskEventMarker {
-    static constexpr MarkerTypeInfo kType{
-        .name = "TaskEvent",
-        .display = kChartDisplay,
-        .tooltip_label = "{marker.name} {marker.data.task}",
-        .table_label = "task {marker.data.task}, OS thread {marker.data.osThread}",
-        .description = "A task (an OS thread of the runtime) was created, moved to another "
-                       "capability or deleted (TASK_CREATE, TASK_MIGRATE, TASK_DELETE)."};
+    static constexpr MarkerTypeInfo kType{.name = "TaskEvent",
+                                          .display = kChartDisplay,
+                                          .tooltip_label = "{marker.name} {marker.data.task}",
+                                          .table_label = "task {marker.data.task}, OS thread {marker.data.osThread}",
+                                          .description =
+                                              "A task (an OS thread of the runtime) was created, moved to another "
+                                              "capability or deleted (TASK_CREATE, TASK_MIGRATE, TASK_DELETE)."};
     static constexpr std::array kFields{StaticField{"task", "Task", FieldFormat::string},
                                         StaticField{"osThread", "OS thread id", FieldFormat::tid},
                                         StaticField{"from", "From capability", FieldFormat::integer},
@@ -85,21 +109,22 @@ struct CapabilityEventMarker {
                                           .display = kTimelineDisplay,
                                           .tooltip_label = "{marker.name}",
                                           .table_label = "capability {marker.data.cap}",
-                                          .description = "A capability was created, deleted, disabled or enabled "
-                                                         "(CAP_CREATE, CAP_DELETE, CAP_DISABLE, CAP_ENABLE)."};
+                                          .description =
+                                              "A capability was created, deleted, disabled or enabled "
+                                              "(CAP_CREATE, CAP_DELETE, CAP_DISABLE, CAP_ENABLE)."};
     static constexpr std::array kFields{StaticField{"cap", "Capability", FieldFormat::integer}};
     std::uint64_t cap;
     auto field_values() const { return std::tuple{cap}; }
 };
 
 struct CapsetEventMarker {
-    static constexpr MarkerTypeInfo kType{
-        .name = "CapsetEvent",
-        .display = kChartDisplay,
-        .tooltip_label = "{marker.name}: {marker.data.what}",
-        .table_label = "capset {marker.data.capset}: {marker.data.what}",
-        .description = "A capability set (the OS process, the clock domain) was created or "
-                       "deleted, or a capability added to or removed from it (CAPSET_*)."};
+    static constexpr MarkerTypeInfo kType{.name = "CapsetEvent",
+                                          .display = kChartDisplay,
+                                          .tooltip_label = "{marker.name}: {marker.data.what}",
+                                          .table_label = "capset {marker.data.capset}: {marker.data.what}",
+                                          .description =
+                                              "A capability set (the OS process, the clock domain) was created or "
+                                              "deleted, or a capability added to or removed from it (CAPSET_*)."};
     static constexpr std::array kFields{StaticField{"capset", "Capability set", FieldFormat::integer},
                                         StaticField{"what", "Event", FieldFormat::string}};
     std::uint64_t capset;
@@ -125,8 +150,9 @@ struct RtsEventMarker {
                                           .tooltip_label = "{marker.data.event} {marker.data.fields}",
                                           .table_label = "{marker.data.fields}",
                                           .chart_label = "{marker.data.fields}",
-                                          .description = "An event of an old GHC or another runtime (Eden, Mercury, "
-                                                         "ghc-events-perf) shown with its fields as written."};
+                                          .description =
+                                              "An event of an old GHC or another runtime (Eden, Mercury, "
+                                              "ghc-events-perf) shown with its fields as written."};
     static constexpr std::array kFields{StaticField{"event", "Event type", FieldFormat::string},
                                         StaticField{"tag", "Tag", FieldFormat::integer},
                                         StaticField{"fields", "Fields", FieldFormat::string}};
@@ -142,8 +168,9 @@ struct CapabilityDisabledMarker {
         .display = kTimelineDisplay,
         .tooltip_label = "Capability {marker.data.cap} disabled",
         .table_label = "capability {marker.data.cap}, until {marker.data.until}",
-        .description = "The capability was disabled (CAP_DISABLE until CAP_ENABLE or CAP_DELETE), "
-                       "e.g. by setNumCapabilities."};
+        .description =
+            "The capability was disabled (CAP_DISABLE until CAP_ENABLE or CAP_DELETE), "
+            "e.g. by setNumCapabilities."};
     static constexpr std::array kFields{StaticField{"cap", "Capability", FieldFormat::integer},
                                         StaticField{"until", "Until", FieldFormat::string}};
     CapNo cap;
@@ -152,12 +179,14 @@ struct CapabilityDisabledMarker {
 };
 
 struct TickySampleMarker {
-    static constexpr MarkerTypeInfo kType{.name = "TickySample",
-                                          .display = kTimelineDisplay,
-                                          .tooltip_label = "Ticky sample: {marker.data.counters} counters",
-                                          .table_label = "{marker.data.counters} counters, {marker.data.entries} entries",
-                                          .description = "The runtime sampled (and reset) the ticky-ticky counters "
-                                                         "(TICKY_COUNTER_BEGIN_SAMPLE and the samples after it)."};
+    static constexpr MarkerTypeInfo kType{
+        .name = "TickySample",
+        .display = kTimelineDisplay,
+        .tooltip_label = "Ticky sample: {marker.data.counters} counters",
+        .table_label = "{marker.data.counters} counters, {marker.data.entries} entries",
+        .description =
+            "The runtime sampled (and reset) the ticky-ticky counters "
+            "(TICKY_COUNTER_BEGIN_SAMPLE and the samples after it)."};
     static constexpr std::array kFields{StaticField{"counters", "Counters sampled", FieldFormat::integer},
                                         StaticField{"entries", "Entries", FieldFormat::integer},
                                         StaticField{"allocs", "Allocated", FieldFormat::bytes}};
@@ -278,8 +307,7 @@ void RuntimeEventsContributor::handle(const Event& event) {
                 perf_names_[p->perf_num] = std::move(name);
             }
             break;
-        default:
-            break;
+        default: break;
     }
     if (is_generic(event.tag) && !std::holds_alternative<UnknownEvent>(event.payload)) generic(event, here);
 }
@@ -310,9 +338,9 @@ void RuntimeEventsContributor::add_markers(ProfileContext& ctx) {
                 StringHandle marker = name(m.kind == Kind::task_created    ? "Task created"
                                            : m.kind == Kind::task_migrated ? "Task migrated"
                                                                            : "Task deleted");
-                std::int64_t os_tid = m.kind == Kind::task_created ? static_cast<std::int64_t>(m.b)
+                std::int64_t os_tid = m.kind == Kind::task_created          ? static_cast<std::int64_t>(m.b)
                                       : m.kind == Kind::task_deleted && m.c ? static_cast<std::int64_t>(m.b)
-                                                                          : -1;
+                                                                            : -1;
                 std::int64_t from = m.kind == Kind::task_migrated ? static_cast<std::int64_t>(m.b) : -1;
                 p.add_marker(track, at, marker, ctx.categories.other,
                              TaskEventMarker{.task = task, .os_thread = os_tid, .from = from, .cap = m.cap});
@@ -392,7 +420,9 @@ void RuntimeEventsContributor::add_ticky(ProfileContext& ctx) {
         std::string description = "Entries of " + c->display_name() +
                                   " counted by ticky-ticky profiling (TICKY_COUNTER_SAMPLE); one of the " +
                                   std::to_string(kTickyCounterTracks) + " most entered counters.";
-        CounterHandle h = p.add_counter(ctx.process, label, "Ticky", description, CounterDisplay::event_count(label, "entries", "Entries", GraphColor::magenta, weight++));
+        CounterHandle h =
+            p.add_counter(ctx.process, label, "Ticky", description,
+                          CounterDisplay::event_count(label, "entries", "Entries", GraphColor::magenta, weight++));
         for (const runtime::TickySample& s : c->samples)
             p.add_counter_sample(h, ProfileContext::at(s.time), static_cast<double>(s.entries));
     }

@@ -44,10 +44,19 @@ public:
 
 private:
     enum class Kind : std::uint8_t {
-        task_created, task_migrated, task_deleted,
-        cap_created, cap_deleted, cap_disabled, cap_enabled,
-        capset_created, capset_deleted, capset_assigned, capset_removed,
-        log, generic
+        task_created,
+        task_migrated,
+        task_deleted,
+        cap_created,
+        cap_deleted,
+        cap_disabled,
+        cap_enabled,
+        capset_created,
+        capset_deleted,
+        capset_assigned,
+        capset_removed,
+        log,
+        generic
     };
     // A marker to add once the tracks exist. cap < 0: the process track. a, b, c by kind:
     //   task_created: task, OS thread, cap      task_migrated: task, from cap, to cap

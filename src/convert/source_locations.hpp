@@ -22,9 +22,9 @@ namespace el2fx::convert {
 fxprof::Lib source_locations_lib();
 
 struct SourcesReport {
-    std::vector<std::string> embedded;                          // file names, as in the profile
-    std::vector<std::pair<std::string, std::string>> missing;   // file name, why it is not there
-    std::uint64_t bytes = 0;                                    // embedded text
+    std::vector<std::string> embedded;                         // file names, as in the profile
+    std::vector<std::pair<std::string, std::string>> missing;  // file name, why it is not there
+    std::uint64_t bytes = 0;                                   // embedded text
 };
 
 struct SourceLimits {

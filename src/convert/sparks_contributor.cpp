@@ -16,10 +16,10 @@ using runtime::SparkCounter;
 using runtime::SparkEventKind;
 
 constexpr std::array<std::uint16_t, 11> kShown = {
-    eventlog::RunSpark::tag,    eventlog::StealSpark::tag,    eventlog::CreateSparkThread::tag,
+    eventlog::RunSpark::tag,      eventlog::StealSpark::tag,  eventlog::CreateSparkThread::tag,
     eventlog::SparkCounters::tag, eventlog::SparkCreate::tag, eventlog::SparkDud::tag,
     eventlog::SparkOverflow::tag, eventlog::SparkRun::tag,    eventlog::SparkSteal::tag,
-    eventlog::SparkFizzle::tag, eventlog::SparkGC::tag};
+    eventlog::SparkFizzle::tag,   eventlog::SparkGC::tag};
 
 std::string capitalised(std::string_view s) {
     std::string out(s);
@@ -43,12 +43,14 @@ struct SparkRatesMarker {
         .name = "SparkRates",
         .display = kChartDisplay,
         .tooltip_label = "{marker.name}: {marker.data.created} created, {marker.data.converted} converted per ms",
-        .table_label = "{marker.data.created} created, {marker.data.converted} converted, "
-                       "{marker.data.fizzled} fizzled per ms; pool {marker.data.poolEnd}",
+        .table_label =
+            "{marker.data.created} created, {marker.data.converted} converted, "
+            "{marker.data.fizzled} fizzled per ms; pool {marker.data.poolEnd}",
         .chart_label = "{marker.data.converted} converted per ms",
-        .description = "Sparks per millisecond between two SPARK_COUNTERS samples (written at "
-                       "start-up, at every GC and at shutdown), all on one scale; the pool size "
-                       "is a level, given at both ends of the span.",
+        .description =
+            "Sparks per millisecond between two SPARK_COUNTERS samples (written at "
+            "start-up, at every GC and at shutdown), all on one scale; the pool size "
+            "is a level, given at both ends of the span.",
         .graphs = kGraphs};
     // Tooltip order: the main flow first.
     static constexpr std::array kFields{StaticField{"created", "Created per ms", FieldFormat::decimal},
@@ -62,10 +64,15 @@ struct SparkRatesMarker {
                                         StaticField{"zero", "", FieldFormat::integer, true}};
     const runtime::SparkRateSpan& span;
     auto field_values() const {
-        return std::tuple{span.per_ms(SparkCounter::created), span.per_ms(SparkCounter::converted),
-                          span.per_ms(SparkCounter::fizzled), span.per_ms(SparkCounter::gcd),
-                          span.per_ms(SparkCounter::overflowed), span.per_ms(SparkCounter::dud),
-                          span.pool_start, span.pool_end, 0};
+        return std::tuple{span.per_ms(SparkCounter::created),
+                          span.per_ms(SparkCounter::converted),
+                          span.per_ms(SparkCounter::fizzled),
+                          span.per_ms(SparkCounter::gcd),
+                          span.per_ms(SparkCounter::overflowed),
+                          span.per_ms(SparkCounter::dud),
+                          span.pool_start,
+                          span.pool_end,
+                          0};
     }
 };
 
@@ -76,8 +83,9 @@ struct SparkStealMarker {
         .tooltip_label = "{marker.name}: {marker.data.count} from capability {marker.data.victim}",
         .table_label = "{marker.data.count} from capability {marker.data.victim}",
         .chart_label = "{marker.data.count} from cap {marker.data.victim}",
-        .description = "Sparks this capability stole from another one's pool (SPARK_STEAL); "
-                       "events close together are one marker."};
+        .description =
+            "Sparks this capability stole from another one's pool (SPARK_STEAL); "
+            "events close together are one marker."};
     static constexpr std::array kFields{StaticField{"count", "Sparks", FieldFormat::integer},
                                         StaticField{"victim", "Stolen from capability", FieldFormat::integer},
                                         StaticField{"cap", "Capability", FieldFormat::integer}};
@@ -93,8 +101,9 @@ struct SparkEventsMarker {
                                           .tooltip_label = "{marker.name}: {marker.data.count}",
                                           .table_label = "{marker.data.count}",
                                           .chart_label = "{marker.data.count}",
-                                          .description = "Spark events of one kind on this capability (+RTS -lf); "
-                                                         "events close together are one marker with their count."};
+                                          .description =
+                                              "Spark events of one kind on this capability (+RTS -lf); "
+                                              "events close together are one marker with their count."};
     static constexpr std::array kFields{StaticField{"count", "Sparks", FieldFormat::integer},
                                         StaticField{"cap", "Capability", FieldFormat::integer}};
     std::uint64_t count;
@@ -107,8 +116,9 @@ struct SparkThreadCreatedMarker {
                                           .display = kChartDisplay,
                                           .tooltip_label = "Spark thread {marker.data.thread} created",
                                           .table_label = "thread {marker.data.thread}",
-                                          .description = "The capability started a Haskell thread to run sparks "
-                                                         "(CREATE_SPARK_THREAD)."};
+                                          .description =
+                                              "The capability started a Haskell thread to run sparks "
+                                              "(CREATE_SPARK_THREAD)."};
     static constexpr std::array kFields{StaticField{"thread", "Spark thread", FieldFormat::integer},
                                         StaticField{"cap", "Capability", FieldFormat::integer}};
     eventlog::ThreadId thread;
@@ -158,8 +168,7 @@ void SparksContributor::handle(const eventlog::Event& event) {
             if (const auto* p = event.as<CreateSparkThread>(); p && event.cap)
                 spark_threads_.push_back({event.time, *event.cap, p->spark_thread});
             break;
-        default:
-            break;
+        default: break;
     }
 }
 
@@ -230,8 +239,9 @@ void SparksContributor::add_markers(ProfileContext& ctx) {
         ThreadHandle track = ctx.capability_track(b.cap).value_or(ctx.process_track);
         auto& name = names[static_cast<std::size_t>(b.kind)];
         if (!name) name = p.handle_for_string(runtime::spark_event_name(b.kind));
-        MarkerTiming timing = b.count == 1 ? MarkerTiming::instant(ProfileContext::at(b.start))
-                                           : MarkerTiming::interval(ProfileContext::at(b.start), ProfileContext::at(b.end));
+        MarkerTiming timing = b.count == 1
+                                  ? MarkerTiming::instant(ProfileContext::at(b.start))
+                                  : MarkerTiming::interval(ProfileContext::at(b.start), ProfileContext::at(b.end));
         CategoryHandle category = is_work(b.kind) ? ctx.categories.running : ctx.categories.other;
         if (b.victim) {
             p.add_marker(track, timing, *name, category,
@@ -265,9 +275,8 @@ void SparksContributor::add_summary(ProfileContext& ctx) {
         auto v = [&](SparkCounter c) { return runtime::value_of(t, c); };
         // The RTS's total counts every spark made: pooled (created), dud and overflowed.
         std::uint64_t sparked = v(SparkCounter::created) + v(SparkCounter::dud) + v(SparkCounter::overflowed);
-        std::string line = "SPARKS: " + std::to_string(sparked) + " (" +
-                           std::to_string(v(SparkCounter::converted)) + " converted, " +
-                           std::to_string(v(SparkCounter::overflowed)) + " overflowed, " +
+        std::string line = "SPARKS: " + std::to_string(sparked) + " (" + std::to_string(v(SparkCounter::converted)) +
+                           " converted, " + std::to_string(v(SparkCounter::overflowed)) + " overflowed, " +
                            std::to_string(v(SparkCounter::dud)) + " dud, " + std::to_string(v(SparkCounter::gcd)) +
                            " GC'd, " + std::to_string(v(SparkCounter::fizzled)) + " fizzled)";
         p.add_extra_entry(s, "Totals (as +RTS -s)", ExtraValue::text(line));
@@ -284,7 +293,8 @@ void SparksContributor::add_summary(ProfileContext& ctx) {
             p.add_extra_entry(s, std::string(runtime::spark_event_name(kind)) + " events",
                               ExtraValue::integer(static_cast<std::int64_t>(bursts_.events(kind))));
         }
-        p.add_extra_entry(s, "Spark event markers", ExtraValue::integer(static_cast<std::int64_t>(bursts_.bursts().size())));
+        p.add_extra_entry(s, "Spark event markers",
+                          ExtraValue::integer(static_cast<std::int64_t>(bursts_.bursts().size())));
     }
 }
 

@@ -59,8 +59,8 @@ private:
     std::map<eventlog::CapNo, runtime::SparkRateSpans> per_cap_;
     std::optional<runtime::SparkRateSpans> summed_;
     std::map<eventlog::CapNo, runtime::SparkCounts> latest_;  // each capability's last counts
-    runtime::SparkCounts sum_{};                               // their sum
-    std::optional<runtime::SparkCounterSample> pending_sum_;   // the sum at a time, until it moves on
+    runtime::SparkCounts sum_{};                              // their sum
+    std::optional<runtime::SparkCounterSample> pending_sum_;  // the sum at a time, until it moves on
     runtime::SparkBurstAggregator bursts_;
     std::vector<SparkThread> spark_threads_;
     std::uint64_t old_events_ = 0;  // RUN_SPARK, STEAL_SPARK

@@ -53,7 +53,8 @@ std::string ThreadTrackLayout::unique_pid(const std::string& pid) const {
 void ThreadTrackLayout::add_capability_tracks() {
     Profile& p_ = ctx_.profile;
     for (const auto& [cap, start] : ctx_.census->capability_starts) {
-        ThreadHandle t = p_.add_thread(process_, "Capability " + std::to_string(cap), kCapabilityTidBase + cap, at(start));
+        ThreadHandle t =
+            p_.add_thread(process_, "Capability " + std::to_string(cap), kCapabilityTidBase + cap, at(start));
         p_.set_thread_end_time(t, at(run_end_time(ctx_)));
         p_.set_thread_show_markers_in_timeline(t, true);
         ctx_.capability_tracks.insert_or_assign(cap, t);
@@ -71,7 +72,8 @@ void ThreadTrackLayout::choose_thread_tracks() {
     };
     std::vector<Rank> ranked;
     ranked.reserve(ctx_.threads.threads().size());
-    for (const run::ThreadFacts& f : ctx_.threads.threads()) ranked.push_back({f.labelled(), ctx_.census->running_ns(f.id), f.id});
+    for (const run::ThreadFacts& f : ctx_.threads.threads())
+        ranked.push_back({f.labelled(), ctx_.census->running_ns(f.id), f.id});
     std::stable_sort(ranked.begin(), ranked.end(), [](const Rank& a, const Rank& b) {
         if (a.labelled != b.labelled) return a.labelled;
         return a.busy > b.busy;
@@ -90,7 +92,8 @@ void ThreadTrackLayout::add_thread_tracks() {
     for (std::size_t i = 0; i < threads.size(); ++i) {  // creation order
         const run::ThreadFacts& f = threads[i];
         if (own_by_ordinal_[i] == kWanted) {
-            ThreadHandle t = p_.add_thread(process_, ctx_.thread_name(f.id), f.id, at(f.created().value_or(f.first_seen)));
+            ThreadHandle t =
+                p_.add_thread(process_, ctx_.thread_name(f.id), f.id, at(f.created().value_or(f.first_seen)));
             if (f.finished()) p_.set_thread_end_time(t, at(*f.finished()));
             p_.set_thread_show_markers_in_timeline(t, true);
             ctx_.set_thread_track(f.id, t, false);

@@ -59,9 +59,10 @@ struct ThreadStoppedMarker {
         .tooltip_label = "{marker.name}: {marker.data.reason}",
         .table_label = "{marker.data.reason}",
         .chart_label = "{marker.data.reason}",
-        .description = "The Haskell thread does not run: waiting for a GC (heap or stack overflow), runnable "
-                       "(preempted, waiting for its capability), in a foreign call, or blocked (MVar, black "
-                       "hole, STM, throwTo, delay, I/O). The status of its STOP_THREAD event."};
+        .description =
+            "The Haskell thread does not run: waiting for a GC (heap or stack overflow), runnable "
+            "(preempted, waiting for its capability), in a foreign call, or blocked (MVar, black "
+            "hole, STM, throwTo, delay, I/O). The status of its STOP_THREAD event."};
     static constexpr std::array kFields{StaticField{"reason", "Reason", FieldFormat::string},
                                         StaticField{"status", "Stop status", FieldFormat::integer},
                                         StaticField{"blocker", "Blocked by thread", FieldFormat::integer}};
@@ -146,8 +147,8 @@ struct EventlogWarningMarker {
 
 // The markers' names.
 struct ThreadingMarkerNames {
-    fxprof::StringHandle idle{0}, mutator{0}, running{0}, created{0}, migrated{0}, woken{0}, labelled{0},
-        finished{0}, warning{0};
+    fxprof::StringHandle idle{0}, mutator{0}, running{0}, created{0}, migrated{0}, woken{0}, labelled{0}, finished{0},
+        warning{0};
 };
 
 // Interns the names in a fixed order (string indexes stay the same whatever order a compiler

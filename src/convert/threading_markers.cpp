@@ -17,8 +17,12 @@ Timestamp at(std::uint64_t ns) { return Timestamp::from_nanos(static_cast<std::i
 }  // namespace
 
 ThreadingMarkers::ThreadingMarkers(ProfileContext& context, const ThreadTrackLayout& layout)
-    : ctx_(context), p_(context.profile), layout_(layout), other_(context.categories.other),
-      idle_(context.categories.idle), running_(context.categories.running),
+    : ctx_(context),
+      p_(context.profile),
+      layout_(layout),
+      other_(context.categories.other),
+      idle_(context.categories.idle),
+      running_(context.categories.running),
       stopped_categories_(context.categories.off_cpu()) {}
 
 void ThreadingMarkers::declare() {
@@ -32,7 +36,8 @@ void ThreadingMarkers::begin() {
                                            SpanDetailFilter<Idle>(ctx_.span_detail)});
     const StoppedFilter stopped(ctx_.span_detail);
     for (const ThreadTrackLayout::OwnTrack& t : layout_.own_tracks())
-        own_.push_back(OwnThread{t.handle, SpanDetailFilter<CapNo>(ctx_.span_detail), {stopped, stopped, stopped, stopped}});
+        own_.push_back(
+            OwnThread{t.handle, SpanDetailFilter<CapNo>(ctx_.span_detail), {stopped, stopped, stopped, stopped}});
 }
 
 ThreadingMarkers::OwnThread* ThreadingMarkers::own_thread(ThreadId id) {
@@ -49,7 +54,8 @@ auto ThreadingMarkers::mutator_sink(ThreadHandle t) {
 }
 auto ThreadingMarkers::idle_sink(ThreadHandle t) {
     return MarkerSink{p_, t, names_.idle, idle_, [this, t](std::uint64_t start, std::uint64_t end, Idle) {
-                          p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.idle, idle_, IdleMarker{});
+                          p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.idle, idle_,
+                                        IdleMarker{});
                       }};
 }
 auto ThreadingMarkers::running_sink(ThreadHandle t) {
@@ -86,8 +92,9 @@ CategoryHandle ThreadingMarkers::stopped_category(std::uint16_t status) const {
     return stopped_categories_[static_cast<std::size_t>(analysis::off_cpu_kind(status))];
 }
 auto ThreadingMarkers::moment_sink(const MomentStream& s) {
-    return MarkerSink{p_, s.track, moment_name(s.kind), other_,
-                      [this, t = s.track](std::uint64_t, std::uint64_t, const run::ThreadMoment& m) { add_moment(t, m); }};
+    return MarkerSink{
+        p_, s.track, moment_name(s.kind), other_,
+        [this, t = s.track](std::uint64_t, std::uint64_t, const run::ThreadMoment& m) { add_moment(t, m); }};
 }
 
 void ThreadingMarkers::finish() {
@@ -156,7 +163,8 @@ void ThreadingMarkers::moment(const run::ThreadMoment& m) {
     auto key = std::make_pair(t.index(), static_cast<int>(m.kind));
     auto s = moment_streams_.find(key);
     if (s == moment_streams_.end())
-        s = moment_streams_.emplace(key, MomentStream{t, m.kind, SpanDetailFilter<run::ThreadMoment>(ctx_.span_detail)}).first;
+        s = moment_streams_.emplace(key, MomentStream{t, m.kind, SpanDetailFilter<run::ThreadMoment>(ctx_.span_detail)})
+                .first;
     auto sink = moment_sink(s->second);
     s->second.filter.offer(m.time, m.time, m, sink);
 }
@@ -177,9 +185,7 @@ void ThreadingMarkers::add_moment(ThreadHandle t, const run::ThreadMoment& m) {
     using Kind = run::ThreadMoment::Kind;
     MarkerTiming timing = MarkerTiming::instant(at(m.time));
     switch (m.kind) {
-        case Kind::created:
-            p_.add_marker(t, timing, names_.created, other_, ThreadCreatedMarker{.cap = m.cap});
-            break;
+        case Kind::created: p_.add_marker(t, timing, names_.created, other_, ThreadCreatedMarker{.cap = m.cap}); break;
         case Kind::migrated:
             p_.add_marker(t, timing, names_.migrated, other_, ThreadMigratedMarker{.from = m.cap, .to = m.other_cap});
             break;

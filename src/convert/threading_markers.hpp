@@ -48,7 +48,9 @@ private:
     // A group of merged stopped spans is named by the stop status that took most of its time.
     struct StoppedTally {
         analysis::StopStatusTally by_status;
-        void add(const analysis::ThreadActivity& a, std::uint64_t duration) { by_status.add(a.reason.status, duration); }
+        void add(const analysis::ThreadActivity& a, std::uint64_t duration) {
+            by_status.add(a.reason.status, duration);
+        }
         void reset() { by_status.reset(); }
     };
     using StoppedFilter = SpanDetailFilter<analysis::ThreadActivity, StoppedTally>;
@@ -82,7 +84,8 @@ private:
     const ThreadTrackLayout& layout_;
     fxprof::CategoryHandle other_{0}, idle_{0}, running_{0};
     std::array<fxprof::CategoryHandle, analysis::kOffCpuKinds> stopped_categories_;  // by OffCpuKind
-    std::array<std::optional<fxprof::StringHandle>, 32> stopped_names_;  // marker names by stop status; the last: others
+    std::array<std::optional<fxprof::StringHandle>, 32>
+        stopped_names_;  // marker names by stop status; the last: others
     ThreadingMarkerNames names_;
     std::map<eventlog::CapNo, CapabilityTrack> caps_;
     std::vector<OwnThread> own_;  // by the layout's own track index

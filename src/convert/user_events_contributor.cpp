@@ -14,7 +14,7 @@ using eventlog::CapNo;
 using eventlog::ThreadId;
 
 constexpr std::array<std::uint16_t, 3> kShown = {eventlog::UserMessage::tag, eventlog::UserMarker::tag,
-                                                  eventlog::UserBinaryMessage::tag};
+                                                 eventlog::UserBinaryMessage::tag};
 
 // Marker names are the rows of the marker chart, so they name the kind of event, never its
 // text (one row per distinct text made dozens of rows for "worker 1 retained round N"); the
@@ -77,14 +77,14 @@ struct UserMessageMarker {
 };
 
 struct UserBinaryMessageMarker {
-    static constexpr MarkerTypeInfo kType{
-        .name = "UserBinaryMessage",
-        .display = kChartDisplay,
-        .tooltip_label = "Binary message, {marker.data.length}",
-        .table_label = "{marker.data.length}: {marker.data.hex}",
-        .chart_label = "{marker.data.text}",
-        .description = "traceBinaryEvent: bytes the program wrote into the eventlog "
-                       "(USER_BINARY_MSG), with the first bytes in hex and as text."};
+    static constexpr MarkerTypeInfo kType{.name = "UserBinaryMessage",
+                                          .display = kChartDisplay,
+                                          .tooltip_label = "Binary message, {marker.data.length}",
+                                          .table_label = "{marker.data.length}: {marker.data.hex}",
+                                          .chart_label = "{marker.data.text}",
+                                          .description =
+                                              "traceBinaryEvent: bytes the program wrote into the eventlog "
+                                              "(USER_BINARY_MSG), with the first bytes in hex and as text."};
     static constexpr std::array kFields{StaticField{"length", "Length", FieldFormat::bytes},
                                         StaticField{"hex", "Bytes (hex)", FieldFormat::string},
                                         StaticField{"text", "As text", FieldFormat::string},
@@ -107,9 +107,10 @@ struct UserSpanMarker {
         .tooltip_label = "{marker.data.span}",
         .table_label = "{marker.data.span} ({marker.data.thread})",
         .chart_label = "{marker.data.span}",
-        .description = "A span the program announced with traceEvent messages "
-                       "(\"START x\"/\"STOP x\" or GHC's \"GHC:started: x\"/\"GHC:finished: x\"), "
-                       "paired per Haskell thread."};
+        .description =
+            "A span the program announced with traceEvent messages "
+            "(\"START x\"/\"STOP x\" or GHC's \"GHC:started: x\"/\"GHC:finished: x\"), "
+            "paired per Haskell thread."};
     static constexpr std::array kFields{StaticField{"span", "Span", FieldFormat::string},
                                         StaticField{"thread", "Haskell thread", FieldFormat::string},
                                         StaticField{"convention", "Messages", FieldFormat::string},
@@ -124,14 +125,14 @@ struct UserSpanMarker {
 };
 
 struct UserSpanUnmatchedMarker {
-    static constexpr MarkerTypeInfo kType{
-        .name = "UserSpanUnmatched",
-        .display = kTimelineDisplay,
-        .tooltip_label = "{marker.data.problem}: {marker.data.message}",
-        .table_label = "{marker.data.problem}: {marker.data.message}",
-        .chart_label = "{marker.data.message}",
-        .description = "A span message without its partner on the same Haskell thread: "
-                       "a STOP with no START before it, or a START never stopped."};
+    static constexpr MarkerTypeInfo kType{.name = "UserSpanUnmatched",
+                                          .display = kTimelineDisplay,
+                                          .tooltip_label = "{marker.data.problem}: {marker.data.message}",
+                                          .table_label = "{marker.data.problem}: {marker.data.message}",
+                                          .chart_label = "{marker.data.message}",
+                                          .description =
+                                              "A span message without its partner on the same Haskell thread: "
+                                              "a STOP with no START before it, or a START never stopped."};
     static constexpr std::array kFields{StaticField{"problem", "Problem", FieldFormat::string},
                                         StaticField{"span", "Span", FieldFormat::string},
                                         StaticField{"message", "Message", FieldFormat::string},
@@ -147,7 +148,7 @@ struct UserSpanUnmatchedMarker {
 
 struct Place {
     ThreadHandle track{0};
-    std::string who;          // the thread field
+    std::string who;           // the thread field
     std::int64_t thread = -1;  // its id, -1 when no Haskell thread ran
 };
 
@@ -256,8 +257,7 @@ void UserEventsContributor::handle(const eventlog::Event& event) {
                 keep(event.time, event.cap, Kind::binary, p->payload.bytes);
             }
             break;
-        default:
-            break;
+        default: break;
     }
 }
 
@@ -305,12 +305,15 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
                 StringHandle as_text = p.handle_for_string(preview.text);
                 StringHandle encoding = p.handle_for_string(preview.utf8 ? "UTF-8 text" : "binary (not UTF-8)");
                 p.add_marker(where.track, at, trace_binary, cat.user,
-                             UserBinaryMessageMarker{.length = t.size(), .hex = hex, .text = as_text,
-                                                     .encoding = encoding, .thread = who, .thread_id = where.thread});
+                             UserBinaryMessageMarker{.length = t.size(),
+                                                     .hex = hex,
+                                                     .text = as_text,
+                                                     .encoding = encoding,
+                                                     .thread = who,
+                                                     .thread_id = where.thread});
                 break;
             }
-            case Kind::span_edge:
-                break;
+            case Kind::span_edge: break;
         }
     }
 
@@ -321,10 +324,10 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
         StringHandle full = p.handle_for_string(s.name);
         StringHandle who = p.handle_for_string(where.who);
         StringHandle convention = p.handle_for_string(runtime::convention_text(s.convention));
-        p.add_marker(where.track, MarkerTiming::interval(ProfileContext::at(s.start), ProfileContext::at(s.end)), name,
-                     cat.user,
-                     UserSpanMarker{.span = full, .thread = who, .convention = convention, .depth = s.depth,
-                                    .thread_id = where.thread});
+        p.add_marker(
+            where.track, MarkerTiming::interval(ProfileContext::at(s.start), ProfileContext::at(s.end)), name, cat.user,
+            UserSpanMarker{
+                .span = full, .thread = who, .convention = convention, .depth = s.depth, .thread_id = where.thread});
     }
     std::uint64_t unmatched_stops = 0, unclosed_starts = 0;
     for (const runtime::UnmatchedEdge& u : pairer.unmatched()) {
@@ -343,9 +346,10 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
         StringHandle full = p.handle_for_string(u.name);
         StringHandle message = p.handle_for_string(edge_text(u.convention, u.edge, u.name));
         StringHandle who = p.handle_for_string(where.who);
-        p.add_marker(where.track, MarkerTiming::instant(ProfileContext::at(u.time)), name, cat.warning,
-                     UserSpanUnmatchedMarker{.problem = problem, .span = full, .message = message, .thread = who,
-                                             .thread_id = where.thread});
+        p.add_marker(
+            where.track, MarkerTiming::instant(ProfileContext::at(u.time)), name, cat.warning,
+            UserSpanUnmatchedMarker{
+                .problem = problem, .span = full, .message = message, .thread = who, .thread_id = where.thread});
     }
 
     ExtraSectionHandle s = p.add_extra_section(ctx.section_label("User events"));

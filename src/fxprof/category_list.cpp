@@ -20,8 +20,7 @@ CategoryHandle CategoryList::handle_for(std::string_view name, CategoryColor col
     return CategoryHandle(static_cast<std::uint32_t>(categories_.size() - 1));
 }
 
-SubcategoryHandle CategoryList::handle_for_subcategory(CategoryHandle category,
-                                                       std::string_view name) {
+SubcategoryHandle CategoryList::handle_for_subcategory(CategoryHandle category, std::string_view name) {
     if (category.index() >= categories_.size()) throw Error("unknown category handle");
     auto& subs = categories_[category.index()].subcategories;
     for (std::size_t i = 0; i < subs.size(); ++i)

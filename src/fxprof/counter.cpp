@@ -16,8 +16,8 @@ void CounterSamples::add(std::int64_t time, double count, std::optional<std::uin
         static_cast<std::uint64_t>(time) - static_cast<std::uint64_t>(pending_first_) <
             static_cast<std::uint64_t>(resolution)) {
         pending_row_.count += count;
-        pending_row_.number = static_cast<std::uint32_t>(
-            std::min<std::uint64_t>(std::uint64_t{pending_row_.number} + n, UINT32_MAX));
+        pending_row_.number =
+            static_cast<std::uint32_t>(std::min<std::uint64_t>(std::uint64_t{pending_row_.number} + n, UINT32_MAX));
         pending_row_.time = std::max(pending_row_.time, time);
         return;
     }
@@ -36,10 +36,8 @@ CounterDisplay CounterDisplay::memory(std::string label, GraphColor color) {
     d.sort_weight = 20;
     d.label = label;
     d.tooltip_rows = {
-        CounterTooltipRow::value(CounterTooltipSource::accumulated, CounterTooltipUnit::bytes,
-                                 label),
-        CounterTooltipRow::value(CounterTooltipSource::count_range, CounterTooltipUnit::bytes,
-                                 "Range in view"),
+        CounterTooltipRow::value(CounterTooltipSource::accumulated, CounterTooltipUnit::bytes, label),
+        CounterTooltipRow::value(CounterTooltipSource::count_range, CounterTooltipUnit::bytes, "Range in view"),
         CounterTooltipRow::value(CounterTooltipSource::sample_number, CounterTooltipUnit::number,
                                  "Operations since previous sample"),
     };
@@ -55,21 +53,19 @@ CounterDisplay CounterDisplay::byte_rate(std::string label, GraphColor color) {
     d.sort_weight = 30;
     d.label = label;
     d.tooltip_rows = {
-        CounterTooltipRow::value(CounterTooltipSource::rate, CounterTooltipUnit::bytes_per_second,
-                                 label),
-        CounterTooltipRow::value(CounterTooltipSource::count, CounterTooltipUnit::bytes,
-                                 "Since the previous sample"),
+        CounterTooltipRow::value(CounterTooltipSource::rate, CounterTooltipUnit::bytes_per_second, label),
+        CounterTooltipRow::value(CounterTooltipSource::count, CounterTooltipUnit::bytes, "Since the previous sample"),
         CounterTooltipRow::make_separator(),
-        CounterTooltipRow::value(CounterTooltipSource::committed_range_total,
-                                 CounterTooltipUnit::bytes, "Total in the visible range"),
+        CounterTooltipRow::value(CounterTooltipSource::committed_range_total, CounterTooltipUnit::bytes,
+                                 "Total in the visible range"),
         CounterTooltipRow::value(CounterTooltipSource::selection_total, CounterTooltipUnit::bytes,
                                  "Total in the selection", true),
     };
     return d;
 }
 
-CounterDisplay CounterDisplay::event_count(std::string label, std::string unit, std::string_view what,
-                                           GraphColor color, int sort_weight) {
+CounterDisplay CounterDisplay::event_count(std::string label, std::string unit, std::string_view what, GraphColor color,
+                                           int sort_weight) {
     CounterDisplay d;
     d.graph_type = CounterGraphType::line_accumulated;
     d.unit = std::move(unit);
@@ -79,8 +75,7 @@ CounterDisplay CounterDisplay::event_count(std::string label, std::string unit, 
     d.label = std::move(label);
     const std::string w(what);
     d.tooltip_rows = {
-        CounterTooltipRow::value(CounterTooltipSource::accumulated, CounterTooltipUnit::number,
-                                 w + " so far"),
+        CounterTooltipRow::value(CounterTooltipSource::accumulated, CounterTooltipUnit::number, w + " so far"),
         CounterTooltipRow::value(CounterTooltipSource::count, CounterTooltipUnit::number,
                                  w + " since the previous sample"),
         CounterTooltipRow::make_separator(),

@@ -18,10 +18,10 @@
 namespace el2fx::fxprof {
 
 using v70::CounterGraphType;
-using v70::DisplayLocation;
-using v70::GraphColor;
 using v70::CounterTooltipSource;
 using v70::CounterTooltipUnit;
+using v70::DisplayLocation;
+using v70::GraphColor;
 
 struct CounterTooltipRow {
     bool separator = false;  // a separator row has no other properties
@@ -55,8 +55,8 @@ struct CounterDisplay {
     // A count of things that only grows (e.g. ticky entries), in `unit` ("entries"): the count
     // so far, since the previous sample, and in the selection; `what` starts those tooltip
     // labels ("Entries" so far). Tracks of one kind share a colour; sort_weight orders them.
-    static CounterDisplay event_count(std::string label, std::string unit, std::string_view what,
-                                      GraphColor color, int sort_weight);
+    static CounterDisplay event_count(std::string label, std::string unit, std::string_view what, GraphColor color,
+                                      int sort_weight);
 };
 
 struct CounterSampleRow {
@@ -73,8 +73,8 @@ struct CounterSampleCodec {
     };
     static constexpr std::size_t kMaxRecord = 2 * spill::kMaxVarint + 8;
     static std::uint8_t* encode(std::uint8_t* p, const Row& r, State& s) {
-        spill::put_svarint(p, static_cast<std::int64_t>(static_cast<std::uint64_t>(r.time) -
-                                                        static_cast<std::uint64_t>(s.time)));
+        spill::put_svarint(
+            p, static_cast<std::int64_t>(static_cast<std::uint64_t>(r.time) - static_cast<std::uint64_t>(s.time)));
         s.time = r.time;
         spill::put_double(p, r.count);
         spill::put_uvarint(p, r.number);
@@ -98,8 +98,7 @@ public:
     // resolution > 0: a sample at most `resolution` - 1 ns after the first sample merged into
     // the pending one (and not before it) is merged too: counts and numbers summed, the time
     // the latest. The pending sample is written after all others added before it.
-    void add(std::int64_t time, double count, std::optional<std::uint32_t> number,
-             std::int64_t resolution);
+    void add(std::int64_t time, double count, std::optional<std::uint32_t> number, std::int64_t resolution);
 
     std::size_t size() const { return static_cast<std::size_t>(rows_.size()) + (pending_ ? 1 : 0); }
     bool has_number() const { return has_number_; }
@@ -111,9 +110,7 @@ public:
         rows_.for_each(f, pending_ ? &pending_row_ : nullptr);
     }
     // The first sample in time order; false if there is none.
-    bool front(CounterSampleRow& out) const {
-        return rows_.front(out, pending_ ? &pending_row_ : nullptr);
-    }
+    bool front(CounterSampleRow& out) const { return rows_.front(out, pending_ ? &pending_row_ : nullptr); }
 
 private:
     RunTable<CounterSampleCodec> rows_;
@@ -130,7 +127,7 @@ struct Counter {
     std::string description{};
     CounterDisplay display{};
     CounterSamples samples{};
-    double running_total = 0;  // sum of counts, for add_counter_value
+    double running_total = 0;              // sum of counts, for add_counter_value
     std::optional<Duration> resolution{};  // its own, instead of the profile's
 };
 

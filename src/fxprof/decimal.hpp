@@ -17,9 +17,7 @@ inline constexpr std::size_t kDecimalBufferSize = 32;
 std::size_t format_scaled_decimal(std::int64_t value, unsigned scale, char* buf) noexcept;
 
 // Nanoseconds as milliseconds: format_scaled_decimal(ns, 6).
-inline std::size_t format_ns_as_ms(std::int64_t ns, char* buf) noexcept {
-    return format_scaled_decimal(ns, 6, buf);
-}
+inline std::size_t format_ns_as_ms(std::int64_t ns, char* buf) noexcept { return format_scaled_decimal(ns, 6, buf); }
 
 std::string ns_as_ms_string(std::int64_t ns);
 

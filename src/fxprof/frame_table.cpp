@@ -6,9 +6,8 @@ namespace el2fx::fxprof {
 
 std::size_t FrameRows::hash(const FrameInfo& f) noexcept {
     std::uint64_t h = mix64(f.func.index());
-    h = hash_combine(h, f.category ? (std::uint64_t(f.category->category().index()) << 32 |
-                                      f.category->index()) + 1
-                                   : 0);
+    h = hash_combine(h,
+                     f.category ? (std::uint64_t(f.category->category().index()) << 32 | f.category->index()) + 1 : 0);
     h = hash_combine(h, f.line ? std::uint64_t(*f.line) + 1 : 0);
     h = hash_combine(h, f.column ? std::uint64_t(*f.column) + 1 : 0);
     h = hash_combine(h, f.lib ? std::uint64_t(f.lib->index()) + 1 : 0);

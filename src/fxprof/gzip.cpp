@@ -31,11 +31,9 @@ struct GzipSink::State {
     bool initialised = false;
 };
 
-GzipSink::GzipSink(ByteSink& downstream, int level)
-    : state_(std::make_unique<State>()), downstream_(downstream) {
+GzipSink::GzipSink(ByteSink& downstream, int level) : state_(std::make_unique<State>()), downstream_(downstream) {
     z_stream& zs = state_->zs;
-    const int rc = deflateInit2(&zs, level, Z_DEFLATED, kGzipWindowBits, kMemLevel,
-                                Z_DEFAULT_STRATEGY);
+    const int rc = deflateInit2(&zs, level, Z_DEFLATED, kGzipWindowBits, kMemLevel, Z_DEFAULT_STRATEGY);
     if (rc != Z_OK) throw zlib_error("deflateInit2", rc, zs);
     state_->initialised = true;
     state_->header.time = 0;  // no timestamp of the conversion run
@@ -58,10 +56,8 @@ void GzipSink::pump(int flush) {
         if (rc == Z_STREAM_ERROR) throw zlib_error("deflate", rc, zs);
         if (rc == Z_BUF_ERROR && (zs.avail_in != 0 || flush == Z_FINISH))
             throw zlib_error("deflate", rc, zs);  // no progress although work was left
-        if (rc != Z_OK && rc != Z_BUF_ERROR && rc != Z_STREAM_END)
-            throw zlib_error("deflate", rc, zs);
-        if (produced > 0)
-            downstream_.write(reinterpret_cast<const char*>(state_->out.data()), produced);
+        if (rc != Z_OK && rc != Z_BUF_ERROR && rc != Z_STREAM_END) throw zlib_error("deflate", rc, zs);
+        if (produced > 0) downstream_.write(reinterpret_cast<const char*>(state_->out.data()), produced);
         if (flush == Z_FINISH) {
             if (rc == Z_STREAM_END) return;
         } else if (zs.avail_out != 0) {
@@ -136,8 +132,7 @@ std::string gunzip(std::string_view compressed) {
             if (rc != Z_OK) throw zlib_error("inflateReset", rc, zs);
             continue;
         }
-        if (rc == Z_BUF_ERROR && zs.avail_in == 0 && left == 0)
-            throw Error("gzip: truncated stream");
+        if (rc == Z_BUF_ERROR && zs.avail_in == 0 && left == 0) throw Error("gzip: truncated stream");
         if (rc != Z_OK && rc != Z_BUF_ERROR) throw zlib_error("inflate", rc, zs);
     }
     return out;

@@ -56,8 +56,7 @@ class SubcategoryHandle {
 public:
     constexpr SubcategoryHandle(CategoryHandle category)  // NOLINT: a category is its subcategory 0
         : category_(category), index_(0) {}
-    constexpr SubcategoryHandle(CategoryHandle category, std::uint32_t index)
-        : category_(category), index_(index) {}
+    constexpr SubcategoryHandle(CategoryHandle category, std::uint32_t index) : category_(category), index_(index) {}
     constexpr CategoryHandle category() const { return category_; }
     constexpr std::uint32_t index() const { return index_; }
     constexpr auto operator<=>(const SubcategoryHandle&) const = default;

@@ -28,8 +28,7 @@ void check_marker_schema(const MarkerSchema& schema) {
         if (static_cast<std::size_t>(f.format) >= v70::kFieldFormats.size())
             throw schema_error(schema, "field \"" + f.key + "\" has an unknown format");
         for (std::size_t j = 0; j < i; ++j)
-            if (schema.fields[j].key == f.key)
-                throw schema_error(schema, "duplicate field key \"" + f.key + "\"");
+            if (schema.fields[j].key == f.key) throw schema_error(schema, "duplicate field key \"" + f.key + "\"");
     }
     for (const auto& g : schema.graphs) {
         const MarkerField* f = find_field(schema, g.key);
@@ -39,8 +38,7 @@ void check_marker_schema(const MarkerSchema& schema) {
     if (!schema.color_field.empty()) {
         const MarkerField* f = find_field(schema, schema.color_field);
         if (!f || v70::kind_of(f->format) != v70::FieldKind::json_string)
-            throw schema_error(schema, "colour field \"" + schema.color_field +
-                                           "\" is not a string field");
+            throw schema_error(schema, "colour field \"" + schema.color_field + "\" is not a string field");
     }
 }
 

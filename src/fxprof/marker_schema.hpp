@@ -20,7 +20,7 @@ using v70::GraphColor;
 using v70::MarkerGraphType;
 
 struct MarkerField {
-    std::string key{};  // the payload key; not "type" or "cause"
+    std::string key{};    // the payload key; not "type" or "cause"
     std::string label{};  // shown in tooltips and the sidebar; empty: the key is shown
     FieldFormat format = FieldFormat::string;
     bool hidden = false;  // usable in labels and search, not listed
@@ -71,8 +71,7 @@ public:
     FieldValue() : type_(Type::absent) { u_.integer = 0; }
     FieldValue(StringHandle s) : type_(Type::string) { u_.string = s.index(); }
     template <std::integral T>
-        requires(!std::same_as<T, bool>)
-    FieldValue(T i) : type_(Type::integer) {
+    requires(!std::same_as<T, bool>) FieldValue(T i) : type_(Type::integer) {
         u_.integer = static_cast<std::int64_t>(i);
     }
     FieldValue(double d) : type_(Type::real) { u_.real = d; }

@@ -18,9 +18,8 @@ std::int64_t wrapping_add(std::int64_t a, std::int64_t b) {
 
 }  // namespace
 
-MarkerHandle MarkerTable::add(MarkerTiming timing, StringHandle name, CategoryHandle category,
-                              std::uint32_t schema, const FieldValue* values,
-                              std::size_t value_count) {
+MarkerHandle MarkerTable::add(MarkerTiming timing, StringHandle name, CategoryHandle category, std::uint32_t schema,
+                              const FieldValue* values, std::size_t value_count) {
     if (!store_) throw Error("profile table used without its profile");
     if (size_ >= UINT32_MAX) throw Error("too many markers on one thread");
     const auto index = static_cast<std::uint32_t>(size_);
@@ -44,9 +43,7 @@ MarkerHandle MarkerTable::add(MarkerTiming timing, StringHandle name, CategoryHa
                 case FieldValue::Type::integer:
                 case FieldValue::Type::duration: spill::put_svarint(p, v.integer()); break;
                 case FieldValue::Type::real: spill::put_double(p, v.real()); break;
-                case FieldValue::Type::timestamp:
-                    spill::put_svarint(p, wrapping_sub(v.integer(), start));
-                    break;
+                case FieldValue::Type::timestamp: spill::put_svarint(p, wrapping_sub(v.integer(), start)); break;
                 case FieldValue::Type::absent: break;
             }
         }
@@ -87,13 +84,10 @@ void MarkerTable::decode(const std::uint8_t*& p, MarkerRow& row, std::int64_t& p
                 values->emplace_back(StringHandle(static_cast<std::uint32_t>(spill::get_uvarint(p))));
                 break;
             case FieldValue::Type::integer: values->emplace_back(spill::get_svarint(p)); break;
-            case FieldValue::Type::duration:
-                values->emplace_back(Duration::from_nanos(spill::get_svarint(p)));
-                break;
+            case FieldValue::Type::duration: values->emplace_back(Duration::from_nanos(spill::get_svarint(p))); break;
             case FieldValue::Type::real: values->emplace_back(spill::get_double(p)); break;
             case FieldValue::Type::timestamp:
-                values->emplace_back(
-                    Timestamp::from_nanos(wrapping_add(row.start, spill::get_svarint(p))));
+                values->emplace_back(Timestamp::from_nanos(wrapping_add(row.start, spill::get_svarint(p))));
                 break;
             case FieldValue::Type::absent: values->emplace_back(); break;
             default: throw Error("profile marker table: corrupt record");

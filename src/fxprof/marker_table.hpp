@@ -22,9 +22,7 @@ class MarkerTiming {
 public:
     static MarkerTiming instant(Timestamp t) { return {MarkerPhase::instant, t, t}; }
     // Throws el2fx::Error when end < start (at add_marker).
-    static MarkerTiming interval(Timestamp start, Timestamp end) {
-        return {MarkerPhase::interval, start, end};
-    }
+    static MarkerTiming interval(Timestamp start, Timestamp end) { return {MarkerPhase::interval, start, end}; }
     // Start/end halves, paired by the profiler by marker name in table order.
     static MarkerTiming interval_start(Timestamp t) { return {MarkerPhase::interval_start, t, t}; }
     static MarkerTiming interval_end(Timestamp t) { return {MarkerPhase::interval_end, t, t}; }
@@ -56,8 +54,8 @@ public:
     void attach(SpillStore* store) { store_ = store; }
 
     // Values must already be checked against the schema (Profile::add_marker does).
-    MarkerHandle add(MarkerTiming timing, StringHandle name, CategoryHandle category,
-                     std::uint32_t schema, const FieldValue* values, std::size_t value_count);
+    MarkerHandle add(MarkerTiming timing, StringHandle name, CategoryHandle category, std::uint32_t schema,
+                     const FieldValue* values, std::size_t value_count);
 
     std::size_t size() const { return size_; }
 

@@ -51,8 +51,8 @@ struct MetaInfo {
     WallClock start_time;  // the wall-clock time of Timestamp 0
     Duration interval = Duration::from_millis(1);
     std::optional<Timestamp> profiling_start, profiling_end;  // unset: derived from the content
-    std::string arguments;      // written when non-empty
-    std::string imported_from;  // written when non-empty
+    std::string arguments;                                    // written when non-empty
+    std::string imported_from;                                // written when non-empty
     std::string update_channel;  // written when non-empty (format_v70.hpp, kUpdateChannelRelease)
     std::string platform, oscpu, cpu_name;
     std::optional<std::uint32_t> logical_cpus, physical_cpus;

@@ -56,15 +56,14 @@ int open_temp(const std::string& path, const std::string& target, std::string& t
     const std::string dir = directory_of(target);
     const std::string name = target.substr(dir.size());
     for (int attempt = 0; attempt < kCreateAttempts; ++attempt) {
-        temp_path = dir + "." + name + ".tmp-" + std::to_string(::getpid()) + "-" +
-                    std::to_string(g_temp_counter.fetch_add(1));
+        temp_path =
+            dir + "." + name + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(g_temp_counter.fetch_add(1));
         const int fd = ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0) return fd;
         if (errno != EEXIST) {
             const int err = errno;
             temp_path.clear();
-            throw file_error(path, "cannot create a temporary file in " + (dir.empty() ? std::string(".") : dir),
-                             err);
+            throw file_error(path, "cannot create a temporary file in " + (dir.empty() ? std::string(".") : dir), err);
         }
     }
     temp_path.clear();

@@ -36,8 +36,8 @@ public:
 
     ByteSink& sink() { return sink_; }
     void commit();
-    const std::string& path() const { return path_; }          // as given
-    const std::string& target() const { return target_; }      // symbolic links followed
+    const std::string& path() const { return path_; }            // as given
+    const std::string& target() const { return target_; }        // symbolic links followed
     const std::string& temp_path() const { return temp_path_; }  // empty unless `replaced`
     Kind kind() const { return kind_; }
     std::uint64_t bytes_written() const { return sink_.bytes_written(); }
@@ -61,8 +61,7 @@ private:
 // Writes the profile gzip-compressed (the profiler gunzips by magic number, whatever the name),
 // then commits `out`. level: zlib's 1 (fastest, the default) to 9 (smallest).
 WriteStats write_profile_gz(const Profile& profile, OutputFile& out, int level = GzipSink::kDefaultLevel);
-WriteStats write_profile_gz(const Profile& profile, const std::string& path,
-                            int level = GzipSink::kDefaultLevel);
+WriteStats write_profile_gz(const Profile& profile, const std::string& path, int level = GzipSink::kDefaultLevel);
 // Writes plain JSON (tests, debugging).
 WriteStats write_profile_json_file(const Profile& profile, const std::string& path);
 

@@ -56,8 +56,10 @@ public:
             if (rc == Z_STREAM_ERROR) throw zlib_error("deflate", rc);
             const bool complete = last ? rc == Z_STREAM_END : (zs_.avail_in == 0 && zs_.avail_out != 0);
             if (complete) break;
-            if (zs_.avail_out == 0) output.resize(output.size() * 2);  // beyond the bound: never expected
-            else if (rc != Z_OK && rc != Z_BUF_ERROR) throw zlib_error("deflate", rc);
+            if (zs_.avail_out == 0)
+                output.resize(output.size() * 2);  // beyond the bound: never expected
+            else if (rc != Z_OK && rc != Z_BUF_ERROR)
+                throw zlib_error("deflate", rc);
         }
         output.resize(produced);
     }
@@ -67,8 +69,11 @@ private:
 };
 
 ParallelGzipSink::ParallelGzipSink(ByteSink& downstream, int level, unsigned workers, std::size_t block_bytes)
-    : downstream_(downstream), level_(level), block_bytes_(std::clamp<std::size_t>(block_bytes, 1, UINT_MAX / 2)),
-      max_jobs_(std::max(1u, workers) + 2), filling_(std::make_unique<Job>()) {
+    : downstream_(downstream),
+      level_(level),
+      block_bytes_(std::clamp<std::size_t>(block_bytes, 1, UINT_MAX / 2)),
+      max_jobs_(std::max(1u, workers) + 2),
+      filling_(std::make_unique<Job>()) {
     Deflater check(level_);  // an invalid level fails here, not on a worker
     filling_->input.reserve(block_bytes_);
     crc_ = static_cast<std::uint32_t>(crc32(0, nullptr, 0));

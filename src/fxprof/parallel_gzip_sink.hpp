@@ -52,17 +52,17 @@ private:
     };
 
     class Deflater;
-    void submit(bool last);            // the filling block to the workers (waits if too many are out)
-    void write_done_jobs(bool wait);   // finished blocks downstream, in order
-    bool help_with_a_waiting_job();    // compresses one on the writer's thread; false if none waits
+    void submit(bool last);           // the filling block to the workers (waits if too many are out)
+    void write_done_jobs(bool wait);  // finished blocks downstream, in order
+    bool help_with_a_waiting_job();   // compresses one on the writer's thread; false if none waits
     void compress(Job& job, Deflater* deflater, std::exception_ptr init_failure);
-    void run();                        // a worker
+    void run();  // a worker
     void stop_workers();
 
     ByteSink& downstream_;
     const int level_;
     const std::size_t block_bytes_;
-    const std::size_t max_jobs_;  // blocks compressed or waiting at once: bounded memory
+    const std::size_t max_jobs_;              // blocks compressed or waiting at once: bounded memory
     std::unique_ptr<Deflater> own_deflater_;  // the writer's, when it helps
     std::unique_ptr<Job> filling_;
     std::vector<std::unique_ptr<Job>> spare_;  // written jobs, their buffers reused

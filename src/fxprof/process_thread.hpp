@@ -18,9 +18,9 @@ namespace el2fx::fxprof {
 using v70::WeightType;
 
 struct Process {
-    std::string name{};  // threads' processName
-    std::string pid{};   // written as a string (since v47)
-    Timestamp start{};   // processStartupTime
+    std::string name{};              // threads' processName
+    std::string pid{};               // written as a string (since v47)
+    Timestamp start{};               // processStartupTime
     std::optional<Timestamp> end{};  // processShutdownTime; null while running
     std::vector<ThreadHandle> threads{};
     std::optional<ThreadHandle> main_thread{};

@@ -14,9 +14,7 @@ void check_finite(double v, const char* what) {
 }
 }  // namespace
 
-Profile::Profile(std::string_view product) : store_(std::make_unique<SpillStore>()) {
-    meta_.product = product;
-}
+Profile::Profile(std::string_view product) : store_(std::make_unique<SpillStore>()) { meta_.product = product; }
 
 // ---- meta -----------------------------------------------------------------------------------
 
@@ -59,8 +57,7 @@ ExtraSectionHandle Profile::add_extra_section(std::string_view label) {
     return ExtraSectionHandle(static_cast<std::uint32_t>(meta_.extra.size() - 1));
 }
 
-void Profile::add_extra_entry(ExtraSectionHandle section, std::string_view label,
-                              ExtraValue value) {
+void Profile::add_extra_entry(ExtraSectionHandle section, std::string_view label, ExtraValue value) {
     if (section.index() >= meta_.extra.size()) throw misuse("unknown extra section handle");
     if (const double* d = std::get_if<double>(&value.value())) check_finite(*d, "extra value");
     meta_.extra[section.index()].entries.push_back(ExtraEntry{std::string(label), std::move(value)});
@@ -81,11 +78,10 @@ void Profile::set_process_end_time(ProcessHandle p, Timestamp end) {
     bounds_.add(end.nanos());
 }
 
-ThreadHandle Profile::add_thread(ProcessHandle p, std::string_view name, std::int64_t tid,
-                                 Timestamp start, bool is_main_thread) {
+ThreadHandle Profile::add_thread(ProcessHandle p, std::string_view name, std::int64_t tid, Timestamp start,
+                                 bool is_main_thread) {
     Process& proc = process(p);
-    if (is_main_thread && proc.main_thread)
-        throw misuse("process " + proc.pid + " already has a main thread");
+    if (is_main_thread && proc.main_thread) throw misuse("process " + proc.pid + " already has a main thread");
     if (threads_.size() >= INT32_MAX) throw misuse("too many threads");
     Thread t{.process = p};
     t.name = name;
@@ -113,9 +109,7 @@ void Profile::set_thread_show_markers_in_timeline(ThreadHandle t, bool show) {
     thread(t).show_markers_in_timeline = show;
 }
 
-void Profile::set_thread_weight_type(ThreadHandle t, WeightType type) {
-    thread(t).weight_type = type;
-}
+void Profile::set_thread_weight_type(ThreadHandle t, WeightType type) { thread(t).weight_type = type; }
 
 void Profile::reserve_samples(ThreadHandle t, std::size_t) { thread(t); }
 
@@ -158,10 +152,8 @@ LibHandle Profile::handle_for_lib(const Lib& lib) {
 
 void Profile::check(const FuncInfo& func) const {
     check(func.name);
-    if (func.resource && func.resource->index() >= resources_.size())
-        throw misuse("unknown resource handle");
-    if (func.source && func.source->index() >= sources_.size())
-        throw misuse("unknown source handle");
+    if (func.resource && func.resource->index() >= resources_.size()) throw misuse("unknown resource handle");
+    if (func.source && func.source->index() >= sources_.size()) throw misuse("unknown source handle");
 }
 
 void Profile::check(const FrameInfo& frame) const {
@@ -169,8 +161,7 @@ void Profile::check(const FrameInfo& frame) const {
     if (frame.category && !categories_.contains(*frame.category))
         throw misuse("unknown category or subcategory handle");
     if (frame.lib && frame.lib->index() >= libs_.size()) throw misuse("unknown lib handle");
-    if (frame.lib.has_value() != frame.address.has_value())
-        throw misuse("a frame's lib and address go together");
+    if (frame.lib.has_value() != frame.address.has_value()) throw misuse("a frame's lib and address go together");
 }
 
 FuncHandle Profile::handle_for_func(const FuncInfo& func) {
@@ -203,8 +194,7 @@ StackHandle Profile::add_distinct_stack(std::optional<StackHandle> prefix, Frame
     return stacks_.add_distinct(prefix, frame);
 }
 
-std::optional<StackHandle> Profile::handle_for_stack_frames(
-    std::span<const FrameHandle> root_to_leaf) {
+std::optional<StackHandle> Profile::handle_for_stack_frames(std::span<const FrameHandle> root_to_leaf) {
     std::optional<StackHandle> stack;
     for (FrameHandle f : root_to_leaf) stack = handle_for_stack(stack, f);
     return stack;
@@ -236,9 +226,8 @@ MarkerSchemaHandle Profile::register_marker_schema(MarkerSchema schema) {
     return MarkerSchemaHandle(static_cast<std::uint32_t>(schemas_.size() - 1));
 }
 
-MarkerHandle Profile::add_marker(ThreadHandle t, MarkerTiming timing, StringHandle name,
-                                 CategoryHandle category, MarkerSchemaHandle schema,
-                                 std::span<const FieldValue> values) {
+MarkerHandle Profile::add_marker(ThreadHandle t, MarkerTiming timing, StringHandle name, CategoryHandle category,
+                                 MarkerSchemaHandle schema, std::span<const FieldValue> values) {
     Thread& th = thread(t);
     check(name);
     check(category);
@@ -252,8 +241,7 @@ MarkerHandle Profile::add_marker(ThreadHandle t, MarkerTiming timing, StringHand
         const FieldValue& v = values[i];
         if (!field_accepts(f.format, v.type()))
             throw misuse("marker field \"" + s.name + "." + f.key + "\" (format " +
-                         std::string(v70::spelling(f.format)) + ") cannot take " +
-                         field_value_type_name(v.type()));
+                         std::string(v70::spelling(f.format)) + ") cannot take " + field_value_type_name(v.type()));
         if (v.type() == FieldValue::Type::string) check(v.string());
         if (v.type() == FieldValue::Type::real) check_finite(v.real(), "marker field value");
     }
@@ -264,8 +252,7 @@ MarkerHandle Profile::add_marker(ThreadHandle t, MarkerTiming timing, StringHand
     return th.markers.add(timing, name, category, schema.index(), values.data(), values.size());
 }
 
-MarkerHandle Profile::add_marker(ThreadHandle t, MarkerTiming timing, StringHandle name,
-                                 CategoryHandle category) {
+MarkerHandle Profile::add_marker(ThreadHandle t, MarkerTiming timing, StringHandle name, CategoryHandle category) {
     Thread& th = thread(t);
     check(name);
     check(category);
@@ -278,9 +265,8 @@ MarkerHandle Profile::add_marker(ThreadHandle t, MarkerTiming timing, StringHand
 
 // ---- counters --------------------------------------------------------------------------------
 
-CounterHandle Profile::add_counter(ProcessHandle p, std::string_view name,
-                                   std::string_view category, std::string_view description,
-                                   CounterDisplay display) {
+CounterHandle Profile::add_counter(ProcessHandle p, std::string_view name, std::string_view category,
+                                   std::string_view description, CounterDisplay display) {
     process(p);
     Counter c{.process = p};
     c.name = name;
@@ -292,8 +278,7 @@ CounterHandle Profile::add_counter(ProcessHandle p, std::string_view name,
     return CounterHandle(static_cast<std::uint32_t>(counters_.size() - 1));
 }
 
-void Profile::add_counter_sample(CounterHandle h, Timestamp time, double count,
-                                 std::optional<std::uint32_t> number) {
+void Profile::add_counter_sample(CounterHandle h, Timestamp time, double count, std::optional<std::uint32_t> number) {
     Counter& c = counter(h);
     check_finite(count, "counter sample");
     c.samples.add(time.nanos(), count, number, c.resolution.value_or(counter_resolution_).nanos());
@@ -301,8 +286,7 @@ void Profile::add_counter_sample(CounterHandle h, Timestamp time, double count,
     bounds_.add(time.nanos());
 }
 
-void Profile::add_counter_value(CounterHandle h, Timestamp time, double level,
-                                std::optional<std::uint32_t> number) {
+void Profile::add_counter_value(CounterHandle h, Timestamp time, double level, std::optional<std::uint32_t> number) {
     check_finite(level, "counter value");
     add_counter_sample(h, time, level - counter(h).running_total, number);
 }
@@ -320,12 +304,10 @@ void Profile::set_counter_resolution(CounterHandle h, Duration r) {
 // ---- helpers ---------------------------------------------------------------------------------
 
 std::pair<Timestamp, Timestamp> Profile::profiling_range() const {
-    if (meta_.profiling_start && meta_.profiling_end)
-        return {*meta_.profiling_start, *meta_.profiling_end};
+    if (meta_.profiling_start && meta_.profiling_end) return {*meta_.profiling_start, *meta_.profiling_end};
     if (bounds_.empty()) return {Timestamp{}, Timestamp{} + meta_.interval};
     std::int64_t end = bounds_.max;
-    if (bounds_.max_sample != INT64_MIN)
-        end = std::max(end, bounds_.max_sample + meta_.interval.nanos());
+    if (bounds_.max_sample != INT64_MIN) end = std::max(end, bounds_.max_sample + meta_.interval.nanos());
     if (end <= bounds_.min) end = bounds_.min + meta_.interval.nanos();
     return {Timestamp::from_nanos(bounds_.min), Timestamp::from_nanos(end)};
 }

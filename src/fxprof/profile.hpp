@@ -65,7 +65,7 @@ public:
 
     // ---- meta ---------------------------------------------------------------------------
     void set_product(std::string_view product);
-    void set_start_time(WallClock zero);  // meta.startTime: the wall clock at Timestamp 0
+    void set_start_time(WallClock zero);   // meta.startTime: the wall clock at Timestamp 0
     void set_interval(Duration interval);  // the sampling interval (> 0)
     // The root range of the profile; default: the span of everything added (samples extended
     // by one interval). Markers outside the range are not shown by the profiler.
@@ -92,8 +92,8 @@ public:
     ProcessHandle add_process(std::string_view name, std::string_view pid, Timestamp start);
     void set_process_end_time(ProcessHandle process, Timestamp end);
     // A main thread is the process's global track; at most one per process.
-    ThreadHandle add_thread(ProcessHandle process, std::string_view name, std::int64_t tid,
-                            Timestamp start, bool is_main_thread = false);
+    ThreadHandle add_thread(ProcessHandle process, std::string_view name, std::int64_t tid, Timestamp start,
+                            bool is_main_thread = false);
     void set_thread_name(ThreadHandle thread, std::string_view name);
     void set_thread_end_time(ThreadHandle thread, Timestamp end);
     void set_thread_show_markers_in_timeline(ThreadHandle thread, bool show);
@@ -138,19 +138,17 @@ public:
     // schema with the same name is an error.
     MarkerSchemaHandle register_marker_schema(MarkerSchema schema);
     // values: one per schema field, in the schema's order, of the type its format accepts.
-    MarkerHandle add_marker(ThreadHandle thread, MarkerTiming timing, StringHandle name,
-                            CategoryHandle category, MarkerSchemaHandle schema,
-                            std::span<const FieldValue> values);
-    MarkerHandle add_marker(ThreadHandle thread, MarkerTiming timing, StringHandle name,
-                            CategoryHandle category, MarkerSchemaHandle schema,
-                            std::initializer_list<FieldValue> values) {
+    MarkerHandle add_marker(ThreadHandle thread, MarkerTiming timing, StringHandle name, CategoryHandle category,
+                            MarkerSchemaHandle schema, std::span<const FieldValue> values);
+    MarkerHandle add_marker(ThreadHandle thread, MarkerTiming timing, StringHandle name, CategoryHandle category,
+                            MarkerSchemaHandle schema, std::initializer_list<FieldValue> values) {
         return add_marker(thread, timing, name, category, schema,
                           std::span<const FieldValue>(values.begin(), values.size()));
     }
     // A marker of a static type (static_marker.hpp): its schema is registered with the first.
     template <StaticMarker M>
-    MarkerHandle add_marker(ThreadHandle thread, MarkerTiming timing, StringHandle name,
-                            CategoryHandle category, const M& marker) {
+    MarkerHandle add_marker(ThreadHandle thread, MarkerTiming timing, StringHandle name, CategoryHandle category,
+                            const M& marker) {
         const auto values = field_values_of(marker);
         return add_marker(thread, timing, name, category, schema_handle<M>(),
                           std::span<const FieldValue>(values.data(), values.size()));
@@ -163,15 +161,13 @@ public:
         return *static_schemas_[id];
     }
     // A marker without payload (data: null).
-    MarkerHandle add_marker(ThreadHandle thread, MarkerTiming timing, StringHandle name,
-                            CategoryHandle category);
+    MarkerHandle add_marker(ThreadHandle thread, MarkerTiming timing, StringHandle name, CategoryHandle category);
 
     // ---- counters -----------------------------------------------------------------------
     // The counter becomes a local track of the process (which needs at least one thread by
     // the time the profile is written).
-    CounterHandle add_counter(ProcessHandle process, std::string_view name,
-                              std::string_view category, std::string_view description,
-                              CounterDisplay display);
+    CounterHandle add_counter(ProcessHandle process, std::string_view name, std::string_view category,
+                              std::string_view description, CounterDisplay display);
     // count: the sample's value; an increment for line-accumulated counters.
     // number: an operation count since the previous sample (the column is written when any
     // sample has one; others are written as 0).
@@ -216,7 +212,7 @@ private:
     Counter& counter(CounterHandle h);
     void check(StringHandle h) const;
     void check(CategoryHandle h) const;
-    void check(const FuncInfo& func) const;   // its handles exist
+    void check(const FuncInfo& func) const;  // its handles exist
     void check(const FrameInfo& frame) const;
 
     std::unique_ptr<SpillStore> store_;  // on the heap: tables keep its address across moves

@@ -10,8 +10,7 @@ namespace detail {
 
 ProfileWriter::ProfileWriter(const Profile& p, JsonEmitter& j)
     : p_(p), j_(j), order_(thread_write_order(p)), position_(order_.size()) {
-    for (std::size_t pos = 0; pos < order_.size(); ++pos)
-        position_[order_[pos]] = static_cast<std::uint32_t>(pos);
+    for (std::size_t pos = 0; pos < order_.size(); ++pos) position_[order_[pos]] = static_cast<std::uint32_t>(pos);
 }
 
 void ProfileWriter::write() {

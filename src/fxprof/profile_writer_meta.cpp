@@ -65,8 +65,7 @@ void ProfileWriter::write_meta() {
         j_.begin_object();
         string_field(key::name, c.name);
         string_field(key::color, v70::spelling(c.color));
-        column(key::subcategories, c.subcategories.size(),
-               [&](std::size_t i) { j_.string(c.subcategories[i]); });
+        column(key::subcategories, c.subcategories.size(), [&](std::size_t i) { j_.string(c.subcategories[i]); });
         j_.end_object();
     }
     j_.end_array();
@@ -95,8 +94,7 @@ void ProfileWriter::write_meta() {
 void ProfileWriter::write_schema(const MarkerSchema& s) {
     j_.begin_object();
     string_field(key::name, s.name);
-    column(key::display, s.display.size(),
-           [&](std::size_t i) { j_.string(v70::spelling(s.display[i])); });
+    column(key::display, s.display.size(), [&](std::size_t i) { j_.string(v70::spelling(s.display[i])); });
     j_.key(key::fields);
     j_.begin_array();
     for (const MarkerField& f : s.fields) {

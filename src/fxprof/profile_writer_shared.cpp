@@ -17,8 +17,7 @@ void ProfileWriter::write_shared() {
     j_.key(key::stackTable);
     j_.begin_object();
     column(key::frame, ns, [&](std::size_t i) { j_.uint64(stacks.frame_index(std::uint32_t(i))); });
-    column(key::prefixOffset, ns,
-           [&](std::size_t i) { j_.uint64(stacks.prefix_offset(std::uint32_t(i))); });
+    column(key::prefixOffset, ns, [&](std::size_t i) { j_.uint64(stacks.prefix_offset(std::uint32_t(i))); });
     length(ns);
     j_.end_object();
 
@@ -62,8 +61,7 @@ void ProfileWriter::write_shared() {
     j_.begin_object();
     column(key::name, nfn, [&](std::size_t i) { j_.uint64(funcs[i].name.index()); });
     column(key::isJS, nfn, [&](std::size_t i) { j_.boolean(funcs[i].is_js); });
-    column(key::relevantForJS, nfn,
-           [&](std::size_t i) { j_.boolean(funcs[i].relevant_for_js); });
+    column(key::relevantForJS, nfn, [&](std::size_t i) { j_.boolean(funcs[i].relevant_for_js); });
     column(key::resource, nfn, [&](std::size_t i) {
         if (funcs[i].resource)
             j_.uint64(funcs[i].resource->index());
@@ -83,8 +81,7 @@ void ProfileWriter::write_shared() {
     j_.begin_object();
     column(key::name, nr, [&](std::size_t i) { j_.uint64(resources[i].name.index()); });
     null_column(key::host, nr);
-    column(key::type, nr,
-           [&](std::size_t i) { j_.uint64(static_cast<unsigned>(resources[i].type)); });
+    column(key::type, nr, [&](std::size_t i) { j_.uint64(static_cast<unsigned>(resources[i].type)); });
     length(nr);
     j_.end_object();
 

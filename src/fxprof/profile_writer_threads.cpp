@@ -82,20 +82,14 @@ void ProfileWriter::write_samples(const Thread& t) {
 
 void ProfileWriter::write_field_value(const MarkerField& f, const FieldValue& v) {
     switch (v70::kind_of(f.format)) {
-        case v70::FieldKind::json_string:
-            j_.string(p_.strings().get(v.string()));
-            return;
-        case v70::FieldKind::string_index:
-            j_.uint64(v.string().index());
-            return;
+        case v70::FieldKind::json_string: j_.string(p_.strings().get(v.string())); return;
+        case v70::FieldKind::string_index: j_.uint64(v.string().index()); return;
         case v70::FieldKind::number:
             switch (v.type()) {
                 case FieldValue::Type::integer: j_.int64(v.integer()); return;
                 case FieldValue::Type::real: j_.number(v.real()); return;
                 case FieldValue::Type::duration:
-                case FieldValue::Type::timestamp:
-                    j_.scaled(v.integer(), duration_scale(f.format));
-                    return;
+                case FieldValue::Type::timestamp: j_.scaled(v.integer(), duration_scale(f.format)); return;
                 case FieldValue::Type::string:
                 case FieldValue::Type::absent: break;
             }
@@ -115,8 +109,7 @@ void ProfileWriter::write_markers(const Thread& t) {
             return;
         }
         const MarkerSchema& s = schemas[r.schema];
-        if (r.values.size() != s.fields.size())
-            throw Error("JSON writer: a marker's values do not match its schema");
+        if (r.values.size() != s.fields.size()) throw Error("JSON writer: a marker's values do not match its schema");
         j_.begin_object();
         string_field(key::type, s.name);
         for (std::size_t i = 0; i < s.fields.size(); ++i) {
@@ -140,8 +133,7 @@ void ProfileWriter::write_markers(const Thread& t) {
         else
             j_.null();
     });
-    marker_column(key::phase, m,
-                [&](const MarkerRow& r) { j_.uint64(static_cast<unsigned>(r.phase)); });
+    marker_column(key::phase, m, [&](const MarkerRow& r) { j_.uint64(static_cast<unsigned>(r.phase)); });
     marker_column(key::category, m, [&](const MarkerRow& r) { j_.uint64(r.category); });
     length(m.size());
     j_.end_object();

@@ -28,8 +28,8 @@ struct SampleCodec {
     };
     static constexpr std::size_t kMaxRecord = 4 * spill::kMaxVarint;
     static std::uint8_t* encode(std::uint8_t* p, const Row& r, State& s) {
-        spill::put_svarint(p, static_cast<std::int64_t>(static_cast<std::uint64_t>(r.time) -
-                                                        static_cast<std::uint64_t>(s.time)));
+        spill::put_svarint(
+            p, static_cast<std::int64_t>(static_cast<std::uint64_t>(r.time) - static_cast<std::uint64_t>(s.time)));
         s.time = r.time;
         spill::put_uvarint(p, static_cast<std::uint32_t>(r.stack) + std::uint64_t{1});
         spill::put_uvarint(p, static_cast<std::uint64_t>(r.cpu_delta) + 1);
@@ -54,10 +54,8 @@ public:
 
     void attach(SpillStore* store) { rows_.attach(store); }
 
-    void add(Timestamp time, std::optional<StackHandle> stack, std::optional<CpuDelta> cpu,
-             std::int64_t weight) {
-        rows_.append(SampleRow{time.nanos(),
-                               stack ? static_cast<std::int32_t>(stack->index()) : kNoStack,
+    void add(Timestamp time, std::optional<StackHandle> stack, std::optional<CpuDelta> cpu, std::int64_t weight) {
+        rows_.append(SampleRow{time.nanos(), stack ? static_cast<std::int32_t>(stack->index()) : kNoStack,
                                cpu ? cpu->nanos() : kNoCpuDelta, weight});
         if (cpu) has_cpu_delta_ = true;
         if (weight != 1) all_weights_one_ = false;

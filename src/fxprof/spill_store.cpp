@@ -22,8 +22,7 @@ std::string temp_dir() {
 }
 
 Error io_error(const std::string& what, const std::string& dir, int err) {
-    std::string m = what + " (the profile's temporary table file in " + dir + "): " +
-                    std::strerror(err);
+    std::string m = what + " (the profile's temporary table file in " + dir + "): " + std::strerror(err);
     if (err == ENOSPC || err == EDQUOT) m += " (disk full? set TMPDIR to a directory with room)";
     return Error(m);
 }
@@ -123,8 +122,7 @@ void SpillStore::make_room(std::size_t incoming) {
 void SpillStore::spill(Chunk& c) {
     if (fd_ < 0) open_file();
     // Power-of-two slots, reused when chunks are freed (runs merged).
-    const auto slot_class = static_cast<std::uint8_t>(
-        std::bit_width(std::max<std::size_t>(c.size, kFirstChunk) - 1));
+    const auto slot_class = static_cast<std::uint8_t>(std::bit_width(std::max<std::size_t>(c.size, kFirstChunk) - 1));
     std::vector<std::int64_t>& free_slots = free_slots_[slot_class];
     const bool reuse = !free_slots.empty();
     const std::int64_t offset = reuse ? free_slots.back() : file_end_;

@@ -37,12 +37,12 @@ private:
     friend class SpillStore;
     friend class SpillReader;
     std::vector<std::uint32_t> chunks_;  // ids in the store
-    std::uint32_t next_capacity_ = 0;   // grows so that small tables stay small
-    std::size_t used_ = 0;              // bytes written to the last chunk
+    std::uint32_t next_capacity_ = 0;    // grows so that small tables stay small
+    std::size_t used_ = 0;               // bytes written to the last chunk
 };
 
 struct SpillStats {
-    std::size_t memory_bytes = 0;      // chunk bytes held in memory now
+    std::size_t memory_bytes = 0;  // chunk bytes held in memory now
     std::size_t peak_memory_bytes = 0;
     std::uint64_t spilled_chunks = 0;  // chunks written to the file, in all
     std::uint64_t spilled_bytes = 0;   // their bytes
@@ -81,7 +81,7 @@ private:
         std::uint32_t capacity = 0;
         std::uint32_t size = 0;  // bytes written, set when sealed
         std::int64_t file_offset = -1;
-        std::uint8_t slot_class = 0;  // the file slot is 2^slot_class bytes
+        std::uint8_t slot_class = 0;   // the file slot is 2^slot_class bytes
         std::uint32_t generation = 0;  // tells stale spill-queue entries apart
         bool sealed = false;
     };
@@ -112,8 +112,7 @@ private:
 // Reads one stream's chunks in order.
 class SpillReader {
 public:
-    SpillReader(const SpillStore& store, const SpillStream& stream)
-        : store_(&store), stream_(&stream) {}
+    SpillReader(const SpillStore& store, const SpillStream& stream) : store_(&store), stream_(&stream) {}
     // The next chunk's bytes; false at the end.
     bool next(std::span<const std::uint8_t>& bytes) {
         if (index_ >= stream_->chunks_.size()) return false;

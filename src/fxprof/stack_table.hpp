@@ -37,7 +37,7 @@ private:
     // In blocks: a profile of 100,000s of Haskell threads has millions of stacks.
     util::ChunkedVector<std::uint32_t> frames_;
     util::ChunkedVector<std::uint32_t> prefixes_;  // kRoot for roots
-    FlatIndex index_;  // (prefix, frame) -> stack
+    FlatIndex index_;                              // (prefix, frame) -> stack
 };
 
 }  // namespace el2fx::fxprof

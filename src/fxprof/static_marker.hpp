@@ -93,8 +93,9 @@ struct ValueType<Timestamp> : std::integral_constant<FieldValue::Type, FieldValu
 template <>
 struct ValueType<double> : std::integral_constant<FieldValue::Type, FieldValue::Type::real> {};
 template <std::integral T>
-    requires(!std::same_as<T, bool>)
-struct ValueType<T> : std::integral_constant<FieldValue::Type, FieldValue::Type::integer> {};
+requires(!std::same_as<T, bool>) struct ValueType<T>
+    : std::integral_constant<FieldValue::Type, FieldValue::Type::integer> {
+};
 template <class T>
 struct ValueType<std::optional<T>> : ValueType<T> {};
 
@@ -142,8 +143,7 @@ template <StaticMarker M>
 consteval bool check_static_marker() {
     static_assert(std::tuple_size_v<static_marker_detail::Values<M>> == M::kFields.size(),
                   "field_values() must give one value per field of kFields");
-    static_assert(values_match_fields<M>(),
-                  "a value of field_values() has a type its field's format does not take");
+    static_assert(values_match_fields<M>(), "a value of field_values() has a type its field's format does not take");
     return true;
 }
 
@@ -172,7 +172,9 @@ template <StaticMarker M>
 std::array<FieldValue, M::kFields.size()> field_values_of(const M& marker) {
     static_assert(check_static_marker<M>());
     return std::apply(
-        [](const auto&... v) { return std::array<FieldValue, M::kFields.size()>{static_marker_detail::to_field_value(v)...}; },
+        [](const auto&... v) {
+            return std::array<FieldValue, M::kFields.size()>{static_marker_detail::to_field_value(v)...};
+        },
         marker.field_values());
 }
 

@@ -49,7 +49,7 @@ private:
     // The bytes, packed into blocks that are never reallocated (so the views stay valid).
     std::vector<std::unique_ptr<unsigned char[]>> blocks_;
     std::vector<std::unique_ptr<unsigned char[]>> large_;  // one string each
-    std::size_t block_free_ = 0;  // bytes left at the end of the last block
+    std::size_t block_free_ = 0;                           // bytes left at the end of the last block
     unsigned char* block_next_ = nullptr;
     util::ChunkedVector<const unsigned char*> strings_;
     FlatIndex index_;

@@ -37,8 +37,7 @@ std::vector<std::uint32_t> thread_write_order(const Profile& profile) {
     const auto& threads = profile.threads();
     std::vector<ThreadSlot> slots;
     slots.reserve(threads.size());
-    for (const Thread& t : threads)
-        slots.push_back(ThreadSlot{profile.processes()[t.process.index()].pid, t.is_main});
+    for (const Thread& t : threads) slots.push_back(ThreadSlot{profile.processes()[t.process.index()].pid, t.is_main});
     std::vector<std::uint32_t> visible;
     visible.reserve(profile.meta().initial_visible_threads.size());
     for (ThreadHandle h : profile.meta().initial_visible_threads) visible.push_back(h.index());

@@ -85,9 +85,12 @@ ParseResult parse_request_head(std::string_view data, HttpRequest& out) {
     // A client may send empty lines before a request (RFC 9112 §2.2): skip a few.
     std::size_t skipped = 0;
     for (int i = 0; i < 4; ++i) {
-        if (data.substr(skipped, 2) == "\r\n") skipped += 2;
-        else if (data.substr(skipped, 1) == "\n") skipped += 1;
-        else break;
+        if (data.substr(skipped, 2) == "\r\n")
+            skipped += 2;
+        else if (data.substr(skipped, 1) == "\n")
+            skipped += 1;
+        else
+            break;
     }
     std::string_view rest = data.substr(skipped);
     std::size_t end = head_end(rest);
@@ -158,7 +161,8 @@ ParseResult parse_request_head(std::string_view data, HttpRequest& out) {
         while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
         for (char c : value) {
             auto u = static_cast<unsigned char>(c);
-            if ((u < 0x20 && c != '\t') || u == 0x7F) return fail(ParseStatus::bad_request, "control character in header");
+            if ((u < 0x20 && c != '\t') || u == 0x7F)
+                return fail(ParseStatus::bad_request, "control character in header");
         }
         request.headers.emplace_back(std::move(name), std::string(value));
     }

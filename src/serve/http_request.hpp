@@ -17,9 +17,9 @@ inline constexpr std::size_t kMaxHeaders = 100;
 inline constexpr std::size_t kMaxBodySize = 16 * 1024;  // a POST's body (a /source/v1 query)
 
 struct HttpRequest {
-    std::string method;  // as sent (methods are case-sensitive)
-    std::string target;  // the request-target as sent
-    std::string path;    // its path: no query or fragment; "/…" for an absolute-form target
+    std::string method;     // as sent (methods are case-sensitive)
+    std::string target;     // the request-target as sent
+    std::string path;       // its path: no query or fragment; "/…" for an absolute-form target
     int minor_version = 1;  // HTTP/1.<minor_version>
     std::vector<std::pair<std::string, std::string>> headers;  // names in lower case, values trimmed
     std::string body;  // a POST's body (the server fills it in once it has arrived)
@@ -31,7 +31,7 @@ struct HttpRequest {
 };
 
 enum class ParseStatus {
-    incomplete,             // the blank line that ends the head has not arrived yet
+    incomplete,  // the blank line that ends the head has not arrived yet
     complete,
     bad_request,            // 400: not HTTP/1.x request syntax
     head_too_large,         // 431: more than kMaxHeadSize bytes or kMaxHeaders headers
@@ -41,9 +41,9 @@ enum class ParseStatus {
 
 struct ParseResult {
     ParseStatus status = ParseStatus::incomplete;
-    std::size_t head_size = 0;   // bytes of the head, blank line included (complete only)
-    std::string_view problem;    // what was wrong, for the log
-    std::size_t body_size = 0;   // Content-Length of a POST (complete only); it follows the head
+    std::size_t head_size = 0;  // bytes of the head, blank line included (complete only)
+    std::string_view problem;   // what was wrong, for the log
+    std::size_t body_size = 0;  // Content-Length of a POST (complete only); it follows the head
 };
 
 // Parses the request head at the start of `data`; bytes after it (a pipelined request)

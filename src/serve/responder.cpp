@@ -57,10 +57,10 @@ std::vector<ServedFile> files_under_token(const std::vector<std::string>& files,
     std::vector<ServedFile> out;
     for (const std::string& file : files) {
         std::string_view name = base_name(file);
-        std::string safe = url_safe(name) ? std::string(name)
-                           : ends_with(name, ".json")  ? std::string("profile.json")
-                           : ends_with(name, ".gz")    ? std::string("profile.json.gz")
-                                                       : std::string("profile");
+        std::string safe = url_safe(name)             ? std::string(name)
+                           : ends_with(name, ".json") ? std::string("profile.json")
+                           : ends_with(name, ".gz")   ? std::string("profile.json.gz")
+                                                      : std::string("profile");
         std::string unique = safe;
         for (int n = 2; std::any_of(out.begin(), out.end(),
                                     [&](const ServedFile& f) { return f.url_path.ends_with("/" + unique); });

@@ -34,10 +34,10 @@ std::vector<ServedFile> files_under_token(const std::vector<std::string>& files,
 struct Answer {
     int status = 200;
     std::vector<std::pair<std::string, std::string>> headers;  // besides Content-Length, Server
-    std::string body;                  // a short text body (errors)
-    const ServedFile* file = nullptr;  // the body is this file instead
-    bool send_body = true;             // false for HEAD and 204
-    bool close = false;                // close the connection after this answer
+    std::string body;                                          // a short text body (errors)
+    const ServedFile* file = nullptr;                          // the body is this file instead
+    bool send_body = true;                                     // false for HEAD and 204
+    bool close = false;                                        // close the connection after this answer
 
     // The status line and headers, with Content-Length: body_length (not for 204), ending
     // in the blank line.

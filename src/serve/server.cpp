@@ -20,9 +20,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
-constexpr std::size_t kChunk = 64 * 1024;              // file bytes read and sent at a time
-constexpr int kChunksPerWakeup = 16;                   // then the other connections get their turn
-constexpr auto kDrainTime = 2s;                        // reading what a client still sends before closing
+constexpr std::size_t kChunk = 64 * 1024;  // file bytes read and sent at a time
+constexpr int kChunksPerWakeup = 16;       // then the other connections get their turn
+constexpr auto kDrainTime = 2s;            // reading what a client still sends before closing
 constexpr unsigned kMaxRequestsPerConnection = 1000;
 
 Error system_error(const std::string& what, int err) { return Error(what + ": " + std::strerror(err)); }
@@ -50,13 +50,16 @@ bool is_unspecified(const sockaddr_storage& a) {
 }
 
 void set_port(sockaddr_storage& a, std::uint16_t port) {
-    if (a.ss_family == AF_INET) reinterpret_cast<sockaddr_in&>(a).sin_port = htons(port);
-    else reinterpret_cast<sockaddr_in6&>(a).sin6_port = htons(port);
+    if (a.ss_family == AF_INET)
+        reinterpret_cast<sockaddr_in&>(a).sin_port = htons(port);
+    else
+        reinterpret_cast<sockaddr_in6&>(a).sin6_port = htons(port);
 }
 
 std::string address_text(const sockaddr_storage& a) {
     char buf[INET6_ADDRSTRLEN] = "?";
-    if (a.ss_family == AF_INET) ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in&>(a).sin_addr, buf, sizeof buf);
+    if (a.ss_family == AF_INET)
+        ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in&>(a).sin_addr, buf, sizeof buf);
     else if (a.ss_family == AF_INET6)
         ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6&>(a).sin6_addr, buf, sizeof buf);
     return buf;
@@ -89,10 +92,10 @@ struct Server::Connection {
     State state = State::reading;
     Clock::time_point deadline;
     Clock::time_point idle_since;  // waiting for a request since (reading, nothing received)
-    bool peer_done = false;      // the client shut down its side
-    bool parse_pending = false;  // `in` may hold a pipelined request
+    bool peer_done = false;        // the client shut down its side
+    bool parse_pending = false;    // `in` may hold a pipelined request
     unsigned requests = 0;
-    std::string in;              // received, not yet answered
+    std::string in;  // received, not yet answered
     // The answer being sent: `out` holds the head (and a short body), then file chunks.
     std::string out;
     std::size_t out_sent = 0;
@@ -113,7 +116,8 @@ Server::Server(ServerOptions options, std::vector<ServedFile> files)
     addrinfo* found = nullptr;
     int rc = ::getaddrinfo(options_.address.c_str(), "0", &hints, &found);
     if (rc != 0 || !found)
-        throw Error("cannot listen on \"" + options_.address + "\": not a numeric IP address (" + ::gai_strerror(rc) + ")");
+        throw Error("cannot listen on \"" + options_.address + "\": not a numeric IP address (" + ::gai_strerror(rc) +
+                    ")");
     sockaddr_storage address{};
     std::memcpy(&address, found->ai_addr, std::min<std::size_t>(found->ai_addrlen, sizeof address));
     socklen_t address_size = found->ai_addrlen;
@@ -205,8 +209,10 @@ void Server::run(int stop_fd, std::FILE* log) {
             Connection& c = *connections_[i];
             if (c.state == Connection::State::closed) continue;  // evicted by accept_all
             short events = fds[i + 2].revents;
-            if (events && c.state == Connection::State::sending) on_writable(c);
-            else if (events) on_readable(c);
+            if (events && c.state == Connection::State::sending)
+                on_writable(c);
+            else if (events)
+                on_readable(c);
             if (c.parse_pending && c.state == Connection::State::reading) {
                 c.parse_pending = false;
                 on_input(c);
@@ -219,8 +225,10 @@ void Server::run(int stop_fd, std::FILE* log) {
             switch (c.state) {
                 case Connection::State::reading:
                     // Idle between requests: close quietly. In the middle of one: say so.
-                    if (c.in.empty()) close_connection(c);
-                    else start_answer(c, answer_timeout(), "-", "-", "request head not received in time");
+                    if (c.in.empty())
+                        close_connection(c);
+                    else
+                        start_answer(c, answer_timeout(), "-", "-", "request head not received in time");
                     break;
                 case Connection::State::sending: finish_answer(c, false); break;
                 case Connection::State::draining:
@@ -240,9 +248,8 @@ void Server::run(int stop_fd, std::FILE* log) {
 }
 
 std::size_t Server::open_connections() const {
-    return static_cast<std::size_t>(std::count_if(connections_.begin(), connections_.end(), [](const auto& c) {
-        return c->state != Connection::State::closed;
-    }));
+    return static_cast<std::size_t>(std::count_if(connections_.begin(), connections_.end(),
+                                                  [](const auto& c) { return c->state != Connection::State::closed; }));
 }
 
 // Idle: waiting for a request with nothing of one received (a browser's spare keep-alive

@@ -19,10 +19,10 @@
 namespace el2fx::serve {
 
 struct ServerOptions {
-    std::string address = "127.0.0.1";     // a numeric IPv4 or IPv6 address
-    std::optional<std::uint16_t> port;      // exactly this port (0: any free one)…
-    std::uint16_t first_port = 3000;        // …else the first free one from here,
-    unsigned port_tries = 100;              // among this many
+    std::string address = "127.0.0.1";                  // a numeric IPv4 or IPv6 address
+    std::optional<std::uint16_t> port;                  // exactly this port (0: any free one)…
+    std::uint16_t first_port = 3000;                    // …else the first free one from here,
+    unsigned port_tries = 100;                          // among this many
     std::chrono::milliseconds request_timeout{10'000};  // for a request head; idle keep-alive
     std::chrono::milliseconds send_timeout{30'000};     // without progress while sending
     std::size_t max_connections = 64;
@@ -45,7 +45,8 @@ public:
     const std::vector<ServedFile>& files() const { return files_; }
 
     // Answers requests until `stop_fd` becomes readable or is closed at the other end,
-    // then closes every connection and stops listening (so run once). Writes one line per answer to `log` (may be null):
+    // then closes every connection and stops listening (so run once). Writes one line per answer to `log` (may be
+    // null):
     // "<client> <method> <path> <status> <body bytes sent>", the secret part of a served
     // path shortened to its first 4 characters and "…". Throws el2fx::Error when poll(2)
     // itself fails. At max_connections, a new client takes the place of the connection that

@@ -24,7 +24,8 @@ const rapidjson::Value* string_member(const rapidjson::Value& object, const char
 }  // namespace
 
 SourceAnswer answer_source_request(std::string_view request_body, const sources::SourceRoots& roots) {
-    if (request_body.size() > 64 * 1024 || !utf8::is_valid(request_body)) return {error_json("malformed request"), false};
+    if (request_body.size() > 64 * 1024 || !utf8::is_valid(request_body))
+        return {error_json("malformed request"), false};
     rapidjson::Document request;
     request.Parse<rapidjson::kParseStopWhenDoneFlag>(request_body.data(), request_body.size());
     if (request.HasParseError() || !request.IsObject()) return {error_json("malformed request"), false};

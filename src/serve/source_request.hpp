@@ -14,8 +14,8 @@
 namespace el2fx::serve {
 
 struct SourceAnswer {
-    std::string json;     // the response body
-    bool found = false;   // the file's text is in it
+    std::string json;    // the response body
+    bool found = false;  // the file's text is in it
 };
 
 SourceAnswer answer_source_request(std::string_view request_body, const sources::SourceRoots& roots);

@@ -99,8 +99,7 @@ SourceRoots::SourceRoots(const std::vector<std::string>& dirs) {
         if (dir.empty()) throw Error("--sources: an empty directory name");
         std::string real = real_path(dir);
         struct stat st {};
-        if (real.empty() || ::stat(real.c_str(), &st) != 0)
-            throw Error("--sources " + dir + ": no such directory");
+        if (real.empty() || ::stat(real.c_str(), &st) != 0) throw Error("--sources " + dir + ": no such directory");
         if (!S_ISDIR(st.st_mode)) throw Error("--sources " + dir + ": not a directory");
         bool seen = false;
         for (const std::string& r : roots_) seen = seen || r == real;

@@ -22,13 +22,13 @@ inline constexpr std::size_t kMaxNameBytes = 4096;
 // Why a named file gives no text.
 enum class Refusal {
     none,
-    bad_name,      // empty, too long, not UTF-8, a control character
-    not_found,     // under no directory (or it escapes every one of them)
-    not_source,    // hidden, or not a Haskell source file by its extension
-    not_regular,   // a directory, device, FIFO, socket
-    too_large,     // over the per-file bound
+    bad_name,     // empty, too long, not UTF-8, a control character
+    not_found,    // under no directory (or it escapes every one of them)
+    not_source,   // hidden, or not a Haskell source file by its extension
+    not_regular,  // a directory, device, FIFO, socket
+    too_large,    // over the per-file bound
     not_utf8,
-    unreadable,    // open or read failed
+    unreadable,  // open or read failed
 };
 std::string_view describe(Refusal refusal);
 

@@ -24,7 +24,8 @@ std::string fixture(const std::string& name) { return env_dir("EL2FX_FIXTURES") 
 
 std::string write_temp(const std::string& bytes) {
     std::string path = (fs::temp_directory_path() / ("el2fx-cli-" + std::to_string(::getpid()) + "-" +
-                                                     std::to_string(std::hash<std::string>{}(bytes)))).string();
+                                                     std::to_string(std::hash<std::string>{}(bytes))))
+                           .string();
     std::ofstream(path, std::ios::binary) << bytes;
     return path;
 }
@@ -70,9 +71,9 @@ BOOST_AUTO_TEST_CASE(undeclared_event_tag_names_offset_and_tag) {
     std::string path = write_temp(bytes);
     auto r = run_binary({"dump", path});
     BOOST_TEST(r.status == 1);
-    BOOST_TEST(r.err.find("byte " + std::to_string(datb) + " (tag 99): event type 99 is not declared") !=
-                   std::string::npos,
-               r.err);
+    BOOST_TEST(
+        r.err.find("byte " + std::to_string(datb) + " (tag 99): event type 99 is not declared") != std::string::npos,
+        r.err);
     fs::remove(path);
 }
 

@@ -33,8 +33,8 @@
 #include "run_process.hpp"
 #include "temp_file.hpp"
 
-using el2fx::testing::TempDir;
 using el2fx::testing::slurp;
+using el2fx::testing::TempDir;
 
 namespace fs = std::filesystem;
 using namespace el2fx::eventlog;
@@ -229,14 +229,15 @@ BOOST_AUTO_TEST_SUITE(newer_ghc_layouts)
 // ghc-events shows 2^n as a Word16 (so 2^16 shows as 0).
 BOOST_AUTO_TEST_CASE(ghc_9_6_nonmoving_census_of_13_bytes) {
     GhcLog log("GHC-9.6.6 rts_thr_l", {{207, 13, "Nonmoving heap census"}}, {208});
-    log.on_cap0([&] {
-        log.collect();
-    });
+    log.on_cap0([&] { log.collect(); });
     log.open(kGlobal);
     log.add(ConcMarkEnd{4096}, "concurrent mark ended: marked 4096 objects");
-    log.add_raw(207, census_13(3, 10, 2, 300), "nonmoving heap census 8: 10 active segments, 2 filled segments, 300 live blocks");
-    log.add_raw(207, census_13(12, 1, 0, 7), "nonmoving heap census 4096: 1 active segments, 0 filled segments, 7 live blocks");
-    log.add_raw(207, census_13(16, 1, 1, 1), "nonmoving heap census 0: 1 active segments, 1 filled segments, 1 live blocks");
+    log.add_raw(207, census_13(3, 10, 2, 300),
+                "nonmoving heap census 8: 10 active segments, 2 filled segments, 300 live blocks");
+    log.add_raw(207, census_13(12, 1, 0, 7),
+                "nonmoving heap census 4096: 1 active segments, 0 filled segments, 7 live blocks");
+    log.add_raw(207, census_13(16, 1, 1, 1),
+                "nonmoving heap census 0: 1 active segments, 1 filled segments, 1 live blocks");
     log.close();
     check_dump_and_convert(log, "ghc-9.6-census13");
 }
@@ -244,9 +245,7 @@ BOOST_AUTO_TEST_CASE(ghc_9_6_nonmoving_census_of_13_bytes) {
 // GHC 9.10 and later: the block size itself, a Word16 (14 bytes); 9.12 adds the pruned segments.
 BOOST_AUTO_TEST_CASE(ghc_9_12_nonmoving_census_of_14_bytes_and_pruned_segments) {
     GhcLog log("GHC-9.12.2 rts_thr_l");
-    log.on_cap0([&] {
-        log.collect();
-    });
+    log.on_cap0([&] { log.collect(); });
     log.open(kGlobal);
     log.add_raw(207, be16(16) + be32(12) + be32(4) + be32(1000),
                 "nonmoving heap census 16: 12 active segments, 4 filled segments, 1000 live blocks");
@@ -314,8 +313,8 @@ BOOST_AUTO_TEST_CASE(ghc_9_10_ipe_events_and_info_table_profile) {
     GhcLog log("GHC-9.10.1 rts_l");
     log.on_cap0([] {});
     log.open(kGlobal);
-    log.add(InfoProv{0x4a3b10, CString{"sat_s1Ab_info"}, CString{"15"}, CString{"Int"}, CString{"go"},
-                     CString{"Main"}, CString{"app/Main.hs:12:5-30"}},
+    log.add(InfoProv{0x4a3b10, CString{"sat_s1Ab_info"}, CString{"15"}, CString{"Int"}, CString{"go"}, CString{"Main"},
+                     CString{"app/Main.hs:12:5-30"}},
             "Info Table: 4a3b10:15:sat_s1Ab_info - app/Main.hs:12:5-30");
     log.add(InfoProv{0x4a3c28, CString{"Main.Leaf_con_info"}, CString{"2"}, CString{"Tree"}, CString{""},
                      CString{"Main"}, CString{"app/Main.hs:4:20-23"}},
@@ -364,19 +363,24 @@ BOOST_AUTO_TEST_CASE(ghc_9_8_mem_return_and_blocks_size) {
 // the known layout, and the events after it are read where they start. The same for the
 // variable-size ticky definition, whose parser skips what follows the fields it knows.
 BOOST_AUTO_TEST_CASE(events_with_extra_trailing_fields_show_their_known_fields) {
-    GhcLog log("GHC-9.14.1 rts_thr_l",
-               {{1, 8, "Run thread"}, {2, 14, "Stop thread"}, {50, 20, "Current heap size (number of allocated mblocks)"},
-                {90, 20, "The RTS attempted to return heap memory to the OS"},
-                {91, 16, "Report the size of the heap in blocks"}, {162, 16, "Start of heap profile sample"},
-                {201, 8, "End concurrent mark phase"}, {207, 18, "Nonmoving heap census"},
-                {211, 40, "Ticky-ticky entry counter sample"}, {212, 4, "Ticky-ticky entry counter begin sample"}});
+    GhcLog log("GHC-9.14.1 rts_thr_l", {{1, 8, "Run thread"},
+                                        {2, 14, "Stop thread"},
+                                        {50, 20, "Current heap size (number of allocated mblocks)"},
+                                        {90, 20, "The RTS attempted to return heap memory to the OS"},
+                                        {91, 16, "Report the size of the heap in blocks"},
+                                        {162, 16, "Start of heap profile sample"},
+                                        {201, 8, "End concurrent mark phase"},
+                                        {207, 18, "Nonmoving heap census"},
+                                        {211, 40, "Ticky-ticky entry counter sample"},
+                                        {212, 4, "Ticky-ticky entry counter begin sample"}});
     const std::string extra = be32(0xDEADBEEF);
     log.open(0);
     log.add(CreateThread{1}, "creating thread 1");
     log.add_raw(1, be32(1) + extra, "running thread 1");
     log.add_raw(50, be32(0) + be64(1048576) + be64(0xFFFFFFFFFFFFFFFF), "size of heap capset 0: 1048576 bytes");
     log.add_raw(91, be32(0) + be64(524288) + extra, "blocks size of heap capset 0: 524288 bytes");
-    log.add_raw(90, be32(0) + be32(4) + be32(3) + be32(1) + extra, "memory returned (mblocks): current(4) needed(3) returned(1)");
+    log.add_raw(90, be32(0) + be32(4) + be32(3) + be32(1) + extra,
+                "memory returned (mblocks): current(4) needed(3) returned(1)");
     log.add_raw(2, be32(1) + be16(5) + be32(0) + extra, "stopping thread 1 (thread finished)");
     log.close();
     log.open(kGlobal);
@@ -385,11 +389,12 @@ BOOST_AUTO_TEST_CASE(events_with_extra_trailing_fields_show_their_known_fields) 
     log.add_raw(207, be16(64) + be32(1) + be32(2) + be32(3) + extra,
                 "nonmoving heap census 64: 1 active segments, 2 filled segments, 3 live blocks");
     std::string def;
-    el2fx::eventlog::field_io::write_fields(
-        def, TickyCounterDef{9, 0, CString{""}, CString{"f"}, 0x10, CString{"{}"}});
-    log.add_raw(210, def + "a field of a future GHC", "ticky counter definition 9, arity: 0, def kinds: , name: f, itbl: 10");
+    el2fx::eventlog::field_io::write_fields(def, TickyCounterDef{9, 0, CString{""}, CString{"f"}, 0x10, CString{"{}"}});
+    log.add_raw(210, def + "a field of a future GHC",
+                "ticky counter definition 9, arity: 0, def kinds: , name: f, itbl: 10");
     log.add_raw(212, extra, "ticky begin counter sample");
-    log.add_raw(211, be64(9) + be64(1) + be64(2) + be64(3) + be64(4), "ticky counter sample 9: entry count: 1, 2 allocs, 3 allocd");
+    log.add_raw(211, be64(9) + be64(1) + be64(2) + be64(3) + be64(4),
+                "ticky counter sample 9: entry count: 1, 2 allocs, 3 allocd");
     log.close();
     check_dump_and_convert(log, "ghc-trailing-fields");
 }

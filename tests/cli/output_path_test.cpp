@@ -105,7 +105,7 @@ BOOST_AUTO_TEST_CASE(an_output_that_is_an_input_is_refused_and_the_eventlog_kept
              {log.string(), "-o", (dir.path / "hard.json.gz").string()},
              {log.string(), "-o", (dir.path / "soft.json.gz").string()},
              {log.string(), "-o", (dir.path / "." / "prog.eventlog").string()},  // another name, same file
-             {other, log.string(), "-o", log.string()},  // any of several inputs
+             {other, log.string(), "-o", log.string()},                          // any of several inputs
              {log.string(), other, "--names", "a,b", "-o", other}}) {
         auto r = run_binary(args);
         BOOST_TEST(r.status == 2, r.err);
@@ -113,9 +113,9 @@ BOOST_AUTO_TEST_CASE(an_output_that_is_an_input_is_refused_and_the_eventlog_kept
     }
     BOOST_TEST(slurp(log) == bytes);
     BOOST_TEST(fs::is_symlink(dir.path / "soft.json.gz"));
-    BOOST_TEST(dir.entries() == (std::vector<std::string>{"hard.json.gz", "other.eventlog", "prog.eventlog",
-                                                          "soft.json.gz"}),
-               boost::test_tools::per_element());
+    BOOST_TEST(
+        dir.entries() == (std::vector<std::string>{"hard.json.gz", "other.eventlog", "prog.eventlog", "soft.json.gz"}),
+        boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(standard_input_that_is_the_output_file_is_refused) {

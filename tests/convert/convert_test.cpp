@@ -21,15 +21,15 @@
 #include "util/error.hpp"
 #include "temp_file.hpp"
 
-using el2fx::testing::TempDir;
 using el2fx::testing::slurp;
+using el2fx::testing::TempDir;
 
 namespace fs = std::filesystem;
 using namespace el2fx;
 using el2fx::testing::env_dir;
+using el2fx::testing::EventlogBuilder;
 using el2fx::testing::upstream_data_dir;
 using el2fx::testing::upstream_log;
-using el2fx::testing::EventlogBuilder;
 
 namespace {
 
@@ -232,7 +232,8 @@ BOOST_AUTO_TEST_CASE(truncated_log_converts_with_a_warning) {
     BOOST_TEST(r.status == 0);
     BOOST_TEST(r.err.find("truncated at byte") != std::string::npos);
     BOOST_TEST(check::validate_profile(fxprof::gunzip(r.out)).empty());
-    auto strict = el2fx::testing::run_binary({"convert", "--strict", env_dir("EL2FX_FIXTURES") + "/killed.eventlog", "-o", "-"});
+    auto strict =
+        el2fx::testing::run_binary({"convert", "--strict", env_dir("EL2FX_FIXTURES") + "/killed.eventlog", "-o", "-"});
     BOOST_TEST(strict.status == 3);
 }
 

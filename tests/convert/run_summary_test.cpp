@@ -67,8 +67,8 @@ BOOST_AUTO_TEST_CASE(a_log_without_arguments_is_named_by_its_file_name_not_its_p
 }
 
 BOOST_AUTO_TEST_CASE(an_eventlog_without_events_says_so_on_the_command_line_and_in_the_profile) {
-    const std::string out = (std::filesystem::temp_directory_path() /
-                             ("el2fx-empty-" + std::to_string(::getpid()) + ".json.gz")).string();
+    const std::string out =
+        (std::filesystem::temp_directory_path() / ("el2fx-empty-" + std::to_string(::getpid()) + ".json.gz")).string();
     auto r = el2fx::testing::run_binary({env_dir("EL2FX_FIXTURES") + "/killed-early.eventlog", "-o", out, "-q"});
     std::filesystem::remove(out);
     BOOST_TEST(r.status == 0);
@@ -97,7 +97,8 @@ BOOST_AUTO_TEST_CASE(a_truncated_eventlog_is_marked_where_its_data_stops) {
     auto whole = convert_json(env_dir("EL2FX_FIXTURES") + "/alloc.eventlog");
     BOOST_TEST(whole.GetObject()["threads"][0]["markers"]["length"].GetUint() > 0u);
     for (const auto& n : whole["threads"][0]["markers"]["name"].GetArray())
-        BOOST_TEST(std::string(whole["shared"]["stringArray"][n.GetUint()].GetString()).find("truncated") == std::string::npos);
+        BOOST_TEST(std::string(whole["shared"]["stringArray"][n.GetUint()].GetString()).find("truncated") ==
+                   std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

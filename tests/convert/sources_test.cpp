@@ -29,7 +29,8 @@ struct Converted {
 
 Converted convert_profiled(convert::ConvertOptions options) {
     Converted c;
-    fxprof::Profile profile = convert::build_profile(env_dir("EL2FX_FIXTURES") + "/profiled.eventlog", options, c.report);
+    fxprof::Profile profile =
+        convert::build_profile(env_dir("EL2FX_FIXTURES") + "/profiled.eventlog", options, c.report);
     c.json = fxprof::profile_to_json(profile);
     c.doc.Parse(c.json.data(), c.json.size());
     BOOST_REQUIRE(!c.doc.HasParseError());
@@ -37,7 +38,8 @@ Converted convert_profiled(convert::ConvertOptions options) {
 }
 
 std::size_t line_count(const std::string& text) {
-    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + (text.empty() || text.back() == '\n' ? 0 : 1);
+    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) +
+           (text.empty() || text.back() == '\n' ? 0 : 1);
 }
 
 const rapidjson::Value* extra_section(const rapidjson::Document& d, const std::string& label) {

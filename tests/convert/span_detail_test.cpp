@@ -22,7 +22,9 @@ struct Recorder {
         bool operator==(const Out&) const = default;
     };
     std::vector<Out> out;
-    void span(std::uint64_t start, std::uint64_t end, const int& payload) { out.push_back({false, start, end, payload, {}}); }
+    void span(std::uint64_t start, std::uint64_t end, const int& payload) {
+        out.push_back({false, start, end, payload, {}});
+    }
     void merged(const MergedSpans& m) { out.push_back({true, m.start, m.end, -1, m}); }
 };
 

@@ -29,7 +29,9 @@ struct View {
         d.Parse(json.data(), json.size());
         BOOST_REQUIRE(!d.HasParseError());
     }
-    std::string str(const rapidjson::Value& index) const { return d["shared"]["stringArray"][index.GetUint()].GetString(); }
+    std::string str(const rapidjson::Value& index) const {
+        return d["shared"]["stringArray"][index.GetUint()].GetString();
+    }
     const rapidjson::Value& track(const std::string& name) const {
         for (const auto& t : d["threads"].GetArray())
             if (name == t["name"].GetString()) return t;
@@ -123,7 +125,8 @@ BOOST_AUTO_TEST_CASE(each_kind_of_stop_has_its_root_frame_category_and_marker_na
     std::multiset<std::string> names;
     for (const auto& m : v.markers("thread 1"))
         if (m.type == "ThreadStopped") names.insert(m.name);
-    BOOST_TEST((names == std::multiset<std::string>{"Waiting for GC", "Runnable", "In foreign call", "Blocked on an MVar"}));
+    BOOST_TEST(
+        (names == std::multiset<std::string>{"Waiting for GC", "Runnable", "In foreign call", "Blocked on an MVar"}));
 }
 
 BOOST_AUTO_TEST_CASE(a_merged_marker_is_named_by_the_reason_that_took_most_of_its_time) {
@@ -180,7 +183,8 @@ BOOST_AUTO_TEST_CASE(waits_in_a_parallel_gc_are_not_collecting) {
     double gc = 0, waiting = 0;
     for (const auto& [path, weight] : v.stacks("Capability 0")) {
         if (path == "GC" || path == "GC/working") gc += weight;
-        if (path == "GC idle: waiting for other GC threads" || path == "GC done: waiting to be released") waiting += weight;
+        if (path == "GC idle: waiting for other GC threads" || path == "GC done: waiting to be released")
+            waiting += weight;
     }
     BOOST_TEST(gc > 0);
     BOOST_TEST(waiting > 0);

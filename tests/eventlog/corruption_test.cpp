@@ -58,8 +58,8 @@ void put_be16(std::string& bytes, std::size_t at, std::uint16_t v) {
 struct ThreeBlocks {
     std::string bytes;
     std::size_t second_block_at = 0, third_block_at = 0;
-    std::size_t message_at = 0;   // a USER_MSG in the first block
-    std::size_t run_at = 0;       // a RUN_THREAD in the first block, after the message
+    std::size_t message_at = 0;  // a USER_MSG in the first block
+    std::size_t run_at = 0;      // a RUN_THREAD in the first block, after the message
 };
 
 ThreeBlocks three_blocks() {
@@ -123,7 +123,7 @@ BOOST_AUTO_TEST_CASE(timestamp_at_or_past_2_63_is_corrected_even_outside_blocks)
 
 BOOST_AUTO_TEST_CASE(a_block_without_a_usable_end_time_holds_its_events_to_2_63_only) {
     auto b = threads_log();
-    b.begin_block(100, 0, 0).event(5'000'000'000, RunThread{1}).end_block();  // end 0: never written
+    b.begin_block(100, 0, 0).event(5'000'000'000, RunThread{1}).end_block();   // end 0: never written
     b.begin_block(100, 1, 50).event(7'000'000'000, RunThread{2}).end_block();  // end before start
     auto d = decode(b.finish());
     BOOST_TEST((times(*d) == std::vector<std::uint64_t>{100, 5'000'000'000, 100, 7'000'000'000}));
@@ -272,7 +272,8 @@ BOOST_AUTO_TEST_CASE(block_candidates_are_checked_field_by_field) {
                                      bytes.size() - at, at_end);
     };
     BOOST_TEST((check(t.bytes, t.second_block_at) == BlockCandidate::yes));
-    BOOST_TEST((check(t.bytes.substr(0, t.second_block_at + 30), t.second_block_at, false) == BlockCandidate::need_more));
+    BOOST_TEST(
+        (check(t.bytes.substr(0, t.second_block_at + 30), t.second_block_at, false) == BlockCandidate::need_more));
     std::string bad = t.bytes;
     put_be16(bad, t.second_block_at + 10 + 12, 0x2000);  // capability 8192
     BOOST_TEST((check(bad, t.second_block_at) == BlockCandidate::no));
@@ -355,11 +356,11 @@ BOOST_AUTO_TEST_CASE(resynchronising_into_a_long_block_in_small_pieces_is_the_sa
 // 0" records, and decoding resumed inside the damaged block's own data.
 BOOST_AUTO_TEST_CASE(zero_filled_records_after_a_marker_lookalike_are_not_a_block) {
     ThreeBlocks t = three_blocks();
-    std::string fake = std::string("\x00\x12", 2);      // BLOCK_MARKER
+    std::string fake = std::string("\x00\x12", 2);               // BLOCK_MARKER
     fake += std::string("\x00\x00\x00\x00\x00\x00\x01\x00", 8);  // start 256
-    fake += std::string("\x00\x00\x01\x00", 4);       // size 256
+    fake += std::string("\x00\x00\x01\x00", 4);                  // size 256
     fake += std::string("\x00\x00\x00\x00\x00\x01\x00\x00", 8);  // end 65536
-    fake += std::string(2 + 256, '\0');                // capability 0, then zeros
+    fake += std::string(2 + 256, '\0');                          // capability 0, then zeros
     std::string bytes = t.bytes;
     put_be16(bytes, t.message_at, 0x7777);  // damage, then the look-alike inside the lost stretch
     bytes.replace(t.message_at + 2, std::min(fake.size(), t.second_block_at - t.message_at - 2),

@@ -84,7 +84,10 @@ BOOST_AUTO_TEST_CASE(fixed_event_fields_decode_big_endian) {
 BOOST_AUTO_TEST_CASE(longer_declared_payload_reads_known_fields_and_skips_the_rest) {
     EventlogBuilder b;
     b.declare<RunThread>(std::optional<std::uint16_t>(9)).declare<CreateThread>();
-    b.raw_event(RunThread::tag, 5, std::string("\0\0\0\x07" "extra", 9));
+    b.raw_event(RunThread::tag, 5,
+                std::string("\0\0\0\x07"
+                            "extra",
+                            9));
     b.event(6, CreateThread{8});
     auto d = decode(b.finish());
     BOOST_REQUIRE(d->sink.events.size() == 2u);
@@ -108,13 +111,23 @@ BOOST_AUTO_TEST_CASE(optional_trailing_field_absent_in_older_layout) {
 }
 
 BOOST_AUTO_TEST_CASE(nonmoving_census_block_size_width_follows_declared_size) {
-    std::string old_form("\x0f" "\0\0\0\x01" "\0\0\0\x02" "\0\0\0\x03", 13);
+    std::string old_form(
+        "\x0f"
+        "\0\0\0\x01"
+        "\0\0\0\x02"
+        "\0\0\0\x03",
+        13);
     auto a = std::get<NonmovingHeapCensus>(
         decode_payload(NonmovingHeapCensus::tag, reinterpret_cast<const std::uint8_t*>(old_form.data()), 13));
     BOOST_TEST(a.blk_size == 15);
     BOOST_TEST(a.blk_size_is_log2);
     BOOST_TEST(a.live_blocks == 3u);
-    std::string new_form("\x80\x00" "\0\0\0\x01" "\0\0\0\x02" "\0\0\0\x03", 14);
+    std::string new_form(
+        "\x80\x00"
+        "\0\0\0\x01"
+        "\0\0\0\x02"
+        "\0\0\0\x03",
+        14);
     auto b = std::get<NonmovingHeapCensus>(
         decode_payload(NonmovingHeapCensus::tag, reinterpret_cast<const std::uint8_t*>(new_form.data()), 14));
     BOOST_TEST(b.blk_size == 0x8000);
@@ -272,7 +285,7 @@ BOOST_AUTO_TEST_CASE(data_split_anywhere_decodes_the_same) {
     b.begin_block(1, 0);
     for (std::uint32_t i = 0; i < 20; ++i) {
         b.event(10 + i, RunThread{i});
-        b.event(10 + i, UserMessage{Text{std::string_view("message number ") }});
+        b.event(10 + i, UserMessage{Text{std::string_view("message number ")}});
         b.event(10 + i, StopThread{i, 3, 0});
     }
     b.end_block();

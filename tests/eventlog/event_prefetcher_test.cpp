@@ -115,7 +115,8 @@ BOOST_AUTO_TEST_CASE(reader_diagnostics_come_with_the_event_that_caused_them) {
     for (std::size_t batch : {std::size_t{1}, std::size_t{64}, EventPrefetcher::kBatchEvents}) {
         Diagnostics pass;
         BOOST_TEST((read_prefetched(reader, pass, batch) == expected), "batch of " << batch);
-        BOOST_TEST(pass.count(Diagnostic::reorder_window_exceeded) == plain_pass.count(Diagnostic::reorder_window_exceeded));
+        BOOST_TEST(pass.count(Diagnostic::reorder_window_exceeded) ==
+                   plain_pass.count(Diagnostic::reorder_window_exceeded));
     }
 }
 

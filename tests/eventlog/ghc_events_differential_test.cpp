@@ -68,9 +68,9 @@ std::string first_difference(const std::string& got, const std::string& want) {
     std::size_t i = 0;
     while (i < n && g[i] == w[i]) ++i;
     std::ostringstream msg;
-    msg << "first difference at line " << i + 1 << "\n  dump:      "
-        << (i < g.size() ? "\"" + g[i] + "\"" : "(end of output)") << "\n  reference: "
-        << (i < w.size() ? "\"" + w[i] + "\"" : "(end of reference)");
+    msg << "first difference at line " << i + 1
+        << "\n  dump:      " << (i < g.size() ? "\"" + g[i] + "\"" : "(end of output)")
+        << "\n  reference: " << (i < w.size() ? "\"" + w[i] + "\"" : "(end of reference)");
     return msg.str();
 }
 
@@ -88,8 +88,8 @@ bool register_tests() {
     master.p_name.value = "ghc_events_differential";
     for (const fs::path& eventlog : g_eventlogs) {
         std::string name = eventlog.stem().string();
-        std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); },
-                        '_');
+        std::replace_if(
+            name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
         master.add(boost::unit_test::make_test_case([eventlog] { check_file(eventlog); }, name, __FILE__, __LINE__));
     }
     return true;

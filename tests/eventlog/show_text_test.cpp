@@ -106,41 +106,63 @@ BOOST_AUTO_TEST_CASE(block_markers_print_with_an_empty_line_and_set_the_cap_pref
 // ---- Haskell `show` of the argument and environment lists -----------------------------
 
 BOOST_AUTO_TEST_CASE(show_escapes_quote_and_backslash_but_not_apostrophe) {
-    BOOST_TEST(args_line(R"(say "hi" \ 'x')") == R"(7: capset 0: args: ["say \"hi\" \\ 'x'"])" "\n");
+    BOOST_TEST(args_line(R"(say "hi" \ 'x')") == R"(7: capset 0: args: ["say \"hi\" \\ 'x'"])"
+                                                 "\n");
 }
 
 BOOST_AUTO_TEST_CASE(show_names_control_characters) {
-    BOOST_TEST(args_line("\a\b\f\n\r\t\v") == R"(7: capset 0: args: ["\a\b\f\n\r\t\v"])" "\n");
-    BOOST_TEST(args_line("\x01\x02\x1b\x1f\x7f") == R"(7: capset 0: args: ["\SOH\STX\ESC\US\DEL"])" "\n");
-    BOOST_TEST(args_line(std::string_view("a\0b", 3)) == R"(7: capset 0: args: ["a","b"])" "\n");  // NUL splits
+    BOOST_TEST(args_line("\a\b\f\n\r\t\v") == R"(7: capset 0: args: ["\a\b\f\n\r\t\v"])"
+                                              "\n");
+    BOOST_TEST(args_line("\x01\x02\x1b\x1f\x7f") == R"(7: capset 0: args: ["\SOH\STX\ESC\US\DEL"])"
+                                                    "\n");
+    BOOST_TEST(args_line(std::string_view("a\0b", 3)) == R"(7: capset 0: args: ["a","b"])"
+                                                         "\n");  // NUL splits
 }
 
 BOOST_AUTO_TEST_CASE(show_separates_SO_from_a_following_H_only) {
-    BOOST_TEST(args_line("\x0eH") == R"(7: capset 0: args: ["\SO\&H"])" "\n");
-    BOOST_TEST(args_line("\x0e" "A \x0e") == R"(7: capset 0: args: ["\SOA \SO"])" "\n");
-    BOOST_TEST(args_line("\x01H") == R"(7: capset 0: args: ["\SOHH"])" "\n");
+    BOOST_TEST(args_line("\x0eH") == R"(7: capset 0: args: ["\SO\&H"])"
+                                     "\n");
+    BOOST_TEST(args_line("\x0e"
+                         "A \x0e") == R"(7: capset 0: args: ["\SOA \SO"])"
+                                      "\n");
+    BOOST_TEST(args_line("\x01H") == R"(7: capset 0: args: ["\SOHH"])"
+                                     "\n");
     // Named escapes are never followed by \& otherwise.
-    BOOST_TEST(args_line("\x1b" "1\x7f" "9") == R"(7: capset 0: args: ["\ESC1\DEL9"])" "\n");
+    BOOST_TEST(args_line("\x1b"
+                         "1\x7f"
+                         "9") == R"(7: capset 0: args: ["\ESC1\DEL9"])"
+                                 "\n");
 }
 
 BOOST_AUTO_TEST_CASE(show_writes_non_ascii_as_decimal_escapes_separated_from_digits) {
-    BOOST_TEST(args_line("é") == R"(7: capset 0: args: ["\233"])" "\n");
-    BOOST_TEST(args_line("é1") == R"(7: capset 0: args: ["\233\&1"])" "\n");
-    BOOST_TEST(args_line("ああ1 \xC2\x85x \xC2\x9b" "7 😀") ==
-               R"(7: capset 0: args: ["\12354\12354\&1 \133x \155\&7 \128512"])" "\n");
+    BOOST_TEST(args_line("é") == R"(7: capset 0: args: ["\233"])"
+                                 "\n");
+    BOOST_TEST(args_line("é1") == R"(7: capset 0: args: ["\233\&1"])"
+                                  "\n");
+    BOOST_TEST(args_line("ああ1 \xC2\x85x \xC2\x9b"
+                         "7 😀") == R"(7: capset 0: args: ["\12354\12354\&1 \133x \155\&7 \128512"])"
+                                   "\n");
 }
 
 BOOST_AUTO_TEST_CASE(show_splits_at_nuls_after_dropping_trailing_ones) {
-    BOOST_TEST(args_line("") == R"(7: capset 0: args: [""])" "\n");
-    BOOST_TEST(args_line(std::string_view("\0\0", 2)) == R"(7: capset 0: args: [""])" "\n");
-    BOOST_TEST(args_line(std::string_view("a\0\0b\0\0\0", 7)) == R"(7: capset 0: args: ["a","","b"])" "\n");
-    BOOST_TEST(args_line(std::string_view("\0\0a", 3)) == R"(7: capset 0: args: ["","","a"])" "\n");
+    BOOST_TEST(args_line("") == R"(7: capset 0: args: [""])"
+                                "\n");
+    BOOST_TEST(args_line(std::string_view("\0\0", 2)) == R"(7: capset 0: args: [""])"
+                                                         "\n");
+    BOOST_TEST(args_line(std::string_view("a\0\0b\0\0\0", 7)) == R"(7: capset 0: args: ["a","","b"])"
+                                                                 "\n");
+    BOOST_TEST(args_line(std::string_view("\0\0a", 3)) == R"(7: capset 0: args: ["","","a"])"
+                                                          "\n");
     BOOST_TEST(line(ProgramEnv{1, StringList{std::string_view("A=1\0B=\\x\0", 9)}}) ==
-               R"(7: capset 1: env: ["A=1","B=\\x"])" "\n");
+               R"(7: capset 1: env: ["A=1","B=\\x"])"
+               "\n");
 }
 
 BOOST_AUTO_TEST_CASE(show_escapes_invalid_utf8_as_the_replacement_character) {
-    BOOST_TEST(args_line("a\xff" "b\xe2\x82" "1") == R"(7: capset 0: args: ["a\65533b\65533\&1"])" "\n");
+    BOOST_TEST(args_line("a\xff"
+                         "b\xe2\x82"
+                         "1") == R"(7: capset 0: args: ["a\65533b\65533\&1"])"
+                                 "\n");
 }
 
 // ---- Text fields ------------------------------------------------------------------
@@ -183,7 +205,8 @@ BOOST_AUTO_TEST_CASE(binary_message_shows_printable_characters_and_dots) {
 
 BOOST_AUTO_TEST_CASE(binary_message_decodes_leniently_byte_by_byte) {
     // Each byte of an ill-formed sequence is one dot (not one per sequence).
-    BOOST_TEST(line(UserBinaryMessage{Bytes{"\xe2\x82" "A"}}) == "7: binary message ..A\n");
+    BOOST_TEST(line(UserBinaryMessage{Bytes{"\xe2\x82"
+                                            "A"}}) == "7: binary message ..A\n");
     BOOST_TEST(line(UserBinaryMessage{Bytes{"x\xf0\x9f\x98"}}) == "7: binary message x...\n");
     // Well-formed characters stay when printable (isPrint), else one dot each.
     BOOST_TEST(line(UserBinaryMessage{Bytes{"é\u00a0😀"}}) == "7: binary message é\u00a0😀\n");
@@ -270,7 +293,8 @@ BOOST_AUTO_TEST_CASE(nonmoving_census_block_size_in_both_layouts) {
                "3: nonmoving heap census 0: 1 active segments, 2 filled segments, 3 live blocks\n");
     full.declare<NonmovingHeapCensus>(Size(14));
     full.raw_event(NonmovingHeapCensus::tag, 1, std::string("\x20\x00", 2) + be32(0) + be32(5) + be32(54));
-    BOOST_TEST(show_events(full) == "1: nonmoving heap census 8192: 0 active segments, 5 filled segments, 54 live blocks\n");
+    BOOST_TEST(show_events(full) ==
+               "1: nonmoving heap census 8192: 0 active segments, 5 filled segments, 54 live blocks\n");
 }
 
 BOOST_AUTO_TEST_CASE(heap_profile_templates) {

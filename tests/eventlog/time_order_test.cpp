@@ -51,8 +51,14 @@ std::vector<Key> stable_sorted(const std::string& bytes) {
 
 EventlogBuilder base() {
     EventlogBuilder b;
-    b.declare_block_marker().declare<RunThread>().declare<StopThread>().declare<StartGC>().declare<EndGC>()
-        .declare<GCStatsGHC>().declare<CapsetCreate>().declare<UserMessage>();
+    b.declare_block_marker()
+        .declare<RunThread>()
+        .declare<StopThread>()
+        .declare<StartGC>()
+        .declare<EndGC>()
+        .declare<GCStatsGHC>()
+        .declare<CapsetCreate>()
+        .declare<UserMessage>();
     return b;
 }
 
@@ -89,7 +95,11 @@ BOOST_AUTO_TEST_CASE(equal_times_keep_file_order) {
 
 BOOST_AUTO_TEST_CASE(gc_stats_stamped_after_gc_end_is_sorted_within_its_block) {
     auto b = base();
-    b.begin_block(10, 0).event(20, StartGC{}).event(90, GCStatsGHC{}).event(80, EndGC{}).event(95, RunThread{1})
+    b.begin_block(10, 0)
+        .event(20, StartGC{})
+        .event(90, GCStatsGHC{})
+        .event(80, EndGC{})
+        .event(95, RunThread{1})
         .end_block();
     std::string bytes = b.finish();
     TempFile f(bytes);

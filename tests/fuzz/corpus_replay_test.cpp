@@ -70,7 +70,8 @@ void replay(Target target, const std::vector<std::string>& seeds, int cuts, int 
     for (const std::string& bytes : seeds) {
         run(target, bytes);
         for (int i = 1; i <= cuts; ++i)
-            run(target, bytes.substr(0, bytes.size() * static_cast<std::size_t>(i) / static_cast<std::size_t>(cuts + 1)));
+            run(target,
+                bytes.substr(0, bytes.size() * static_cast<std::size_t>(i) / static_cast<std::size_t>(cuts + 1)));
         if (bytes.empty()) continue;
         for (int i = 0; i < damaged; ++i) {
             std::string copy = bytes;

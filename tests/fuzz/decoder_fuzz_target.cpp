@@ -34,8 +34,7 @@ void push_decode(const std::uint8_t* data, std::size_t size) {
         std::size_t step = 1 + (size ? data[size / 2] % 97 : 0);
         for (std::size_t i = 0; i < size; i += step) decoder.feed(data + i, std::min(step, size - i));
         decoder.finish();
-    } catch (const el2fx::Error&) {
-    }
+    } catch (const el2fx::Error&) {}
 }
 
 void ordered_decode(const std::uint8_t* data, std::size_t size) {
@@ -50,8 +49,7 @@ void ordered_decode(const std::uint8_t* data, std::size_t size) {
             el2fx::eventlog::append_event_text(text, *e, reader.header());
             if (text.size() > (1 << 16)) text.clear();
         }
-    } catch (const el2fx::Error&) {
-    }
+    } catch (const el2fx::Error&) {}
 }
 
 }  // namespace

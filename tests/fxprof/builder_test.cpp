@@ -11,8 +11,8 @@
 
 using namespace el2fx::fxprof;
 using namespace el2fx::fxprof::testing;
-using el2fx::check::validate_profile;
 using el2fx::Error;
+using el2fx::check::validate_profile;
 
 namespace {
 
@@ -22,8 +22,7 @@ struct OneThread {
     ThreadHandle thread = p.add_thread(proc, "main", 7, ms(0), true);
 
     FrameHandle frame(const char* name, std::optional<SubcategoryHandle> cat = std::nullopt) {
-        return p.handle_for_frame(
-            {.func = p.handle_for_func({.name = p.handle_for_string(name)}), .category = cat});
+        return p.handle_for_frame({.func = p.handle_for_func({.name = p.handle_for_string(name)}), .category = cat});
     }
     rapidjson::Document json() const {
         const std::string text = profile_to_json(p);
@@ -99,8 +98,8 @@ BOOST_AUTO_TEST_CASE(flat_index_tells_colliding_keys_apart) {
     std::vector<int> rows;
     FlatIndex index;
     auto intern = [&](int key) {
-        auto [row, added] = index.intern(42, static_cast<std::uint32_t>(rows.size()),
-                                         [&](std::uint32_t r) { return rows[r] == key; });
+        auto [row, added] =
+            index.intern(42, static_cast<std::uint32_t>(rows.size()), [&](std::uint32_t r) { return rows[r] == key; });
         if (added) rows.push_back(key);
         return row;
     };
@@ -123,8 +122,7 @@ BOOST_AUTO_TEST_CASE(compact_optional_handle) {
 
 BOOST_AUTO_TEST_CASE(a_profile_moves_but_does_not_copy) {
     static_assert(!std::is_copy_constructible_v<Profile>);
-    static_assert(std::is_nothrow_move_constructible_v<StringTable> ||
-                  std::is_move_constructible_v<StringTable>);
+    static_assert(std::is_nothrow_move_constructible_v<StringTable> || std::is_move_constructible_v<StringTable>);
     Profile a = make_small_profile();
     const std::string before = profile_to_json(a);
     const StringHandle main_name = a.handle_for_string("main");
@@ -245,7 +243,7 @@ BOOST_AUTO_TEST_CASE(distinct_rows_are_added_as_they_are_not_interned) {
     const StringHandle name = p.handle_for_string("12 worker");
     const FuncHandle interned = p.handle_for_func({.name = name});
     const FuncHandle f = p.add_distinct_func({.name = name});
-    BOOST_TEST((f != interned));  // the caller said it was new: it is, even if equal
+    BOOST_TEST((f != interned));                                  // the caller said it was new: it is, even if equal
     BOOST_TEST((p.handle_for_func({.name = name}) == interned));  // the index knows only its own
     const FrameHandle fr = p.add_distinct_frame({.func = f});
     BOOST_TEST((p.add_distinct_frame({.func = f}) != fr));
@@ -282,11 +280,11 @@ BOOST_AUTO_TEST_CASE(prefix_offset_is_distance_to_the_parent) {
     OneThread t;
     Profile& p = t.p;
     const FrameHandle a = t.frame("a"), b = t.frame("b"), c = t.frame("c");
-    const StackHandle sa = p.handle_for_stack(std::nullopt, a);   // 0: root
-    const StackHandle sb = p.handle_for_stack(std::nullopt, b);   // 1: root
-    const StackHandle sab = p.handle_for_stack(sa, b);            // 2: parent 0
-    const StackHandle sbc = p.handle_for_stack(sb, c);            // 3: parent 1
-    const StackHandle sabc = p.handle_for_stack(sab, c);          // 4: parent 2
+    const StackHandle sa = p.handle_for_stack(std::nullopt, a);  // 0: root
+    const StackHandle sb = p.handle_for_stack(std::nullopt, b);  // 1: root
+    const StackHandle sab = p.handle_for_stack(sa, b);           // 2: parent 0
+    const StackHandle sbc = p.handle_for_stack(sb, c);           // 3: parent 1
+    const StackHandle sabc = p.handle_for_stack(sab, c);         // 4: parent 2
     p.add_sample(t.thread, ms(0), sabc, std::nullopt);
     p.add_sample(t.thread, ms(1), sbc, std::nullopt);
 
@@ -294,13 +292,11 @@ BOOST_AUTO_TEST_CASE(prefix_offset_is_distance_to_the_parent) {
     const auto& st = at(at(doc, "shared"), "stackTable");
     BOOST_TEST(numbers(at(st, "prefixOffset")) == (std::vector<double>{0, 0, 2, 2, 2}),
                boost::test_tools::per_element());
-    BOOST_TEST(numbers(at(st, "frame")) == (std::vector<double>{0, 1, 1, 2, 2}),
-               boost::test_tools::per_element());
+    BOOST_TEST(numbers(at(st, "frame")) == (std::vector<double>{0, 1, 1, 2, 2}), boost::test_tools::per_element());
     BOOST_TEST(at(st, "length").GetInt() == 5);
     BOOST_TEST(!st.HasMember("prefix"));
     const auto& samples = at(at(at(doc, "threads"), 0), "samples");
-    BOOST_TEST(numbers(at(samples, "stack")) == (std::vector<double>{4, 3}),
-               boost::test_tools::per_element());
+    BOOST_TEST(numbers(at(samples, "stack")) == (std::vector<double>{4, 3}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(frame_and_func_columns) {
@@ -310,8 +306,8 @@ BOOST_AUTO_TEST_CASE(frame_and_func_columns) {
     const SubcategoryHandle sub = p.handle_for_subcategory(c, "S");
     const ResourceHandle r = p.handle_for_resource(p.handle_for_string("pkg"), ResourceType::library);
     const SourceHandle src = p.handle_for_source(p.handle_for_string("A.hs"));
-    const FuncHandle f = p.handle_for_func(
-        {.name = p.handle_for_string("f"), .resource = r, .source = src, .line = 7, .column = 2});
+    const FuncHandle f =
+        p.handle_for_func({.name = p.handle_for_string("f"), .resource = r, .source = src, .line = 7, .column = 2});
     p.handle_for_frame({.func = f, .category = sub, .line = 9});
     p.handle_for_frame({.func = p.handle_for_func({.name = p.handle_for_string("g")})});
 
@@ -335,15 +331,12 @@ BOOST_AUTO_TEST_CASE(frame_and_func_columns) {
     BOOST_TEST(to_text(at(fn, "relevantForJS")) == "[false,false]");
     BOOST_TEST(to_text(at(fn, "isJS")) == "[false,false]");
     const auto& strings = at(shared, "stringArray");
-    BOOST_TEST(std::string(strings[at(at(shared, "sources"), "filename")[0].GetUint()].GetString()) ==
-               "A.hs");
-    BOOST_TEST(std::string(strings[at(at(shared, "resourceTable"), "name")[0].GetUint()].GetString()) ==
-               "pkg");
+    BOOST_TEST(std::string(strings[at(at(shared, "sources"), "filename")[0].GetUint()].GetString()) == "A.hs");
+    BOOST_TEST(std::string(strings[at(at(shared, "resourceTable"), "name")[0].GetUint()].GetString()) == "pkg");
     BOOST_TEST(at(at(shared, "resourceTable"), "type")[0].GetInt() == 1);
     const auto& cats = at(at(doc, "meta"), "categories");
-    BOOST_TEST(to_text(cats) ==
-               R"([{"name":"Other","color":"grey","subcategories":["Other"]},)"
-               R"({"name":"C","color":"blue","subcategories":["Other","S"]}])");
+    BOOST_TEST(to_text(cats) == R"([{"name":"Other","color":"grey","subcategories":["Other"]},)"
+                                R"({"name":"C","color":"blue","subcategories":["Other","S"]}])");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -355,70 +348,60 @@ BOOST_AUTO_TEST_CASE(schema_is_declared_once_and_checked) {
     p.register_marker_schema({.name = "A", .display = {DisplayLocation::marker_chart}});
     BOOST_CHECK_THROW(p.register_marker_schema({.name = "A"}), Error);
     BOOST_CHECK_THROW(p.register_marker_schema({.name = ""}), Error);
-    BOOST_CHECK_THROW(p.register_marker_schema({.name = "B", .fields = {{"type", "", FieldFormat::string}}}),
+    BOOST_CHECK_THROW(p.register_marker_schema({.name = "B", .fields = {{"type", "", FieldFormat::string}}}), Error);
+    BOOST_CHECK_THROW(p.register_marker_schema(
+                          {.name = "C", .fields = {{"k", "", FieldFormat::integer}, {"k", "", FieldFormat::bytes}}}),
                       Error);
-    BOOST_CHECK_THROW(p.register_marker_schema({.name = "C",
-                                                .fields = {{"k", "", FieldFormat::integer},
-                                                           {"k", "", FieldFormat::bytes}}}),
-                      Error);
-    BOOST_CHECK_THROW(p.register_marker_schema({.name = "D",
-                                                .fields = {{"s", "", FieldFormat::string}},
-                                                .graphs = {{"s", MarkerGraphType::bar, {}}}}),
-                      Error);
+    BOOST_CHECK_THROW(
+        p.register_marker_schema(
+            {.name = "D", .fields = {{"s", "", FieldFormat::string}}, .graphs = {{"s", MarkerGraphType::bar, {}}}}),
+        Error);
 }
 
 BOOST_AUTO_TEST_CASE(field_values_must_match_the_schema) {
     OneThread t;
     Profile& p = t.p;
     const auto s = p.register_marker_schema(
-        {.name = "S",
-         .fields = {{"n", "", FieldFormat::integer}, {"d", "", FieldFormat::duration}}});
+        {.name = "S", .fields = {{"n", "", FieldFormat::integer}, {"d", "", FieldFormat::duration}}});
     const StringHandle name = p.handle_for_string("m");
     const CategoryHandle cat = Profile::default_category();
     const auto timing = MarkerTiming::instant(ms(1));
     BOOST_CHECK_NO_THROW(p.add_marker(t.thread, timing, name, cat, s, {1, Duration::from_millis(2)}));
     BOOST_CHECK_THROW(p.add_marker(t.thread, timing, name, cat, s, {1}), Error);  // too few
-    BOOST_CHECK_THROW(p.add_marker(t.thread, timing, name, cat, s,
-                                   {1, Duration::from_millis(2), 3}),
-                      Error);  // too many
+    BOOST_CHECK_THROW(p.add_marker(t.thread, timing, name, cat, s, {1, Duration::from_millis(2), 3}),
+                      Error);                                                          // too many
     BOOST_CHECK_THROW(p.add_marker(t.thread, timing, name, cat, s, {1, 2.0}), Error);  // ms unit?
     BOOST_CHECK_THROW(p.add_marker(t.thread, timing, name, cat, s, {name, Duration{}}), Error);
-    BOOST_CHECK_THROW(p.add_marker(t.thread, timing, name, cat, s,
-                                   {std::numeric_limits<double>::quiet_NaN(), Duration{}}),
-                      Error);
-    BOOST_CHECK_THROW(p.add_marker(t.thread, MarkerTiming::interval(ms(2), ms(1)), name, cat),
-                      Error);
+    BOOST_CHECK_THROW(
+        p.add_marker(t.thread, timing, name, cat, s, {std::numeric_limits<double>::quiet_NaN(), Duration{}}), Error);
+    BOOST_CHECK_THROW(p.add_marker(t.thread, MarkerTiming::interval(ms(2), ms(1)), name, cat), Error);
     BOOST_TEST(p.threads()[0].markers.size() == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(fields_are_written_in_their_format_units) {
     OneThread t;
     Profile& p = t.p;
-    const auto s = p.register_marker_schema(
-        {.name = "All",
-         .display = {DisplayLocation::marker_table},
-         .fields = {{"str", "Str", FieldFormat::string},
-                    {"uniq", "", FieldFormat::unique_string},
-                    {"dur", "", FieldFormat::duration},
-                    {"sec", "", FieldFormat::seconds},
-                    {"us", "", FieldFormat::microseconds},
-                    {"ns", "", FieldFormat::nanoseconds},
-                    {"t", "", FieldFormat::time},
-                    {"bytes", "", FieldFormat::bytes},
-                    {"pct", "", FieldFormat::percentage},
-                    {"hex", "", FieldFormat::hexadecimal, true}}});
+    const auto s = p.register_marker_schema({.name = "All",
+                                             .display = {DisplayLocation::marker_table},
+                                             .fields = {{"str", "Str", FieldFormat::string},
+                                                        {"uniq", "", FieldFormat::unique_string},
+                                                        {"dur", "", FieldFormat::duration},
+                                                        {"sec", "", FieldFormat::seconds},
+                                                        {"us", "", FieldFormat::microseconds},
+                                                        {"ns", "", FieldFormat::nanoseconds},
+                                                        {"t", "", FieldFormat::time},
+                                                        {"bytes", "", FieldFormat::bytes},
+                                                        {"pct", "", FieldFormat::percentage},
+                                                        {"hex", "", FieldFormat::hexadecimal, true}}});
     const StringHandle text = p.handle_for_string("some text");
-    p.add_marker(t.thread, MarkerTiming::interval(ms(1), ms(3)), p.handle_for_string("m"),
-                 Profile::default_category(), s,
-                 {text, text, Duration::from_nanos(1500000), Duration::from_millis(2500),
-                  Duration::from_nanos(2500), Duration::from_nanos(42),
-                  Timestamp::from_nanos(1000001), std::int64_t{1} << 40, 0.5, 255u});
-    p.add_marker(t.thread, MarkerTiming::instant(ms(2)), p.handle_for_string("bare"),
-                 Profile::default_category());
+    p.add_marker(t.thread, MarkerTiming::interval(ms(1), ms(3)), p.handle_for_string("m"), Profile::default_category(),
+                 s,
+                 {text, text, Duration::from_nanos(1500000), Duration::from_millis(2500), Duration::from_nanos(2500),
+                  Duration::from_nanos(42), Timestamp::from_nanos(1000001), std::int64_t{1} << 40, 0.5, 255u});
+    p.add_marker(t.thread, MarkerTiming::instant(ms(2)), p.handle_for_string("bare"), Profile::default_category());
     p.add_marker(t.thread, MarkerTiming::interval_start(ms(4)), p.handle_for_string("pair"),
                  Profile::default_category());
-    p.add_marker(t.thread, MarkerTiming::interval_end(ms(5)), p.handle_for_string("pair"),
-                 Profile::default_category());
+    p.add_marker(t.thread, MarkerTiming::interval_end(ms(5)), p.handle_for_string("pair"), Profile::default_category());
 
     const auto doc = t.json();
     const auto& m = at(at(at(doc, "threads"), 0), "markers");
@@ -427,7 +410,7 @@ BOOST_AUTO_TEST_CASE(fields_are_written_in_their_format_units) {
                R"({"type":"All","str":"some text","uniq":)" + uniq +
                    R"(,"dur":1.5,"sec":2.5,"us":2.5,"ns":42,"t":1.000001,"bytes":1099511627776,)"
                    R"("pct":0.5,"hex":255})");
-    BOOST_TEST(to_text(at(m, "data")) .find("null") != std::string::npos);
+    BOOST_TEST(to_text(at(m, "data")).find("null") != std::string::npos);
     BOOST_TEST(to_text(at(m, "phase")) == "[1,0,2,3]");
     BOOST_TEST(to_text(at(m, "startTime")) == "[1,2,4,null]");
     BOOST_TEST(to_text(at(m, "endTime")) == "[3,null,null,5]");
@@ -436,10 +419,8 @@ BOOST_AUTO_TEST_CASE(fields_are_written_in_their_format_units) {
 
     const auto& schema = at(at(at(doc, "meta"), "markerSchema"), 0);
     BOOST_TEST(to_text(at(schema, "display")) == R"(["marker-table"])");
-    BOOST_TEST(to_text(at(at(schema, "fields"), 0)) ==
-               R"({"key":"str","label":"Str","format":"string"})");
-    BOOST_TEST(to_text(at(at(schema, "fields"), 9)) ==
-               R"({"key":"hex","format":"hexadecimal","hidden":true})");
+    BOOST_TEST(to_text(at(at(schema, "fields"), 0)) == R"({"key":"str","label":"Str","format":"string"})");
+    BOOST_TEST(to_text(at(at(schema, "fields"), 9)) == R"({"key":"hex","format":"hexadecimal","hidden":true})");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -464,8 +445,7 @@ BOOST_AUTO_TEST_CASE(samples_are_written_in_time_order_stably) {
     BOOST_TEST(to_text(at(s, "threadCPUDelta")) == "[10,null,30,31]");
     BOOST_TEST(std::string(at(s, "weightType").GetString()) == "samples");
     BOOST_TEST(at(s, "length").GetInt() == 4);
-    BOOST_TEST(std::string(at(at(at(doc, "meta"), "sampleUnits"), "threadCPUDelta").GetString()) ==
-               "ns");
+    BOOST_TEST(std::string(at(at(at(doc, "meta"), "sampleUnits"), "threadCPUDelta").GetString()) == "ns");
 }
 
 BOOST_AUTO_TEST_CASE(unit_weights_are_null_and_missing_cpu_deltas_omitted) {
@@ -548,13 +528,12 @@ BOOST_AUTO_TEST_SUITE(counters)
 BOOST_AUTO_TEST_CASE(counter_samples_and_display) {
     OneThread t;
     Profile& p = t.p;
-    const CounterHandle heap = p.add_counter(t.proc, "Heap", "Memory", "heap bytes",
-                                             CounterDisplay::memory("Heap"));
+    const CounterHandle heap = p.add_counter(t.proc, "Heap", "Memory", "heap bytes", CounterDisplay::memory("Heap"));
     p.add_counter_value(heap, ms(0), 1000, 1);
     p.add_counter_value(heap, ms(2), 3000);
     p.add_counter_value(heap, ms(3), 1500.5, 4);
-    const CounterHandle rate = p.add_counter(t.proc, "Alloc", "Allocation", "alloc",
-                                             CounterDisplay::byte_rate("Alloc"));
+    const CounterHandle rate =
+        p.add_counter(t.proc, "Alloc", "Allocation", "alloc", CounterDisplay::byte_rate("Alloc"));
     p.add_counter_sample(rate, ms(5), 10);
     p.add_counter_sample(rate, ms(4), 20);  // out of order: sorted when written
 
@@ -619,8 +598,7 @@ BOOST_AUTO_TEST_CASE(a_counter_needs_a_thread_in_its_process) {
 BOOST_AUTO_TEST_CASE(non_finite_counts_are_refused) {
     OneThread t;
     const CounterHandle c = t.p.add_counter(t.proc, "c", "Memory", "", CounterDisplay::memory("c"));
-    BOOST_CHECK_THROW(t.p.add_counter_sample(c, ms(0), std::numeric_limits<double>::infinity()),
-                      Error);
+    BOOST_CHECK_THROW(t.p.add_counter_sample(c, ms(0), std::numeric_limits<double>::infinity()), Error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -641,11 +619,10 @@ BOOST_AUTO_TEST_CASE(required_meta_and_extra) {
     BOOST_TEST(at(m, "startTime").GetDouble() == 1767225600123.456789);
     BOOST_TEST(at(m, "interval").GetDouble() == 0.5);
     BOOST_TEST(std::string(at(m, "arguments").GetString()) == "prog +RTS -l");
-    BOOST_TEST(to_text(at(m, "extra")) ==
-               R"([{"label":"RTS","entries":[)"
-               R"({"label":"Version","format":"string","value":"GHC 9.6"},)"
-               R"({"label":"Allocated","format":"bytes","value":1536},)"
-               R"({"label":"GC time","format":"duration","value":1.25}]}])");
+    BOOST_TEST(to_text(at(m, "extra")) == R"([{"label":"RTS","entries":[)"
+                                          R"({"label":"Version","format":"string","value":"GHC 9.6"},)"
+                                          R"({"label":"Allocated","format":"bytes","value":1536},)"
+                                          R"({"label":"GC time","format":"duration","value":1.25}]}])");
     BOOST_TEST(to_text(at(doc, "libs")) == "[]");
 }
 
@@ -656,10 +633,11 @@ BOOST_AUTO_TEST_CASE(sources_carry_their_text_and_frames_their_library) {
     const SourceHandle with = p.handle_for_source(p.handle_for_string("Main.hs"));
     p.handle_for_source(p.handle_for_string("Other.hs"));
     p.set_source_content(with, "main = print \"\u00e9\"\n");
-    const LibHandle lib = p.handle_for_lib(Lib{.name = "Haskell sources", .debug_name = "ghc-source-locations",
-                                               .breakpad_id = "0"});
-    BOOST_TEST(p.handle_for_lib(Lib{.name = "Haskell sources", .debug_name = "ghc-source-locations",
-                                    .breakpad_id = "0"}).index() == lib.index());
+    const LibHandle lib =
+        p.handle_for_lib(Lib{.name = "Haskell sources", .debug_name = "ghc-source-locations", .breakpad_id = "0"});
+    BOOST_TEST(
+        p.handle_for_lib(Lib{.name = "Haskell sources", .debug_name = "ghc-source-locations", .breakpad_id = "0"})
+            .index() == lib.index());
     const FuncHandle f = p.handle_for_func({.name = p.handle_for_string("main"), .source = with, .line = 3});
     const FrameHandle located = p.handle_for_frame({.func = f, .line = 3, .lib = lib, .address = 0});
     const FrameHandle plain = p.handle_for_frame({.func = f});

@@ -28,7 +28,8 @@ BOOST_AUTO_TEST_CASE(event_count_is_an_accumulated_count_with_its_own_words) {
     BOOST_TEST(since.label == "Entries since the previous sample");
     BOOST_TEST(d.tooltip_rows[2].separator);
     const CounterTooltipRow& selected = d.tooltip_rows[3];
-    BOOST_TEST((selected.source == CounterTooltipSource::selection_total && selected.unit == CounterTooltipUnit::number));
+    BOOST_TEST(
+        (selected.source == CounterTooltipSource::selection_total && selected.unit == CounterTooltipUnit::number));
     BOOST_TEST(selected.label == "Entries in the selection");
     BOOST_TEST(selected.requires_preview_selection);
     BOOST_TEST(!so_far.requires_preview_selection);
@@ -54,8 +55,9 @@ BOOST_AUTO_TEST_CASE(every_factory_makes_a_display_the_format_accepts) {
     const auto doc = parse_json(json);
     const auto& ticky = at(at(at(doc, "counters"), 2), "display");
     BOOST_TEST(std::string(at(ticky, "unit").GetString()) == "entries");
-    BOOST_TEST(to_text(at(at(ticky, "tooltipRows"), 3)) ==
-               R"({"type":"value","source":"selection-total","format":{"unit":"number"},"label":"Entries in the selection","requiresPreviewSelection":true})");
+    BOOST_TEST(
+        to_text(at(at(ticky, "tooltipRows"), 3)) ==
+        R"({"type":"value","source":"selection-total","format":{"unit":"number"},"label":"Entries in the selection","requiresPreviewSelection":true})");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -46,9 +46,9 @@ BOOST_AUTO_TEST_CASE(extremes_do_not_overflow) {
 }
 
 BOOST_AUTO_TEST_CASE(other_scales) {
-    BOOST_TEST(scaled(1500, 3) == "1.5");         // ns -> µs
-    BOOST_TEST(scaled(1500000000, 9) == "1.5");   // ns -> s
-    BOOST_TEST(scaled(42, 0) == "42");            // ns -> ns
+    BOOST_TEST(scaled(1500, 3) == "1.5");        // ns -> µs
+    BOOST_TEST(scaled(1500000000, 9) == "1.5");  // ns -> s
+    BOOST_TEST(scaled(42, 0) == "42");           // ns -> ns
     BOOST_TEST(scaled(-42, 0) == "-42");
     BOOST_TEST(scaled(100, 2) == "1");
 }
@@ -66,10 +66,10 @@ BOOST_AUTO_TEST_SUITE(utf8_repair)
 
 BOOST_AUTO_TEST_CASE(valid_text_is_kept) {
     for (std::string s : {std::string(""), std::string("plain ascii"),
-                          std::string("caf\xC3\xA9"),                  // 2 bytes
-                          std::string("\xE2\x82\xAC euro"),            // 3 bytes
-                          std::string("\xF0\x9F\x98\x80 smile"),       // 4 bytes
-                          std::string("\xF4\x8F\xBF\xBF"),             // U+10FFFF
+                          std::string("caf\xC3\xA9"),             // 2 bytes
+                          std::string("\xE2\x82\xAC euro"),       // 3 bytes
+                          std::string("\xF0\x9F\x98\x80 smile"),  // 4 bytes
+                          std::string("\xF4\x8F\xBF\xBF"),        // U+10FFFF
                           std::string("nul \0 inside", 13)}) {
         BOOST_TEST(is_valid_utf8(s));
         BOOST_TEST(sanitize_utf8(s) == s);
@@ -78,10 +78,11 @@ BOOST_AUTO_TEST_CASE(valid_text_is_kept) {
 
 BOOST_AUTO_TEST_CASE(invalid_bytes_become_replacement_characters) {
     BOOST_TEST(!is_valid_utf8("\xff"));
-    BOOST_TEST(sanitize_utf8("a\xff" "b") == "a" + kFFFD + "b");
-    BOOST_TEST(sanitize_utf8("\x80\x80") == kFFFD + kFFFD);           // lone continuations
-    BOOST_TEST(sanitize_utf8("\xC0\xAF") == kFFFD + kFFFD);           // overlong '/'
-    BOOST_TEST(sanitize_utf8("\xED\xA0\x80") == kFFFD + kFFFD + kFFFD);  // surrogate D800
+    BOOST_TEST(sanitize_utf8("a\xff"
+                             "b") == "a" + kFFFD + "b");
+    BOOST_TEST(sanitize_utf8("\x80\x80") == kFFFD + kFFFD);                          // lone continuations
+    BOOST_TEST(sanitize_utf8("\xC0\xAF") == kFFFD + kFFFD);                          // overlong '/'
+    BOOST_TEST(sanitize_utf8("\xED\xA0\x80") == kFFFD + kFFFD + kFFFD);              // surrogate D800
     BOOST_TEST(sanitize_utf8("\xF4\x90\x80\x80") == kFFFD + kFFFD + kFFFD + kFFFD);  // > 10FFFF
     BOOST_TEST(sanitize_utf8("\xF5") == kFFFD);
 }

@@ -23,8 +23,7 @@ inline rapidjson::Document parse_json(const std::string& text) {
     rapidjson::Document doc;
     doc.Parse<rapidjson::kParseFullPrecisionFlag>(text.data(), text.size());
     if (doc.HasParseError())
-        throw std::runtime_error("test: JSON parse error at " +
-                                 std::to_string(doc.GetErrorOffset()));
+        throw std::runtime_error("test: JSON parse error at " + std::to_string(doc.GetErrorOffset()));
     return doc;
 }
 
@@ -75,17 +74,15 @@ inline Profile make_small_profile() {
     const ThreadHandle worker = p.add_thread(proc, "worker", 1235, ms(1));
     p.set_thread_end_time(worker, ms(9));
 
-    const ResourceHandle res = p.handle_for_resource(p.handle_for_string("prog"),
-                                                     ResourceType::library);
+    const ResourceHandle res = p.handle_for_resource(p.handle_for_string("prog"), ResourceType::library);
     const SourceHandle file = p.handle_for_source(p.handle_for_string("src/Main.hs"));
-    const FuncHandle f_main = p.handle_for_func(
-        {.name = p.handle_for_string("main"), .resource = res, .source = file, .line = 3});
-    const FuncHandle f_work = p.handle_for_func(
-        {.name = p.handle_for_string("work"), .resource = res, .source = file, .line = 10});
+    const FuncHandle f_main =
+        p.handle_for_func({.name = p.handle_for_string("main"), .resource = res, .source = file, .line = 3});
+    const FuncHandle f_work =
+        p.handle_for_func({.name = p.handle_for_string("work"), .resource = res, .source = file, .line = 10});
     const FuncHandle f_wait = p.handle_for_func({.name = p.handle_for_string("wait")});
     const FrameHandle fr_main = p.handle_for_frame({.func = f_main, .category = user});
-    const FrameHandle fr_work =
-        p.handle_for_frame({.func = f_work, .category = compute, .line = 12});
+    const FrameHandle fr_work = p.handle_for_frame({.func = f_work, .category = compute, .line = 12});
     const FrameHandle fr_wait = p.handle_for_frame({.func = f_wait});
     const StackHandle s_main = p.handle_for_stack(std::nullopt, fr_main);
     const StackHandle s_work = p.handle_for_stack(s_main, fr_work);
@@ -100,8 +97,7 @@ inline Profile make_small_profile() {
 
     const MarkerSchemaHandle gc_schema = p.register_marker_schema(MarkerSchema{
         .name = "GC",
-        .display = {DisplayLocation::marker_chart, DisplayLocation::marker_table,
-                    DisplayLocation::timeline_overview},
+        .display = {DisplayLocation::marker_chart, DisplayLocation::marker_table, DisplayLocation::timeline_overview},
         .fields = {{"gen", "Generation", FieldFormat::integer},
                    {"copied", "Copied", FieldFormat::bytes},
                    {"pause", "Pause", FieldFormat::duration},
@@ -123,24 +119,21 @@ inline Profile make_small_profile() {
     // arguments differs between compilers, and interning order is string table order.
     const StringHandle gc_name = p.handle_for_string("GC");
     const StringHandle reason = p.handle_for_string("heap overflow");
-    p.add_marker(main_thread, MarkerTiming::interval(ms(3), Timestamp::from_nanos(4250000)),
-                 gc_name, gc, gc_schema,
+    p.add_marker(main_thread, MarkerTiming::interval(ms(3), Timestamp::from_nanos(4250000)), gc_name, gc, gc_schema,
                  {1, 4096, Duration::from_nanos(1250000), reason, 0.25});
     const StringHandle trace_event = p.handle_for_string("traceEvent");
     const StringHandle hello = p.handle_for_string("hello \"world\"");
-    p.add_marker(worker, MarkerTiming::instant(Timestamp::from_nanos(2500001)), trace_event, user,
-                 msg_schema, {hello, Timestamp::from_nanos(2500001)});
+    p.add_marker(worker, MarkerTiming::instant(Timestamp::from_nanos(2500001)), trace_event, user, msg_schema,
+                 {hello, Timestamp::from_nanos(2500001)});
     const StringHandle blocked = p.handle_for_string("Blocked");
-    p.add_marker(worker, MarkerTiming::interval(ms(3), ms(6)), blocked,
-                 Profile::default_category());
+    p.add_marker(worker, MarkerTiming::interval(ms(3), ms(6)), blocked, Profile::default_category());
 
-    const CounterHandle heap = p.add_counter(proc, "Heap", "Memory", "heap size",
-                                             CounterDisplay::memory("Heap"));
+    const CounterHandle heap = p.add_counter(proc, "Heap", "Memory", "heap size", CounterDisplay::memory("Heap"));
     p.add_counter_value(heap, ms(0), 1000, 1);
     p.add_counter_value(heap, ms(2), 3000, 2);
     p.add_counter_value(heap, ms(4), 2500);
-    const CounterHandle alloc = p.add_counter(proc, "Allocated", "Allocation", "bytes allocated",
-                                              CounterDisplay::byte_rate("Allocated"));
+    const CounterHandle alloc =
+        p.add_counter(proc, "Allocated", "Allocation", "bytes allocated", CounterDisplay::byte_rate("Allocated"));
     p.add_counter_sample(alloc, ms(1), 512.5);
     p.add_counter_sample(alloc, ms(5), 1024);
 

@@ -22,8 +22,8 @@
 
 using namespace el2fx::fxprof;
 using namespace el2fx::fxprof::testing;
-using el2fx::check::validate_profile_file;
 using el2fx::Error;
+using el2fx::check::validate_profile_file;
 
 namespace {
 
@@ -57,8 +57,7 @@ BOOST_AUTO_TEST_CASE(writes_a_complete_file_and_no_temporary) {
     const std::string path = dir.file("out.json.gz");
     const Profile p = make_small_profile();
     const WriteStats stats = write_profile_gz(p, path);
-    BOOST_TEST(dir.entries() == std::vector<std::string>{"out.json.gz"},
-               boost::test_tools::per_element());
+    BOOST_TEST(dir.entries() == std::vector<std::string>{"out.json.gz"}, boost::test_tools::per_element());
     const std::string json = gunzip(read_file(path));
     BOOST_TEST(json.size() == stats.json_bytes);
     BOOST_TEST((parse_json(json) == parse_json(profile_to_json(p))));
@@ -75,8 +74,7 @@ BOOST_AUTO_TEST_CASE(relative_path_in_the_current_directory) {
     BOOST_REQUIRE(::chdir(dir.path().c_str()) == 0);
     BOOST_CHECK_NO_THROW(write_profile_gz(make_small_profile(), "rel.json.gz"));
     BOOST_REQUIRE(::chdir(cwd) == 0);
-    BOOST_TEST(dir.entries() == std::vector<std::string>{"rel.json.gz"},
-               boost::test_tools::per_element());
+    BOOST_TEST(dir.entries() == std::vector<std::string>{"rel.json.gz"}, boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(replaces_an_existing_file) {
@@ -84,8 +82,7 @@ BOOST_AUTO_TEST_CASE(replaces_an_existing_file) {
     const std::string path = dir.file("p.json");
     write_profile_json_file(Profile("first"), path);
     write_profile_json_file(Profile("second"), path);
-    BOOST_TEST(std::string(at(at(parse_json(read_file(path)), "meta"), "product").GetString()) ==
-               "second");
+    BOOST_TEST(std::string(at(at(parse_json(read_file(path)), "meta"), "product").GetString()) == "second");
     BOOST_TEST(dir.entries().size() == 1u);
 }
 
@@ -111,15 +108,14 @@ BOOST_AUTO_TEST_CASE(a_write_error_leaves_nothing_and_keeps_the_old_file) {
     Profile big("big");
     const ProcessHandle proc = big.add_process("p", "1", ms(0));
     const ThreadHandle t = big.add_thread(proc, "t", 1, ms(0), true);
-    for (int i = 0; i < 100000; ++i) big.add_sample(t, Timestamp::from_nanos(i * 7919), std::nullopt,
-                                                    CpuDelta::from_nanos(i));
+    for (int i = 0; i < 100000; ++i)
+        big.add_sample(t, Timestamp::from_nanos(i * 7919), std::nullopt, CpuDelta::from_nanos(i));
     {
         FileSizeLimit limit(4096);
         BOOST_CHECK_THROW(write_profile_json_file(big, path), Error);
         BOOST_CHECK_THROW(write_profile_gz(big, path), Error);
     }
-    BOOST_TEST(dir.entries() == std::vector<std::string>{"out.json.gz"},
-               boost::test_tools::per_element());
+    BOOST_TEST(dir.entries() == std::vector<std::string>{"out.json.gz"}, boost::test_tools::per_element());
     BOOST_TEST(read_file(path) == old);
 }
 
@@ -198,7 +194,8 @@ BOOST_AUTO_TEST_CASE(a_symbolic_link_stays_and_its_target_is_replaced) {
     }
     write_profile_json_file(Profile("new"), dir.file("link.json"));
     BOOST_TEST(kind_at(dir.file("link.json")) == S_IFLNK);
-    BOOST_TEST(std::string(at(at(parse_json(read_file(dir.file("real.json"))), "meta"), "product").GetString()) == "new");
+    BOOST_TEST(std::string(at(at(parse_json(read_file(dir.file("real.json"))), "meta"), "product").GetString()) ==
+               "new");
     BOOST_TEST(dir.entries() == (std::vector<std::string>{"link.json", "real.json"}), boost::test_tools::per_element());
 }
 
@@ -247,7 +244,8 @@ BOOST_AUTO_TEST_CASE(a_fifo_is_written_into_and_stays_a_fifo) {
     reader.join();
     BOOST_TEST(gunzip(received) == profile_to_json(p));
     BOOST_TEST(kind_at(fifo) == S_IFIFO);
-    BOOST_TEST(dir.entries() == std::vector<std::string>{"out.fifo"}, boost::test_tools::per_element());  // no temporary
+    BOOST_TEST(dir.entries() == std::vector<std::string>{"out.fifo"},
+               boost::test_tools::per_element());  // no temporary
 }
 
 BOOST_AUTO_TEST_CASE(dev_null_stays_a_character_device) {
@@ -294,8 +292,9 @@ BOOST_AUTO_TEST_CASE(a_directory_or_a_socket_is_refused_with_its_name) {
             BOOST_ERROR("no error for " << name);
         } catch (const Error& e) {
             BOOST_TEST(e.context().file == dir.file(name));
-            BOOST_TEST(std::string(e.what()).find(name == std::string("sock") ? "socket" : "directory") != std::string::npos,
-                       e.what());
+            BOOST_TEST(
+                std::string(e.what()).find(name == std::string("sock") ? "socket" : "directory") != std::string::npos,
+                e.what());
         }
     }
     ::close(sock);
@@ -349,8 +348,7 @@ BOOST_AUTO_TEST_CASE(dash_writes_to_standard_output_without_a_temporary) {
     ::close(saved);
     BOOST_TEST(ok);
     BOOST_TEST(gunzip(read_file(captured)) == profile_to_json(p));
-    BOOST_TEST(dir.entries() == std::vector<std::string>{"stdout.gz"},
-               boost::test_tools::per_element());
+    BOOST_TEST(dir.entries() == std::vector<std::string>{"stdout.gz"}, boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -388,14 +386,16 @@ std::string parallel_gzip(const std::string& text, unsigned workers, std::size_t
     std::string out;
     StringSink sink(out);
     ParallelGzipSink gz(sink, GzipSink::kDefaultLevel, workers, block);
-    for (std::size_t at = 0; at < text.size(); at += piece) gz.write(text.data() + at, std::min(piece, text.size() - at));
+    for (std::size_t at = 0; at < text.size(); at += piece)
+        gz.write(text.data() + at, std::min(piece, text.size() - at));
     gz.finish();
     return out;
 }
 
 BOOST_AUTO_TEST_CASE(decompresses_to_the_input_whatever_the_sizes) {
     for (std::size_t block : {std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{40000}}) {
-        for (std::size_t size : {std::size_t{0}, std::size_t{1}, block - 1, block, block + 1, 5 * block + 3, std::size_t{70001}}) {
+        for (std::size_t size :
+             {std::size_t{0}, std::size_t{1}, block - 1, block, block + 1, 5 * block + 3, std::size_t{70001}}) {
             if (size > 100 * block + 100) continue;  // tiny blocks: a long text is only slow
             const std::string text = sample_text(size);
             for (unsigned workers : {1u, 2u, 3u})

@@ -56,8 +56,7 @@ Profile make_bulky_profile(std::size_t budget, int rows) {
     const CategoryHandle cat = p.handle_for_category("Work", CategoryColor::green);
     const ProcessHandle proc = p.add_process("prog", "1", ms(0));
     std::vector<ThreadHandle> threads;
-    for (int i = 0; i < 5; ++i)
-        threads.push_back(p.add_thread(proc, "t" + std::to_string(i), i, ms(0), i == 0));
+    for (int i = 0; i < 5; ++i) threads.push_back(p.add_thread(proc, "t" + std::to_string(i), i, ms(0), i == 0));
     std::vector<StackHandle> stacks;
     for (int i = 0; i < 40; ++i) {
         const FuncHandle f = p.handle_for_func({.name = p.handle_for_string("f" + std::to_string(i))});
@@ -79,16 +78,13 @@ Profile make_bulky_profile(std::size_t budget, int rows) {
                    {"b", "", FieldFormat::bytes}},
     });
     MarkerSchema wide_schema{.name = "Wide", .display = {DisplayLocation::marker_table}};
-    for (int i = 0; i < 60; ++i)
-        wide_schema.fields.push_back({"k" + std::to_string(i), "", FieldFormat::integer});
+    for (int i = 0; i < 60; ++i) wide_schema.fields.push_back({"k" + std::to_string(i), "", FieldFormat::integer});
     const MarkerSchemaHandle wide = p.register_marker_schema(wide_schema);
     std::vector<StringHandle> names;
     for (int i = 0; i < 20; ++i) names.push_back(p.handle_for_string("marker " + std::to_string(i)));
 
-    const CounterHandle levels = p.add_counter(proc, "Heap", "Memory", "levels",
-                                               CounterDisplay::memory("Heap"));
-    const CounterHandle rates = p.add_counter(proc, "Alloc", "Memory", "rates",
-                                              CounterDisplay::byte_rate("Alloc"));
+    const CounterHandle levels = p.add_counter(proc, "Heap", "Memory", "levels", CounterDisplay::memory("Heap"));
+    const CounterHandle rates = p.add_counter(proc, "Alloc", "Memory", "rates", CounterDisplay::byte_rate("Alloc"));
 
     std::int64_t now = 0;
     double level = 0;
@@ -107,8 +103,7 @@ Profile make_bulky_profile(std::size_t budget, int rows) {
         const Timestamp start = Timestamp::from_nanos(now - rand(1000000));
         switch (rand(6)) {
             case 0:
-                p.add_marker(t, MarkerTiming::interval(start, Timestamp::from_nanos(now)), name,
-                             cat, all_types,
+                p.add_marker(t, MarkerTiming::interval(start, Timestamp::from_nanos(now)), name, cat, all_types,
                              {name, names[0], rand(1000), -rand(1LL << 40), 0.5 * static_cast<double>(rand(999)),
                               Duration::from_nanos(rand(1LL << 33)), Duration::from_nanos(rand(100)),
                               Timestamp::from_nanos(now - rand(1LL << 30)), rand(1LL << 50)});
@@ -154,8 +149,7 @@ BOOST_AUTO_TEST_CASE(spilled_tables_write_the_same_json_as_in_memory_ones) {
     BOOST_TEST(spilled.table_stats().spilled_chunks > 100u);
     BOOST_TEST(spilled.table_stats().file_bytes > 0u);
     // A few tables' open chunks (up to 64 KiB each) may exceed the budget, nothing more.
-    BOOST_TEST(spilled.table_stats().peak_memory_bytes <
-               kTinyBudget + 8 * SpillStore::kMaxChunk);
+    BOOST_TEST(spilled.table_stats().peak_memory_bytes < kTinyBudget + 8 * SpillStore::kMaxChunk);
     const std::string a = profile_to_json(in_memory);
     const std::string b = profile_to_json(spilled);
     BOOST_TEST(a.size() > 1000000u);
@@ -179,8 +173,7 @@ BOOST_AUTO_TEST_CASE(out_of_order_samples_come_out_in_a_stable_sort_by_time) {
             p.add_sample(t, Timestamp::from_nanos(time), std::nullopt, std::nullopt, i);
             expected.push_back({time, i});
         }
-        std::stable_sort(expected.begin(), expected.end(),
-                         [](const Row& a, const Row& b) { return a.time < b.time; });
+        std::stable_sort(expected.begin(), expected.end(), [](const Row& a, const Row& b) { return a.time < b.time; });
         const SampleTable& s = p.threads()[0].samples;
         BOOST_TEST(s.size() == expected.size());
         // ~15000 natural runs, compacted whenever there were more than 32.
@@ -217,8 +210,7 @@ BOOST_AUTO_TEST_CASE(decreasing_times_compact_into_few_runs) {
     const ProcessHandle proc = p.add_process("prog", "1", ms(0));
     const ThreadHandle t = p.add_thread(proc, "t", 1, ms(0));
     const std::int64_t n = 20000;
-    for (std::int64_t i = 0; i < n; ++i)
-        p.add_sample(t, Timestamp::from_nanos(n - i), std::nullopt, std::nullopt, i);
+    for (std::int64_t i = 0; i < n; ++i) p.add_sample(t, Timestamp::from_nanos(n - i), std::nullopt, std::nullopt, i);
     const SampleTable& s = p.threads()[0].samples;
     BOOST_TEST(s.run_count() <= RunTable<SampleCodec>::kMaxRuns + 1);
     std::int64_t expect = 1;
@@ -244,11 +236,11 @@ BOOST_AUTO_TEST_CASE(counter_samples_out_of_order_are_sorted_stably) {
         p.add_counter_sample(c, Timestamp::from_nanos(time), static_cast<double>(i));
         expected.push_back({time, i});
     }
-    std::stable_sort(expected.begin(), expected.end(),
-                     [](const Row& a, const Row& b) { return a.time < b.time; });
+    std::stable_sort(expected.begin(), expected.end(), [](const Row& a, const Row& b) { return a.time < b.time; });
     std::vector<Row> got;
-    p.counters()[0].samples.for_each(
-        [&](const CounterSampleRow& r) { got.push_back({r.time, static_cast<std::int64_t>(r.count)}); });
+    p.counters()[0].samples.for_each([&](const CounterSampleRow& r) {
+        got.push_back({r.time, static_cast<std::int64_t>(r.count)});
+    });
     BOOST_REQUIRE(got.size() == expected.size());
     bool same = true;
     for (std::size_t i = 0; i < got.size(); ++i)
@@ -337,8 +329,8 @@ struct OneCounter {
 std::string text(const std::vector<CounterSampleRow>& rows) {
     std::string out;
     for (const auto& r : rows)
-        out += std::to_string(r.time) + ":" + std::to_string(static_cast<std::int64_t>(r.count)) +
-               "/" + std::to_string(r.number) + " ";
+        out += std::to_string(r.time) + ":" + std::to_string(static_cast<std::int64_t>(r.count)) + "/" +
+               std::to_string(r.number) + " ";
     return out;
 }
 

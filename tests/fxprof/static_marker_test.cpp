@@ -138,9 +138,9 @@ BOOST_AUTO_TEST_CASE(a_dynamic_schema_of_the_same_name_is_refused) {
     other.fields.pop_back();
     t.p.register_marker_schema(other);
     const StringHandle name = t.p.handle_for_string("GC");
-    BOOST_CHECK_THROW(t.p.add_marker(t.thread, MarkerTiming::instant(ms(1)), name, t.cat,
-                                     PauseMarker{.why = name, .bytes = 1}),
-                      el2fx::Error);
+    BOOST_CHECK_THROW(
+        t.p.add_marker(t.thread, MarkerTiming::instant(ms(1)), name, t.cat, PauseMarker{.why = name, .bytes = 1}),
+        el2fx::Error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -57,8 +57,8 @@ std::vector<std::string> names_at(const rapidjson::Value& doc, const rapidjson::
 BOOST_AUTO_TEST_SUITE(thread_order)
 
 BOOST_AUTO_TEST_CASE(shown_are_the_listed_threads_and_their_processes_main_threads) {
-    const std::vector<ThreadSlot> slots = {
-        {"1", true}, {"1", false}, {"2", true}, {"2", false}, {"1", false}, {"3", false}};
+    const std::vector<ThreadSlot> slots = {{"1", true},  {"1", false}, {"2", true},
+                                           {"2", false}, {"1", false}, {"3", false}};
     const std::vector<std::uint32_t> listed = {4, 5, 99};  // 99: past the end, ignored
     const std::vector<bool> shown = threads_shown_at_first(slots, listed);
     BOOST_TEST(shown == (std::vector<bool>{true, false, false, false, true, true}));
@@ -78,7 +78,8 @@ BOOST_AUTO_TEST_CASE(shown_threads_are_written_first_in_their_own_order) {
     BOOST_TEST(names_at(doc, doc["meta"]["initialVisibleThreads"]) == (std::vector<std::string>{"d", "f", "b"}));
     BOOST_TEST(names_at(doc, doc["meta"]["initialSelectedThreads"]) == (std::vector<std::string>{"f"}));
     // Counters point at their process's main thread, else its first thread as written.
-    BOOST_TEST(std::string(doc["threads"][doc["counters"][0]["mainThreadIndex"].GetUint()]["name"].GetString()) == "one main");
+    BOOST_TEST(std::string(doc["threads"][doc["counters"][0]["mainThreadIndex"].GetUint()]["name"].GetString()) ==
+               "one main");
     BOOST_TEST(std::string(doc["threads"][doc["counters"][1]["mainThreadIndex"].GetUint()]["name"].GetString()) == "f");
     BOOST_TEST(validate_profile(mixed_profile()).empty());
 }

@@ -39,11 +39,10 @@ std::string all(const std::vector<std::string>& problems) {
     return out.empty() ? " (none)" : out;
 }
 
-#define EXPECT_PROBLEM(problems, needle)                                                    \
-    do {                                                                                    \
-        const auto ps_ = (problems);                                                        \
-        BOOST_TEST(mentions(ps_, needle), "expected a problem with \"" << needle            \
-                                                                       << "\", got" << all(ps_)); \
+#define EXPECT_PROBLEM(problems, needle)                                                                    \
+    do {                                                                                                    \
+        const auto ps_ = (problems);                                                                        \
+        BOOST_TEST(mentions(ps_, needle), "expected a problem with \"" << needle << "\", got" << all(ps_)); \
     } while (0)
 
 Val& shared(Doc& d) { return d["shared"]; }
@@ -67,18 +66,12 @@ BOOST_AUTO_TEST_CASE(not_json) {
 BOOST_AUTO_TEST_CASE(meta_problems) {
     EXPECT_PROBLEM(broken([](Doc& d) { d["meta"]["preprocessedProfileVersion"] = 71; }),
                    "meta.preprocessedProfileVersion: is not 70");
-    EXPECT_PROBLEM(broken([](Doc& d) { d["meta"].RemoveMember("markerSchema"); }),
-                   "meta.markerSchema: missing");
-    EXPECT_PROBLEM(broken([](Doc& d) { d["meta"].RemoveMember("startTime"); }),
-                   "meta.startTime: missing");
-    EXPECT_PROBLEM(broken([](Doc& d) { d["meta"].RemoveMember("product"); }),
-                   "meta.product: missing");
-    EXPECT_PROBLEM(broken([](Doc& d) { d["meta"]["symbolicated"] = false; }),
-                   "meta.symbolicated");
-    EXPECT_PROBLEM(broken([](Doc& d) { d["meta"]["categories"][0]["color"] = "pink"; }),
-                   "meta.categories[0].color");
-    EXPECT_PROBLEM(broken([](Doc& d) { d["meta"]["categories"][0]["color"] = "red"; }),
-                   "no grey category");
+    EXPECT_PROBLEM(broken([](Doc& d) { d["meta"].RemoveMember("markerSchema"); }), "meta.markerSchema: missing");
+    EXPECT_PROBLEM(broken([](Doc& d) { d["meta"].RemoveMember("startTime"); }), "meta.startTime: missing");
+    EXPECT_PROBLEM(broken([](Doc& d) { d["meta"].RemoveMember("product"); }), "meta.product: missing");
+    EXPECT_PROBLEM(broken([](Doc& d) { d["meta"]["symbolicated"] = false; }), "meta.symbolicated");
+    EXPECT_PROBLEM(broken([](Doc& d) { d["meta"]["categories"][0]["color"] = "pink"; }), "meta.categories[0].color");
+    EXPECT_PROBLEM(broken([](Doc& d) { d["meta"]["categories"][0]["color"] = "red"; }), "no grey category");
     EXPECT_PROBLEM(broken([](Doc& d) { d["meta"]["sampleUnits"]["threadCPUDelta"] = "ms"; }),
                    "meta.sampleUnits.threadCPUDelta");
     EXPECT_PROBLEM(broken([](Doc& d) {
@@ -107,14 +100,11 @@ BOOST_AUTO_TEST_CASE(required_columns_and_tables) {
                    "shared.funcTable.relevantForJS: missing");
     EXPECT_PROBLEM(broken([](Doc& d) { shared(d)["frameTable"].RemoveMember("originalLocation"); }),
                    "shared.frameTable.originalLocation: missing");
-    EXPECT_PROBLEM(broken([](Doc& d) { shared(d).RemoveMember("sources"); }),
-                   "shared.sources: missing");
-    EXPECT_PROBLEM(broken([](Doc& d) { shared(d).RemoveMember("stringArray"); }),
-                   "shared.stringArray: missing");
+    EXPECT_PROBLEM(broken([](Doc& d) { shared(d).RemoveMember("sources"); }), "shared.sources: missing");
+    EXPECT_PROBLEM(broken([](Doc& d) { shared(d).RemoveMember("stringArray"); }), "shared.stringArray: missing");
     EXPECT_PROBLEM(broken([](Doc& d) { thread0(d)["markers"].RemoveMember("phase"); }),
                    "threads[0].markers.phase: missing");
-    EXPECT_PROBLEM(broken([](Doc& d) { thread0(d)["pid"] = 1234; }),
-                   "threads[0].pid: is not a string");
+    EXPECT_PROBLEM(broken([](Doc& d) { thread0(d)["pid"] = 1234; }), "threads[0].pid: is not a string");
 }
 
 BOOST_AUTO_TEST_CASE(stack_table_problems) {
@@ -146,8 +136,7 @@ BOOST_AUTO_TEST_CASE(frame_and_func_indexes) {
                    "shared.funcTable.resource[0]: is not an index into the resource table");
     EXPECT_PROBLEM(broken([](Doc& d) { shared(d)["funcTable"]["source"][0] = 4; }),
                    "shared.funcTable.source[0]: is not an index into the sources table");
-    EXPECT_PROBLEM(broken([](Doc& d) { shared(d)["sources"]["filename"][0] = 1000; }),
-                   "shared.sources.filename[0]");
+    EXPECT_PROBLEM(broken([](Doc& d) { shared(d)["sources"]["filename"][0] = 1000; }), "shared.sources.filename[0]");
     EXPECT_PROBLEM(broken([](Doc& d) { shared(d)["resourceTable"]["name"][0] = "prog"; }),
                    "shared.resourceTable.name[0]");
 }
@@ -194,8 +183,7 @@ BOOST_AUTO_TEST_CASE(marker_problems) {
                    "threads[0].markers.phase[0]: is not a marker phase");
     EXPECT_PROBLEM(broken([](Doc& d) { thread0(d)["markers"]["name"][0] = 5000; }),
                    "threads[0].markers.name[0]: is not an index into the string table");
-    EXPECT_PROBLEM(broken([](Doc& d) { thread0(d)["markers"]["category"][0] = 42; }),
-                   "threads[0].markers.category[0]");
+    EXPECT_PROBLEM(broken([](Doc& d) { thread0(d)["markers"]["category"][0] = 42; }), "threads[0].markers.category[0]");
     EXPECT_PROBLEM(broken([](Doc& d) { d["meta"]["markerSchema"][0]["fields"][0]["format"] = "weird"; }),
                    "meta.markerSchema[0].fields[0].format: is not a field format");
     EXPECT_PROBLEM(broken([](Doc& d) { d["meta"]["markerSchema"][0]["graphs"][0]["key"] = "reason"; }),
@@ -205,8 +193,7 @@ BOOST_AUTO_TEST_CASE(marker_problems) {
 }
 
 BOOST_AUTO_TEST_CASE(counter_problems) {
-    EXPECT_PROBLEM(broken([](Doc& d) { d["counters"][0].RemoveMember("display"); }),
-                   "counters[0].display: missing");
+    EXPECT_PROBLEM(broken([](Doc& d) { d["counters"][0].RemoveMember("display"); }), "counters[0].display: missing");
     EXPECT_PROBLEM(broken([](Doc& d) { d["counters"][0]["display"]["graphType"] = "bars"; }),
                    "counters[0].display.graphType");
     EXPECT_PROBLEM(broken([](Doc& d) { d["counters"][0]["display"].RemoveMember("tooltipRows"); }),

@@ -96,9 +96,9 @@ BOOST_AUTO_TEST_CASE(gzip_header_has_no_timestamp) {
     BOOST_REQUIRE(gz.size() > 10);
     BOOST_TEST(static_cast<unsigned char>(gz[0]) == 0x1fu);
     BOOST_TEST(static_cast<unsigned char>(gz[1]) == 0x8bu);
-    BOOST_TEST(static_cast<unsigned char>(gz[2]) == 8u);  // deflate
+    BOOST_TEST(static_cast<unsigned char>(gz[2]) == 8u);                 // deflate
     BOOST_TEST((gz[4] == 0 && gz[5] == 0 && gz[6] == 0 && gz[7] == 0));  // mtime 0
-    BOOST_TEST(static_cast<unsigned char>(gz[9]) == 255u);  // OS unknown
+    BOOST_TEST(static_cast<unsigned char>(gz[9]) == 255u);               // OS unknown
 }
 
 BOOST_AUTO_TEST_CASE(building_twice_gives_identical_bytes) {
@@ -116,8 +116,7 @@ BOOST_AUTO_TEST_CASE(large_output_streams_through_the_sink) {
         std::nullopt, p.handle_for_frame({.func = p.handle_for_func({.name = p.handle_for_string("f")})}));
     p.reserve_samples(t, 200000);
     for (int i = 0; i < 200000; ++i)
-        p.add_sample(t, Timestamp::from_nanos(std::int64_t(i) * 1000003), s,
-                     CpuDelta::from_nanos(i % 1000000));
+        p.add_sample(t, Timestamp::from_nanos(std::int64_t(i) * 1000003), s, CpuDelta::from_nanos(i % 1000000));
     WriteStats stats;
     const std::string gz = gzip_profile(p, &stats);
     BOOST_TEST(stats.json_bytes > 64u * 1024u * 4u);  // several stream buffers
@@ -129,20 +128,17 @@ BOOST_AUTO_TEST_CASE(invalid_utf8_is_written_as_replacement_characters) {
     Profile p("product \xff");
     const ProcessHandle proc = p.add_process("proc\xc3", "1", ms(0));
     const ThreadHandle t = p.add_thread(proc, "caf\xC3\xA9 \xE2\x82", 1, ms(0), true);
-    const auto schema = p.register_marker_schema(
-        {.name = "S", .fields = {{"k\xff", "label", FieldFormat::string}}});
-    p.add_marker(t, MarkerTiming::instant(ms(0)), p.handle_for_string("n\x80"),
-                 Profile::default_category(), schema, {p.handle_for_string("v\xfe")});
+    const auto schema = p.register_marker_schema({.name = "S", .fields = {{"k\xff", "label", FieldFormat::string}}});
+    p.add_marker(t, MarkerTiming::instant(ms(0)), p.handle_for_string("n\x80"), Profile::default_category(), schema,
+                 {p.handle_for_string("v\xfe")});
     WriteStats stats;
     const std::string json = profile_to_json(p, &stats);
     BOOST_TEST(el2fx::utf8::is_valid(json));
     const auto doc = parse_json(json);  // RapidJSON accepts it
     const std::string fffd = "\xEF\xBF\xBD";
     BOOST_TEST(std::string(at(at(doc, "meta"), "product").GetString()) == "product " + fffd);
-    BOOST_TEST(std::string(at(at(at(doc, "threads"), 0), "name").GetString()) ==
-               "caf\xC3\xA9 " + fffd);
-    BOOST_TEST(std::string(at(at(at(doc, "threads"), 0), "processName").GetString()) ==
-               "proc" + fffd);
+    BOOST_TEST(std::string(at(at(at(doc, "threads"), 0), "name").GetString()) == "caf\xC3\xA9 " + fffd);
+    BOOST_TEST(std::string(at(at(at(doc, "threads"), 0), "processName").GetString()) == "proc" + fffd);
     const auto& data = at(at(at(at(at(doc, "threads"), 0), "markers"), "data"), 0);
     BOOST_TEST(std::string(at(data, ("k" + fffd).c_str()).GetString()) == "v" + fffd);
     BOOST_TEST(stats.repaired_strings >= 5u);

@@ -37,17 +37,17 @@ struct Fixture {
 };
 
 Fixture load(const std::string& name) {
-        Fixture f;
-        f.bytes = slurp(env_dir("EL2FX_FIXTURES") + "/" + name);
-        BOOST_REQUIRE(f.bytes.size() > 50'000u);
-        el2fx::testing::CollectingSink sink;
-        Diagnostics d;
-        PushDecoder decoder(sink, d);
-        el2fx::testing::feed_all(decoder, f.bytes);
-        BOOST_REQUIRE(d.total() == 0u);
-        f.events = sink.events;
-        f.header_size = decoder.data_start();
-        return f;
+    Fixture f;
+    f.bytes = slurp(env_dir("EL2FX_FIXTURES") + "/" + name);
+    BOOST_REQUIRE(f.bytes.size() > 50'000u);
+    el2fx::testing::CollectingSink sink;
+    Diagnostics d;
+    PushDecoder decoder(sink, d);
+    el2fx::testing::feed_all(decoder, f.bytes);
+    BOOST_REQUIRE(d.total() == 0u);
+    f.events = sink.events;
+    f.header_size = decoder.data_start();
+    return f;
 }
 
 const Fixture& concurrency() {
@@ -165,7 +165,7 @@ BOOST_AUTO_TEST_CASE(inflated_length_loses_only_the_rest_of_its_block) {
     BOOST_TEST(r.status == 0);
     BOOST_TEST(!contains(r.err, "truncated"));
     BOOST_TEST(contains(r.err, "corrupt data at bytes " + std::to_string(variable->offset) + "-" +
-                                    std::to_string(next_block_after(variable->offset))));
+                                   std::to_string(next_block_after(variable->offset))));
     BOOST_TEST(contains(r.err, "corrupt_data_skipped"));
     BOOST_TEST(contains(r.err, "capability 0"));
     BOOST_TEST(run_binary({"convert", "--strict", file.path, "-o", "-"}).status == 3);
@@ -233,7 +233,8 @@ BOOST_AUTO_TEST_CASE(damage_in_the_global_block_is_marked_on_the_process_track) 
     TempFile file(bytes);
     auto r = run_binary({"convert", file.path, "-o", "-"});
     BOOST_TEST(r.status == 0);
-    BOOST_TEST(contains(r.err, "corrupt data at bytes " + std::to_string(it->offset) + "-" + std::to_string(f.bytes.size())));
+    BOOST_TEST(
+        contains(r.err, "corrupt data at bytes " + std::to_string(it->offset) + "-" + std::to_string(f.bytes.size())));
     BOOST_TEST(contains(r.err, "the rest of the file is lost"));
 
     convert::ConversionReport report;
@@ -256,7 +257,8 @@ BOOST_AUTO_TEST_CASE(resynchronisation_skips_marker_lookalikes_in_real_data) {
     const Fixture f = load("alloc.eventlog");
     std::uint64_t damage = 0, resume = 0;
     for (const auto& e : f.events) {
-        if (!damage && e.cap == std::optional<CapNo>(0) && e.tag == RunThread::tag && e.offset > 20'000) damage = e.offset;
+        if (!damage && e.cap == std::optional<CapNo>(0) && e.tag == RunThread::tag && e.offset > 20'000)
+            damage = e.offset;
         if (damage && !resume && e.offset > damage && e.tag == BlockMarker::tag) resume = e.offset;
     }
     BOOST_REQUIRE(damage > 0u);

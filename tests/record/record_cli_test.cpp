@@ -22,14 +22,12 @@
 #include "spawned.hpp"
 #include "temp_file.hpp"
 
-using el2fx::testing::Spawned;
-using el2fx::testing::TempDir;
 using el2fx::testing::env_or_empty;
 using el2fx::testing::slurp;
+using el2fx::testing::Spawned;
+using el2fx::testing::TempDir;
 
 namespace {
-
-
 
 constexpr double kSeconds = 60;  // generous: sanitizer builds on a busy machine
 
@@ -86,7 +84,7 @@ class SocketServer {
 public:
     SocketServer(const std::string& path, std::string bytes, double hold) : path_(path) {
         fd_ = ::socket(AF_UNIX, SOCK_STREAM, 0);
-        sockaddr_un addr {};
+        sockaddr_un addr{};
         addr.sun_family = AF_UNIX;
         std::strcpy(addr.sun_path, path.c_str());
         BOOST_REQUIRE(::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
@@ -170,10 +168,12 @@ BOOST_AUTO_TEST_CASE(what_the_rts_answers_becomes_one_line) {
         { std::ofstream(prog) << "#!/bin/sh\n# GHC RTS\n" << body << "\n"; }
         ::chmod(prog.c_str(), 0755);
     };
-    script("echo 'prog: the flag -l requires the program to be built with -eventlog, -prof or -debug' >&2\n"
-           "echo ' [(\"GHC RTS\", \"YES\")'; echo ' ,(\"GHC version\", \"9.0.2\")'; echo ' ,(\"RTS way\", \"rts_v\")'");
+    script(
+        "echo 'prog: the flag -l requires the program to be built with -eventlog, -prof or -debug' >&2\n"
+        "echo ' [(\"GHC RTS\", \"YES\")'; echo ' ,(\"GHC version\", \"9.0.2\")'; echo ' ,(\"RTS way\", \"rts_v\")'");
     Spawned no_eventlog(record_args(ws, {prog}), {}, ws.env());
-    check_error(no_eventlog, no_eventlog.finish(kSeconds), 4, "without eventlog support (RTS way rts_v): GHC before 9.4 needs -eventlog");
+    check_error(no_eventlog, no_eventlog.finish(kSeconds), 4,
+                "without eventlog support (RTS way rts_v): GHC before 9.4 needs -eventlog");
     script("echo 'prog: RTS options are disabled. Link with -rtsopts to enable them.' >&2; exit 1");
     Spawned none(record_args(ws, {prog}), {}, ws.env());
     check_error(none, none.finish(kSeconds), 4, "rebuild it with `ghc -rtsopts`");
@@ -361,7 +361,8 @@ BOOST_AUTO_TEST_CASE(a_second_ctrl_c_kills_it_and_the_truncated_log_is_converted
 BOOST_AUTO_TEST_CASE(a_program_without_eventlog_support) {
     Workspace ws;
     Spawned run(record_args(ws, {program("EL2FX_RECORDEE_NO_EVENTLOG"), "exit", "0"}), {}, ws.env());
-    check_error(run, run.finish(kSeconds), 4, "was built without eventlog support (RTS way rts_v): GHC before 9.4 needs -eventlog when linking");
+    check_error(run, run.finish(kSeconds), 4,
+                "was built without eventlog support (RTS way rts_v): GHC before 9.4 needs -eventlog when linking");
     BOOST_TEST(run.out.empty());  // it did not run
     BOOST_TEST(ws.tmp_empty());
 }

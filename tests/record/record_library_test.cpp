@@ -19,8 +19,8 @@
 #include "util/error.hpp"
 
 using namespace el2fx::record;
-using el2fx::testing::TempDir;
 using el2fx::testing::slurp;
+using el2fx::testing::TempDir;
 
 BOOST_AUTO_TEST_SUITE(rts_options)
 
@@ -88,10 +88,12 @@ BOOST_AUTO_TEST_CASE(each_complaint_of_the_rts_becomes_one_line_that_says_what_t
     BOOST_TEST(no_eventlog.find("without eventlog support") != std::string::npos);
     BOOST_TEST(no_eventlog.find("-eventlog") != std::string::npos);
     BOOST_TEST(no_eventlog.find("9.4") != std::string::npos);
-    const std::string some = explain_rts_complaint("./p", "p: Most RTS options are disabled. Link with -rtsopts to enable them.\n", 1, {});
+    const std::string some =
+        explain_rts_complaint("./p", "p: Most RTS options are disabled. Link with -rtsopts to enable them.\n", 1, {});
     BOOST_TEST(some.find("-rtsopts") != std::string::npos);
     BOOST_TEST(some.find("--heap") != std::string::npos);
-    const std::string none = explain_rts_complaint("./p", "p: RTS options are disabled. Link with -rtsopts to enable them.\n", 1, {});
+    const std::string none =
+        explain_rts_complaint("./p", "p: RTS options are disabled. Link with -rtsopts to enable them.\n", 1, {});
     BOOST_TEST(none.find("-with-rtsopts=-l") != std::string::npos);
     const std::string not_ghc = explain_rts_complaint("./p", "usage: p FILE\n", 64, {});
     BOOST_TEST(not_ghc.find("GHC program") != std::string::npos);
@@ -166,8 +168,10 @@ BOOST_AUTO_TEST_CASE(mode_0700_in_tmpdir_and_removed_with_its_files) {
         remove_private_dirs();  // what a signal handler does
         BOOST_TEST(!std::filesystem::exists(path));
     }
-    if (old) ::setenv("TMPDIR", saved.c_str(), 1);
-    else ::unsetenv("TMPDIR");
+    if (old)
+        ::setenv("TMPDIR", saved.c_str(), 1);
+    else
+        ::unsetenv("TMPDIR");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -187,7 +191,8 @@ BOOST_AUTO_TEST_CASE(a_pipe_is_copied_until_its_end) {
         }
         ::close(p[1]);
     });
-    const CaptureResult r = capture_stream(p[0], fd, spool, [] { return false; }, 20);
+    const CaptureResult r = capture_stream(
+        p[0], fd, spool, [] { return false; }, 20);
     writer.join();
     ::close(p[0]);
     ::close(fd);
@@ -204,7 +209,8 @@ BOOST_AUTO_TEST_CASE(a_fifo_whose_writer_never_comes_does_not_hang) {
     const std::string spool = (dir.path / "spool").string();
     const int fd = ::open(spool.c_str(), O_WRONLY | O_CREAT, 0600);
     int asked = 0;
-    const CaptureResult r = capture_stream(in, fd, spool, [&] { return ++asked >= 3; }, 10);
+    const CaptureResult r = capture_stream(
+        in, fd, spool, [&] { return ++asked >= 3; }, 10);
     BOOST_TEST(r.bytes == 0u);
     BOOST_TEST(!r.end_of_stream);
     BOOST_TEST(asked == 3);
@@ -214,7 +220,8 @@ BOOST_AUTO_TEST_CASE(a_fifo_whose_writer_never_comes_does_not_hang) {
         BOOST_REQUIRE(::write(w, "hdrb-and-more", 13) == 13);
         ::close(w);
     });
-    const CaptureResult r2 = capture_stream(in, fd, spool, [] { return false; }, 10);
+    const CaptureResult r2 = capture_stream(
+        in, fd, spool, [] { return false; }, 10);
     writer.join();
     ::close(in);
     ::close(fd);
@@ -236,7 +243,8 @@ BOOST_AUTO_TEST_CASE(bytes_before_the_header_are_left_out_when_asked) {
         BOOST_REQUIRE(::write(p[1], input.data(), input.size()) == static_cast<ssize_t>(input.size()));
         ::close(p[1]);
         const int fd = ::open(spool.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        const CaptureResult r = capture_stream(p[0], fd, spool, [] { return false; }, 10, true);
+        const CaptureResult r = capture_stream(
+            p[0], fd, spool, [] { return false; }, 10, true);
         ::close(p[0]);
         ::close(fd);
         BOOST_TEST(slurp(spool) == want);

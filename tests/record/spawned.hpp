@@ -67,7 +67,8 @@ public:
     pid_t pid() const { return pid_; }
     void signal(int sig) { ::kill(pid_, sig); }
     void write_input(const std::string& text) {
-        if (::write(in_, text.data(), text.size()) != static_cast<ssize_t>(text.size())) throw std::runtime_error("write");
+        if (::write(in_, text.data(), text.size()) != static_cast<ssize_t>(text.size()))
+            throw std::runtime_error("write");
     }
     void close_input() {
         ::close(in_);
@@ -116,7 +117,8 @@ private:
         char buf[65536];
         while (!done()) {
             if (out_ < 0 && err_ < 0) return false;
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            const auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
             if (left.count() <= 0) return false;
             pollfd p[2];
             nfds_t n = 0;

@@ -102,8 +102,7 @@ public:
     // True when the server closes the connection (nothing more to read) in time.
     bool closed_by_server() {
         try {
-            while (fill()) {
-            }
+            while (fill()) {}
             return true;
         } catch (const std::runtime_error&) {
             return false;

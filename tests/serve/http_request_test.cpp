@@ -22,7 +22,8 @@ ParseStatus status(const std::string& text) { return parse(text).status; }
 
 BOOST_AUTO_TEST_CASE(a_plain_get_is_parsed) {
     HttpRequest r;
-    std::string text = "GET /abc/p.json.gz?x=1 HTTP/1.1\r\nHost: 127.0.0.1:3000\r\nOrigin:  https://profiler.firefox.com \r\n\r\nNEXT";
+    std::string text =
+        "GET /abc/p.json.gz?x=1 HTTP/1.1\r\nHost: 127.0.0.1:3000\r\nOrigin:  https://profiler.firefox.com \r\n\r\nNEXT";
     ParseResult result = parse(text, &r);
     BOOST_TEST(int(result.status) == int(ParseStatus::complete));
     BOOST_TEST(result.head_size == text.size() - 4);  // the pipelined rest is left alone
@@ -70,25 +71,25 @@ BOOST_AUTO_TEST_CASE(an_unfinished_head_asks_for_more) {
 
 BOOST_AUTO_TEST_CASE(malformed_heads_are_refused) {
     for (const char* bad : {
-             "GET\r\n\r\n",                                      // no target, no version
-             "GET /\r\nHost: x\r\n\r\n",                         // no version
-             "GET  / HTTP/1.1\r\nHost: x\r\n\r\n",               // two spaces
-             "GET / HTTP/1.1 \r\nHost: x\r\n\r\n",               // trailing space
-             "G(T / HTTP/1.1\r\nHost: x\r\n\r\n",                // not a token
-             "GET / HTTP/1.1\r\nHost: x\r\nBad Name: v\r\n\r\n", // space in a header name
+             "GET\r\n\r\n",                                       // no target, no version
+             "GET /\r\nHost: x\r\n\r\n",                          // no version
+             "GET  / HTTP/1.1\r\nHost: x\r\n\r\n",                // two spaces
+             "GET / HTTP/1.1 \r\nHost: x\r\n\r\n",                // trailing space
+             "G(T / HTTP/1.1\r\nHost: x\r\n\r\n",                 // not a token
+             "GET / HTTP/1.1\r\nHost: x\r\nBad Name: v\r\n\r\n",  // space in a header name
              "GET / HTTP/1.1\r\nHost: x\r\nNoColon\r\n\r\n",
              "GET / HTTP/1.1\r\nHost: x\r\n: empty\r\n\r\n",
              "GET / HTTP/1.1\r\nHost: x\r\nX: a\r\n folded\r\n\r\n",  // obs-fold
-             "GET / HTTP/1.1\r\nHost: x\r\nX: a\x01b\r\n\r\n",   // control character
-             "GET / HTTP/1.1\r\nHost: x\r\nX: a\rb\r\n\r\n",     // stray CR
-             "GET /a\x7f HTTP/1.1\r\nHost: x\r\n\r\n",            // DEL in the target
-             "GET /\xc3\xa9 HTTP/1.1\r\nHost: x\r\n\r\n",         // raw UTF-8 in the target
-             "GET / HTTP/1.1\r\n\r\n",                           // HTTP/1.1 without Host
-             "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",     // two Hosts
+             "GET / HTTP/1.1\r\nHost: x\r\nX: a\x01b\r\n\r\n",        // control character
+             "GET / HTTP/1.1\r\nHost: x\r\nX: a\rb\r\n\r\n",          // stray CR
+             "GET /a\x7f HTTP/1.1\r\nHost: x\r\n\r\n",                // DEL in the target
+             "GET /\xc3\xa9 HTTP/1.1\r\nHost: x\r\n\r\n",             // raw UTF-8 in the target
+             "GET / HTTP/1.1\r\n\r\n",                                // HTTP/1.1 without Host
+             "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",          // two Hosts
              "GET / HTTP/1.x\r\nHost: x\r\n\r\n",
              "GET / http/1.1\r\nHost: x\r\n\r\n",
              "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1x\r\n\r\n",
-             "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",      // a TLS ClientHello: refused at once
+             "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",  // a TLS ClientHello: refused at once
          }) {
         BOOST_TEST(int(status(bad)) == int(ParseStatus::bad_request), "accepted: " << bad);
     }
@@ -126,7 +127,7 @@ BOOST_AUTO_TEST_CASE(a_posts_small_body_follows_its_head) {
 
 BOOST_AUTO_TEST_CASE(heads_are_bounded) {
     std::string big = "GET / HTTP/1.1\r\nHost: x\r\nX: " + std::string(kMaxHeadSize, 'a');
-    BOOST_TEST(int(status(big)) == int(ParseStatus::head_too_large));           // never ends
+    BOOST_TEST(int(status(big)) == int(ParseStatus::head_too_large));               // never ends
     BOOST_TEST(int(status(big + "\r\n\r\n")) == int(ParseStatus::head_too_large));  // ends too late
     std::string many = "GET / HTTP/1.1\r\nHost: x\r\n";
     for (std::size_t i = 0; i < kMaxHeaders + 1; ++i) many += "X-" + std::to_string(i) + ": 1\r\n";

@@ -137,10 +137,10 @@ BOOST_AUTO_TEST_CASE(no_directory_name_survives) {
 
 BOOST_AUTO_TEST_CASE(long_hostile_texts_take_linear_time) {
     // Each would take minutes if a position were looked at again for every later one.
-    for (const std::string& unit : {std::string("/|"), std::string("-a/b|"), std::string("~a|"), std::string("/a|b"),
-                                    std::string("a:/"), std::string("%2F"), std::string("../"), std::string("x/"),
-                                    std::string("a/b|"), std::string("../..|"), std::string("-a/b,"),
-                                    std::string("/a/b:c/d|"), std::string("-a//|"), std::string("a://")}) {
+    for (const std::string& unit :
+         {std::string("/|"), std::string("-a/b|"), std::string("~a|"), std::string("/a|b"), std::string("a:/"),
+          std::string("%2F"), std::string("../"), std::string("x/"), std::string("a/b|"), std::string("../..|"),
+          std::string("-a/b,"), std::string("/a/b:c/d|"), std::string("-a//|"), std::string("a://")}) {
         std::string text;
         while (text.size() < 400'000) text += unit;
         BOOST_TEST(reduce_paths(text).size() <= text.size(), "unit " << unit);

@@ -23,8 +23,8 @@ std::string header(const Answer& a, const std::string& name) {
     return "<none>";
 }
 
-const std::vector<ServedFile> kFiles = files_under_token({"/tmp/x/prog.json.gz", "other/prog.json.gz", "we ird.json"},
-                                                         "0123456789abcdef0123456789abcdef");
+const std::vector<ServedFile> kFiles =
+    files_under_token({"/tmp/x/prog.json.gz", "other/prog.json.gz", "we ird.json"}, "0123456789abcdef0123456789abcdef");
 
 }  // namespace
 
@@ -72,10 +72,10 @@ BOOST_AUTO_TEST_CASE(preflights_allow_the_profilers_fetch_from_any_origin) {
     BOOST_TEST(header(a, "Access-Control-Allow-Private-Network") == "true");
     BOOST_TEST(a.head(0).find("Content-Length") == std::string::npos);  // none on a 204
 
-    Answer weird = answer_request(request("OPTIONS", kFiles[0].url_path,
-                                          {{"access-control-request-method", "GET"},
-                                           {"access-control-request-headers", "x\r\nInjected: 1"}}),
-                                  kFiles);
+    Answer weird = answer_request(
+        request("OPTIONS", kFiles[0].url_path,
+                {{"access-control-request-method", "GET"}, {"access-control-request-headers", "x\r\nInjected: 1"}}),
+        kFiles);
     BOOST_TEST(header(weird, "Access-Control-Allow-Headers") == "<none>");  // not echoed
 
     Answer plain = answer_request(request("OPTIONS", kFiles[0].url_path), kFiles);
@@ -84,9 +84,10 @@ BOOST_AUTO_TEST_CASE(preflights_allow_the_profilers_fetch_from_any_origin) {
 }
 
 BOOST_AUTO_TEST_CASE(anything_else_is_404_or_405) {
-    for (const char* path : {"/", "/0123456789abcdef0123456789abcdef", "/0123456789abcdef0123456789abcdef/",
-                             "/0123456789abcdef0123456789abcdef/../prog.json.gz", "/etc/passwd",
-                             "/0123456789abcdef0123456789abcdef/prog.json.gz/", "/0123456789ABCDEF0123456789ABCDEF/prog.json.gz"}) {
+    for (const char* path :
+         {"/", "/0123456789abcdef0123456789abcdef", "/0123456789abcdef0123456789abcdef/",
+          "/0123456789abcdef0123456789abcdef/../prog.json.gz", "/etc/passwd",
+          "/0123456789abcdef0123456789abcdef/prog.json.gz/", "/0123456789ABCDEF0123456789ABCDEF/prog.json.gz"}) {
         Answer a = answer_request(request("GET", path), kFiles);
         BOOST_TEST(a.status == 404, path);
         BOOST_TEST(!a.file);

@@ -20,8 +20,8 @@
 #include "serve/url.hpp"
 #include "temp_file.hpp"
 
-using el2fx::testing::TempDir;
 using el2fx::testing::slurp;
+using el2fx::testing::TempDir;
 
 namespace fs = std::filesystem;
 using el2fx::testing::HttpResponse;
@@ -79,7 +79,8 @@ public:
         auto deadline = std::chrono::steady_clock::now() + limit;
         std::smatch m;
         while (!std::regex_search(out, m, pattern)) {
-            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
             if (left <= 0ms || !pump(static_cast<int>(left.count())))
                 throw std::runtime_error("no match in the output: [" + out + "] [" + err + "]");
         }
@@ -95,8 +96,7 @@ public:
             pid_t r = ::waitpid(pid_, &status, WNOHANG);
             if (r == pid_) {
                 status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-                while (pump(0)) {
-                }
+                while (pump(0)) {}
                 return status_;
             }
             pump(50);
@@ -234,12 +234,14 @@ BOOST_AUTO_TEST_CASE(serve_refuses_what_it_cannot_serve) {
         {el2fx::testing::env_dir("EL2FX_FIXTURES") + "/sparks.eventlog", "-o", "/dev/null", "--open"});
     BOOST_TEST(device_open.status == 2);
     BOOST_TEST(device_open.err.find("--open needs a regular file") != std::string::npos, device_open.err);
-    auto bad_address = el2fx::testing::run_binary({"serve", "--address", "example.com", el2fx::testing::env_dir("EL2FX_FIXTURES") + "/sparks.eventlog"});
+    auto bad_address = el2fx::testing::run_binary(
+        {"serve", "--address", "example.com", el2fx::testing::env_dir("EL2FX_FIXTURES") + "/sparks.eventlog"});
     BOOST_TEST(bad_address.status == 1);
     // An output that cannot be made: one line, one colon after the name (once "x.json.gz::").
     auto unwritable = el2fx::testing::run_binary(
         {el2fx::testing::env_dir("EL2FX_FIXTURES") + "/sparks.eventlog", "-o", "/nonexistent/x.json.gz", "--open"});
     BOOST_TEST(unwritable.status == 1);
-    BOOST_TEST(unwritable.err == "eventlog2fxprof: error: /nonexistent/x.json.gz: cannot create a temporary file in "
-                                 "/nonexistent/: No such file or directory\n");
+    BOOST_TEST(unwritable.err ==
+               "eventlog2fxprof: error: /nonexistent/x.json.gz: cannot create a temporary file in "
+               "/nonexistent/: No such file or directory\n");
 }

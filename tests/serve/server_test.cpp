@@ -56,8 +56,8 @@ struct RunningServer {
         content = random_bytes(size);
         std::ofstream(dir / "prog.json.gz", std::ios::binary) << content;
         options.port = 0;
-        server = std::make_unique<Server>(options, files_under_token({(dir / "prog.json.gz").string()},
-                                                                     "00112233445566778899aabbccddeeff"));
+        server = std::make_unique<Server>(
+            options, files_under_token({(dir / "prog.json.gz").string()}, "00112233445566778899aabbccddeeff"));
         if (::pipe(stop) != 0) throw std::runtime_error("pipe");
         thread = std::thread([this] { server->run(stop[0], log); });
     }
@@ -281,7 +281,7 @@ BOOST_AUTO_TEST_CASE(ports_are_chosen_from_a_range_or_exactly) {
     BOOST_TEST(next.port() != holder.port());
     BOOST_TEST(next.port() > holder.port());
     BOOST_TEST(next.port() < holder.port() + 20);
-    BOOST_CHECK_THROW(Server(ServerOptions{.port = holder.port()}, {}), Error);  // exactly that one: busy
+    BOOST_CHECK_THROW(Server(ServerOptions{.port = holder.port()}, {}), Error);              // exactly that one: busy
     BOOST_CHECK_THROW(Server(ServerOptions{.address = "localhost", .port = 0}, {}), Error);  // numeric only
     BOOST_CHECK_THROW(Server(ServerOptions{.address = "127.0.0.1; rm", .port = 0}, {}), Error);
 }

@@ -24,8 +24,8 @@
 #include "run_process.hpp"
 #include "temp_file.hpp"
 
-using el2fx::testing::TempDir;
 using el2fx::testing::slurp;
+using el2fx::testing::TempDir;
 
 namespace fs = std::filesystem;
 using namespace el2fx;
@@ -66,7 +66,8 @@ std::string private_eventlog(const fs::path& dir) {
     using namespace eventlog;
     EventlogBuilder b = with_text_event_types();
     b.begin_block(1, kGlobalCap);
-    b.event(2, ProgramArgs{0, StringList{std::string_view("/home/alice/bin/prog\0--token=s3cret\0/home/alice/data/input.csv", 62)}});
+    b.event(2, ProgramArgs{0, StringList{std::string_view(
+                                  "/home/alice/bin/prog\0--token=s3cret\0/home/alice/data/input.csv", 62)}});
     b.event(3, ProgramEnv{0, StringList{std::string_view("API_TOKEN=hunter2\0HOME=/home/alice", 34)}});
     b.event(3, ProgramInvocation{Text{"/home/alice/bin/prog --token=s3cret"}});
     b.event(4, HeapProfCostCentre{1, CString{"work"}, CString{"Main"}, CString{"/home/alice/src/Main.hs:12:3-20"}, 0});
@@ -154,8 +155,8 @@ BOOST_AUTO_TEST_CASE(redact_paths_leaves_no_directory_anywhere) {
     BOOST_TEST(json.find("/home") == std::string::npos, json.substr(0, 2000));
     BOOST_TEST(json.find("alice/") == std::string::npos);
     BOOST_TEST(json.find("Users") == std::string::npos);
-    BOOST_TEST(json.find("HOME=alice") == std::string::npos);  // the environment's own entries:
-    BOOST_TEST(json.find("\"alice\"") != std::string::npos);    // HOME's value is its last component
+    BOOST_TEST(json.find("HOME=alice") == std::string::npos);                // the environment's own entries:
+    BOOST_TEST(json.find("\"alice\"") != std::string::npos);                 // HOME's value is its last component
     BOOST_TEST(json.find("--token=s3cret input.csv") != std::string::npos);  // arguments stay, paths go
     BOOST_TEST(json.find("1 reader of input.csv") != std::string::npos);     // the thread's track
 }
@@ -198,8 +199,8 @@ BOOST_AUTO_TEST_CASE(two_runs_make_two_processes_each_starting_at_zero) {
     convert::ConversionReport single;
     auto alone = parse(fxprof::profile_to_json(convert::build_profile(a, {}, single)));
     double first_event_ms = static_cast<double>(single.run.first_time) / 1e6;
-    BOOST_TEST(d["meta"]["startTime"].GetDouble() ==
-               alone["meta"]["startTime"].GetDouble() + first_event_ms, boost::test_tools::tolerance(1e-9));
+    BOOST_TEST(d["meta"]["startTime"].GetDouble() == alone["meta"]["startTime"].GetDouble() + first_event_ms,
+               boost::test_tools::tolerance(1e-9));
     // Thread and capability numbering stays per run.
     std::set<std::string> caps;
     for (const auto& t : d["threads"].GetArray())
@@ -227,13 +228,15 @@ BOOST_AUTO_TEST_CASE(the_same_program_twice_shares_every_function_and_gets_disti
     BOOST_TEST(functions_are_shared(twice) == "");
     convert::ConvertOptions folding;
     folding.max_threads = 1;
-    BOOST_TEST(functions_are_shared(parse(fxprof::profile_to_json(convert::build_profile({{a, {}}, {a, {}}}, folding, reports)))) == "");
+    BOOST_TEST(functions_are_shared(
+                   parse(fxprof::profile_to_json(convert::build_profile({{a, {}}, {a, {}}}, folding, reports)))) == "");
     std::set<std::string> pids, process_names;
     for (const auto& t : twice["threads"].GetArray()) {
         pids.insert(t["pid"].GetString());
         process_names.insert(t["processName"].GetString());
     }
-    BOOST_TEST((pids == std::set<std::string>{std::to_string(*single.run.pid), std::to_string(*single.run.pid) + ".1"}));
+    BOOST_TEST(
+        (pids == std::set<std::string>{std::to_string(*single.run.pid), std::to_string(*single.run.pid) + ".1"}));
     BOOST_TEST((process_names == std::set<std::string>{"concurrency", "concurrency (2)"}));
 }
 
@@ -255,8 +258,8 @@ BOOST_AUTO_TEST_CASE(the_cli_compares_runs) {
                                              "--names", "before,after", "-o", (dir.path / "both.json.gz").string()});
     BOOST_TEST(named.status == 0, named.err);
     BOOST_TEST(fxprof::gunzip(slurp(dir.path / "both.json.gz")).find("\"processName\":\"after\"") != std::string::npos);
-    auto wrong = el2fx::testing::run_binary({(dir.path / "a.eventlog").string(), (dir.path / "b.eventlog").string(),
-                                             "--names", "only-one"});
+    auto wrong = el2fx::testing::run_binary(
+        {(dir.path / "a.eventlog").string(), (dir.path / "b.eventlog").string(), "--names", "only-one"});
     BOOST_TEST(wrong.status == 2);
 }
 
@@ -351,7 +354,8 @@ BOOST_AUTO_TEST_CASE(a_later_runs_biographical_censuses_are_at_their_time_from_i
     auto alone = parse(fxprof::profile_to_json(convert::build_profile(bio, {}, single)));
     BOOST_TEST(single.run.first_time == 1'000'000u);
     // Alone: times since the runtime started.
-    BOOST_TEST((marker_times(alone, alone["threads"][0]["processName"].GetString(), census) == std::vector<double>{3.0, 5.5}));
+    BOOST_TEST(
+        (marker_times(alone, alone["threads"][0]["processName"].GetString(), census) == std::vector<double>{3.0, 5.5}));
 
     // With another run before it: since its own first event, like every other time of the run.
     std::string a = env_dir("EL2FX_FIXTURES") + "/userevents.eventlog";
@@ -447,13 +451,13 @@ BOOST_AUTO_TEST_CASE(several_runs_are_redacted_too) {
     TempDir dir;
     std::string log = private_eventlog(dir.path);
     fs::path out = dir.path / "both.json.gz";
-    auto r = el2fx::testing::run_binary({log, log, "--names", "mine,yours", "--redact-args", "--redact-paths", "-o",
-                                         out.string()});
+    auto r = el2fx::testing::run_binary(
+        {log, log, "--names", "mine,yours", "--redact-args", "--redact-paths", "-o", out.string()});
     BOOST_REQUIRE(r.status == 0);
     std::string json = fxprof::gunzip(slurp(out));
     BOOST_TEST(check::validate_profile(json).empty());
-    for (const char* secret : {"s3cret", "--token", "/home", "alice/", "Users", "input.csv\\u0000", "hunter2",
-                               "API_TOKEN"})
+    for (const char* secret :
+         {"s3cret", "--token", "/home", "alice/", "Users", "input.csv\\u0000", "hunter2", "API_TOKEN"})
         BOOST_TEST(json.find(secret) == std::string::npos, secret);
     BOOST_TEST(json.find(dir.path.string()) == std::string::npos);  // not even the eventlog's own path
     auto d = parse(json);
@@ -473,13 +477,33 @@ BOOST_AUTO_TEST_CASE(several_runs_are_redacted_too) {
 namespace {
 
 // Texts that hide paths in every way found so far; each names the directory "ann".
-const std::vector<std::string> kHostileTexts = {
-    "/home/ann/src/Main.hs:12:3-20", "-ol/home/ann/out.eventlog", "-po/home/ann/prof/prog", "-S/home/ann/s.txt",
-    "-hi/home/ann/x", "x|/home/ann/f", "a&/home/ann/f", "u@/home/ann/f", "$/home/ann/f", "*/home/ann/f",
-    "!/home/ann/f", "#/home/ann/f", "+/home/ann/f", "?/home/ann/f", "../../home/ann/f", "%2Fhome%2Fann%2Ff",
-    "%252Fhome%252Fann%252Ff", "C:\\Users\\ann\\f.txt", "\\\\server\\ann\\f.txt", "file:///home/ann/f",
-    "--out=/home/ann/f", "PATH=/usr/bin:/home/ann/bin", "ann@host:/home/ann/f", "/home/ann/a:b/ann/f",
-    "(/home/ann/f)", "~/ann/f", "~ann/x/f"};
+const std::vector<std::string> kHostileTexts = {"/home/ann/src/Main.hs:12:3-20",
+                                                "-ol/home/ann/out.eventlog",
+                                                "-po/home/ann/prof/prog",
+                                                "-S/home/ann/s.txt",
+                                                "-hi/home/ann/x",
+                                                "x|/home/ann/f",
+                                                "a&/home/ann/f",
+                                                "u@/home/ann/f",
+                                                "$/home/ann/f",
+                                                "*/home/ann/f",
+                                                "!/home/ann/f",
+                                                "#/home/ann/f",
+                                                "+/home/ann/f",
+                                                "?/home/ann/f",
+                                                "../../home/ann/f",
+                                                "%2Fhome%2Fann%2Ff",
+                                                "%252Fhome%252Fann%252Ff",
+                                                "C:\\Users\\ann\\f.txt",
+                                                "\\\\server\\ann\\f.txt",
+                                                "file:///home/ann/f",
+                                                "--out=/home/ann/f",
+                                                "PATH=/usr/bin:/home/ann/bin",
+                                                "ann@host:/home/ann/f",
+                                                "/home/ann/a:b/ann/f",
+                                                "(/home/ann/f)",
+                                                "~/ann/f",
+                                                "~ann/x/f"};
 
 std::string hostile_eventlog(const fs::path& dir) {
     using namespace eventlog;
@@ -603,8 +627,8 @@ BOOST_AUTO_TEST_CASE(redact_paths_writes_no_absolute_path_anywhere) {
 // stay), except the eventlog's own path where it names the profile.
 BOOST_AUTO_TEST_CASE(real_eventlogs_lose_nothing_but_the_eventlogs_own_path) {
     TempDir dir;
-    for (const char* name : {"alloc", "concurrency", "killed", "nonmoving", "profiled", "profiled-hy", "sparks",
-                             "userevents"}) {
+    for (const char* name :
+         {"alloc", "concurrency", "killed", "nonmoving", "profiled", "profiled-hy", "sparks", "userevents"}) {
         const std::string log = env_dir("EL2FX_FIXTURES") + "/" + name + ".eventlog";
         convert::ConvertOptions options;
         options.input_name = std::string(name) + ".eventlog";
@@ -617,8 +641,7 @@ BOOST_AUTO_TEST_CASE(real_eventlogs_lose_nothing_but_the_eventlogs_own_path) {
         BOOST_REQUIRE(r.status == 0);
         std::vector<std::string> strings;
         collect_strings(parse(fxprof::gunzip(slurp(out))), strings);
-        for (const std::string& s : strings)
-            BOOST_TEST(absolute_path_in(s).empty(), name << ": " << s.substr(0, 300));
+        for (const std::string& s : strings) BOOST_TEST(absolute_path_in(s).empty(), name << ": " << s.substr(0, 300));
     }
 }
 
@@ -631,7 +654,9 @@ std::set<std::string> functions(const rapidjson::Document& d) {
     const auto& s = d["shared"];
     const auto& strings = s["stringArray"];
     const auto& f = s["funcTable"];
-    auto str = [&](const rapidjson::Value& v) { return v.IsNull() ? std::string("-") : std::string(strings[v.GetUint()].GetString()); };
+    auto str = [&](const rapidjson::Value& v) {
+        return v.IsNull() ? std::string("-") : std::string(strings[v.GetUint()].GetString());
+    };
     auto num = [](const rapidjson::Value& v) { return v.IsNull() ? std::string("-") : std::to_string(v.GetInt64()); };
     std::set<std::string> out;
     for (rapidjson::SizeType i = 0; i < f["length"].GetUint(); ++i) {
@@ -683,8 +708,8 @@ std::string profiled_run(const fs::path& path, std::uint64_t shift, std::uint32_
         return s;
     };
     static const std::string work = stack({2, 1}), step = stack({3, 2, 1}), caf = stack({4});
-    const std::pair<std::uint64_t, const std::string*> ticks[] = {
-        {15'000, &work}, {20'000, &step}, {25'000, &step}, {30'000, &caf}, {35'000, &work}, {40'000, &step}};
+    const std::pair<std::uint64_t, const std::string*> ticks[] = {{15'000, &work}, {20'000, &step}, {25'000, &step},
+                                                                  {30'000, &caf},  {35'000, &work}, {40'000, &step}};
     for (const auto& [t, s] : ticks) b.event(shift + t, ProfSampleCostCentre{0, t / 5000, CostCentreStack{*s}});
     b.end_block();
     std::ofstream(path, std::ios::binary) << b.finish();
@@ -702,9 +727,9 @@ BOOST_AUTO_TEST_CASE(the_same_program_converted_twice_has_the_same_functions) {
     auto a = parse(fxprof::gunzip(slurp(one))), b = parse(fxprof::gunzip(slurp(two)));
     std::set<std::string> fa = functions(a);
     BOOST_TEST(fa == functions(b));
-    BOOST_TEST(std::count_if(fa.begin(), fa.end(), [](const std::string& f) {
-                   return f.starts_with("stageNumeric.go | Main | profiled.hs:56:");
-               }) == 1,
+    BOOST_TEST(std::count_if(
+                   fa.begin(), fa.end(),
+                   [](const std::string& f) { return f.starts_with("stageNumeric.go | Main | profiled.hs:56:"); }) == 1,
                "cost-centre functions have their module and file");
     std::string pid = a["threads"][0]["pid"].GetString();
     for (const std::string& f : fa) {
@@ -726,11 +751,12 @@ BOOST_AUTO_TEST_CASE(two_runs_of_one_program_have_the_same_functions) {
     BOOST_TEST(fa == functions(b));
     for (const char* expected : {"work | Main | src/Main.hs:3:5", "step | Data.Lib | src/Data/Lib.hs:7:1",
                                  "CAF:Data.Lib | Data.Lib | -:-:-", "1 worker | - | -:-:-", "Mutator | - | -:-:-"})
-        BOOST_TEST(fa.count(expected) == 1u, expected << " in " << [&] {
-            std::string s;
-            for (const auto& f : fa) s += "\n  " + f;
-            return s;
-        }());
+        BOOST_TEST(
+            fa.count(expected) == 1u, expected << " in " << [&] {
+                std::string s;
+                for (const auto& f : fa) s += "\n  " + f;
+                return s;
+            }());
     // One profile of both runs: each function once, shared by the two processes, so a
     // selection of both tracks merges their call trees.
     std::vector<convert::ConversionReport> reports;
@@ -743,8 +769,10 @@ BOOST_AUTO_TEST_CASE(two_runs_of_one_program_have_the_same_functions) {
 // both have are alike in every respect.
 BOOST_AUTO_TEST_CASE(real_runs_of_one_program_share_their_functions) {
     convert::ConversionReport ra, rb;
-    auto a = parse(fxprof::profile_to_json(convert::build_profile(env_dir("EL2FX_FIXTURES") + "/alloc.eventlog", {}, ra)));
-    auto b = parse(fxprof::profile_to_json(convert::build_profile(env_dir("EL2FX_FIXTURES") + "/nonmoving.eventlog", {}, rb)));
+    auto a =
+        parse(fxprof::profile_to_json(convert::build_profile(env_dir("EL2FX_FIXTURES") + "/alloc.eventlog", {}, ra)));
+    auto b = parse(
+        fxprof::profile_to_json(convert::build_profile(env_dir("EL2FX_FIXTURES") + "/nonmoving.eventlog", {}, rb)));
     BOOST_TEST(*ra.run.pid != *rb.run.pid);
     std::set<std::string> fa = functions(a), fb = functions(b);
     for (const char* name : {"Mutator | - | -:-:-", "GC | - | -:-:-", "Idle | - | -:-:-", "6 allocator-1 | - | -:-:-",

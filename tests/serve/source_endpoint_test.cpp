@@ -122,10 +122,10 @@ BOOST_AUTO_TEST_CASE(the_endpoint_is_under_the_secret_path_and_only_with_sources
     BOOST_TEST(header(a, "Access-Control-Allow-Origin") == "*");
     BOOST_TEST(std::string(parse(a.body)["source"].GetString()) == kMain);
     // Chromium's preflight for a public page reaching loopback.
-    Answer pre = answer_request(request("OPTIONS", path, {},
-                                        {{"access-control-request-method", "POST"},
-                                         {"access-control-request-private-network", "true"}}),
-                                files, &roots);
+    Answer pre = answer_request(
+        request("OPTIONS", path, {},
+                {{"access-control-request-method", "POST"}, {"access-control-request-private-network", "true"}}),
+        files, &roots);
     BOOST_TEST(pre.status == 204);
     BOOST_TEST(header(pre, "Access-Control-Allow-Methods") == "POST, OPTIONS");
     BOOST_TEST(header(pre, "Access-Control-Allow-Private-Network") == "true");
@@ -153,7 +153,8 @@ BOOST_AUTO_TEST_CASE(a_running_server_answers_a_source_query_over_http) {
     const std::string body = query("Main.hs");
     const std::string head = "POST " + source_api_path(server.files()) +
                              " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain;charset=UTF-8\r\n"
-                             "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+                             "Content-Length: " +
+                             std::to_string(body.size()) + "\r\n\r\n";
     {
         // The body in two pieces, then a pipelined GET on the same connection.
         testing::Socket s(server.port());
@@ -167,8 +168,9 @@ BOOST_AUTO_TEST_CASE(a_running_server_answers_a_source_query_over_http) {
         BOOST_TEST(g.status == 200);
         BOOST_TEST(g.body == "profile");
     }
-    testing::HttpResponse bad = testing::http_exchange(
-        server.port(), "POST " + source_api_path(server.files()) + " HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n");
+    testing::HttpResponse bad =
+        testing::http_exchange(server.port(), "POST " + source_api_path(server.files()) +
+                                                  " HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n");
     BOOST_TEST(bad.status == 413);
     char b = 1;
     BOOST_REQUIRE(::write(stop[1], &b, 1) == 1);

@@ -7,7 +7,8 @@
 using namespace el2fx::serve;
 
 BOOST_AUTO_TEST_CASE(percent_encoding_is_encode_uri_component) {
-    BOOST_TEST(percent_encode("http://127.0.0.1:3000/ab/p.json.gz") == "http%3A%2F%2F127.0.0.1%3A3000%2Fab%2Fp.json.gz");
+    BOOST_TEST(percent_encode("http://127.0.0.1:3000/ab/p.json.gz") ==
+               "http%3A%2F%2F127.0.0.1%3A3000%2Fab%2Fp.json.gz");
     BOOST_TEST(percent_encode("AZaz09-_.!~*'()") == "AZaz09-_.!~*'()");
     BOOST_TEST(percent_encode(" ?&=#%+[]") == "%20%3F%26%3D%23%25%2B%5B%5D");
     BOOST_TEST(percent_encode("\xc3\xa9") == "%C3%A9");  // UTF-8 bytes, upper-case hex

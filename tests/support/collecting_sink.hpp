@@ -38,8 +38,7 @@ public:
 inline void feed_all(eventlog::PushDecoder& decoder, const std::string& bytes, std::size_t chunk = 0) {
     auto* p = reinterpret_cast<const std::uint8_t*>(bytes.data());
     if (chunk == 0) chunk = bytes.size() ? bytes.size() : 1;
-    for (std::size_t i = 0; i < bytes.size(); i += chunk)
-        decoder.feed(p + i, std::min(chunk, bytes.size() - i));
+    for (std::size_t i = 0; i < bytes.size(); i += chunk) decoder.feed(p + i, std::min(chunk, bytes.size() - i));
     decoder.finish();
 }
 

@@ -15,7 +15,8 @@ namespace el2fx::testing {
 inline rapidjson::Document parse_golden_json(const std::string& text) {
     rapidjson::Document doc;
     doc.Parse<rapidjson::kParseFullPrecisionFlag>(text.data(), text.size());
-    if (doc.HasParseError()) throw std::runtime_error("JSON parse error at byte " + std::to_string(doc.GetErrorOffset()));
+    if (doc.HasParseError())
+        throw std::runtime_error("JSON parse error at byte " + std::to_string(doc.GetErrorOffset()));
     return doc;
 }
 
@@ -36,7 +37,8 @@ inline std::string pretty_json(const rapidjson::Value& v) {
 }
 
 // The first differing path ("$.threads[2].name: ..."), empty when equal.
-inline std::string first_json_difference(const rapidjson::Value& a, const rapidjson::Value& b, const std::string& path) {
+inline std::string first_json_difference(const rapidjson::Value& a, const rapidjson::Value& b,
+                                         const std::string& path) {
     if (a.GetType() != b.GetType()) return path + ": type differs";
     if (a.IsObject()) {
         for (auto it = a.MemberBegin(); it != a.MemberEnd(); ++it) {

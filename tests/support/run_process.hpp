@@ -57,8 +57,10 @@ inline ProcessResult run_binary(std::vector<std::string> args, const std::string
     if (rc != 0) throw std::runtime_error("posix_spawn failed");
     ProcessResult result;
     std::size_t written = 0;
-    if (input.empty()) ::close(in[1]);
-    else ::fcntl(in[1], F_SETFL, O_NONBLOCK);
+    if (input.empty())
+        ::close(in[1]);
+    else
+        ::fcntl(in[1], F_SETFL, O_NONBLOCK);
     bool in_open = !input.empty(), out_open = true, err_open = true;
     char buf[65536];
     while (out_open || err_open || in_open) {

@@ -56,8 +56,8 @@ inline SharedWithoutHiddenThreads share_without_hidden_threads(const rapidjson::
                 out.problems.push_back(what + ": past the end of the " + std::to_string(out.kept.size()) +
                                        " threads kept (\"Expected an item to exist\")");
             else if (out.kept[i] != i)
-                out.problems.push_back(what + ": now names thread " + std::to_string(out.kept[i]) +
-                                       " (" + threads[static_cast<rapidjson::SizeType>(out.kept[i])]["name"].GetString() +
+                out.problems.push_back(what + ": now names thread " + std::to_string(out.kept[i]) + " (" +
+                                       threads[static_cast<rapidjson::SizeType>(out.kept[i])]["name"].GetString() +
                                        ")");
         }
     }

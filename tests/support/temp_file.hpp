@@ -32,8 +32,8 @@ struct TempFile {
 struct TempDir {
     std::filesystem::path path;
     TempDir() {
-        path = std::filesystem::temp_directory_path() /
-               ("el2fx-test-" + std::to_string(::getpid()) + "-" + std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+        path = std::filesystem::temp_directory_path() / ("el2fx-test-" + std::to_string(::getpid()) + "-" +
+                                                         std::to_string(reinterpret_cast<std::uintptr_t>(this)));
         std::filesystem::create_directories(path);
     }
     ~TempDir() {

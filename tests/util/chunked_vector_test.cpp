@@ -42,7 +42,7 @@ BOOST_AUTO_TEST_CASE(block_boundaries_exactly) {
     ChunkedVector<std::uint32_t, 64> v;
     for (std::uint32_t i = 0; i < 16; ++i) v.push_back(i);
     BOOST_TEST(v.capacity_bytes() == 64u);  // one full block, not more
-    v.push_back(16);  // the first element of the second block
+    v.push_back(16);                        // the first element of the second block
     BOOST_TEST(v.capacity_bytes() == 128u);
     BOOST_TEST(v[15] == 15u);
     BOOST_TEST(v[16] == 16u);
@@ -64,7 +64,7 @@ BOOST_AUTO_TEST_CASE(rows_of_structs_and_views) {
         std::uint32_t a;
         std::uint32_t b;
     };
-    ChunkedVector<Row, 32> rows;  // 4 per block
+    ChunkedVector<Row, 32> rows;                // 4 per block
     ChunkedVector<std::string_view, 32> views;  // 2 per block
     static const char text[] = "abcdefghij";
     for (std::uint32_t i = 0; i < 10; ++i) {

@@ -63,7 +63,7 @@ BOOST_AUTO_TEST_CASE(id_set_inserts_once) {
 BOOST_AUTO_TEST_CASE(id_set_dense_far_and_grown_over) {
     IdSet s;
     BOOST_TEST(s.insert(0));
-    BOOST_TEST(s.insert(65'535));  // within the first bitmap
+    BOOST_TEST(s.insert(65'535));      // within the first bitmap
     BOOST_TEST(s.insert(10'000'000));  // far: the hash set
     BOOST_TEST(s.insert(4'000'000'000u));
     // Many dense ids: the bitmap grows over 10,000,000, which stays where it was put.

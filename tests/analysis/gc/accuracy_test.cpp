@@ -47,7 +47,7 @@ struct Report {
     std::optional<std::uint64_t> exit_alloc;  // the last -S line: allocation after the last collection
     std::uint64_t allocated = 0, copied = 0, max_residency = 0, samples = 0, max_slop = 0, mib = 0;
     std::vector<GenLine> gens;
-    std::optional<double> work_balance;  // percent
+    std::optional<double> work_balance;                // percent
     std::optional<std::vector<std::uint64_t>> sparks;  // total, converted, overflowed, dud, gcd, fizzled
     double init = 0, mut = 0, gc = 0, exit = 0, total = 0, productivity = 0;
 };
@@ -193,7 +193,8 @@ BOOST_AUTO_TEST_CASE(exact_figures_match_the_runtime_report) {
             }
             if (want.work_balance) {
                 BOOST_TEST(got.work_balance.accuracy == Accuracy::exact);
-                BOOST_TEST(std::fabs(required(got.work_balance.value, "work_balance") * 100 - *want.work_balance) <= 0.005 + 1e-9);
+                BOOST_TEST(std::fabs(required(got.work_balance.value, "work_balance") * 100 - *want.work_balance) <=
+                           0.005 + 1e-9);
             } else {
                 BOOST_TEST(!got.work_balance.value);
             }
@@ -226,10 +227,13 @@ BOOST_AUTO_TEST_CASE(times_match_the_runtime_report_within_two_percent_or_its_ro
                            "gen " << g << " max pause " << s(gens[g].max_pause_ns) << " vs " << want.gens[g].max);
             }
             BOOST_TEST(got.gc_elapsed.accuracy == Accuracy::exact);
-            BOOST_TEST(close(s(required(got.gc_elapsed.value, "gc_elapsed")), want.gc, 3), s(required(got.gc_elapsed.value, "gc_elapsed")) << " vs " << want.gc);
-            BOOST_TEST(close(s(required(got.mut_elapsed.value, "mut_elapsed")), want.mut, 3), s(required(got.mut_elapsed.value, "mut_elapsed")) << " vs " << want.mut);
+            BOOST_TEST(close(s(required(got.gc_elapsed.value, "gc_elapsed")), want.gc, 3),
+                       s(required(got.gc_elapsed.value, "gc_elapsed")) << " vs " << want.gc);
+            BOOST_TEST(close(s(required(got.mut_elapsed.value, "mut_elapsed")), want.mut, 3),
+                       s(required(got.mut_elapsed.value, "mut_elapsed")) << " vs " << want.mut);
             BOOST_TEST(close(s(required(got.init_elapsed.value, "init_elapsed")), want.init, 3));
-            BOOST_TEST(close(s(required(got.exit_elapsed.value, "exit_elapsed")), want.exit, 3), s(required(got.exit_elapsed.value, "exit_elapsed")) << " vs " << want.exit);
+            BOOST_TEST(close(s(required(got.exit_elapsed.value, "exit_elapsed")), want.exit, 3),
+                       s(required(got.exit_elapsed.value, "exit_elapsed")) << " vs " << want.exit);
             BOOST_TEST(close(s(required(got.total_elapsed.value, "total_elapsed")), want.total, 3));
             BOOST_TEST(close(required(got.productivity.value, "productivity") * 100, want.productivity, 1),
                        required(got.productivity.value, "productivity") * 100 << " vs " << want.productivity);
@@ -263,7 +267,9 @@ BOOST_AUTO_TEST_CASE(every_collection_matches_its_line_of_the_runtime_report) {
             }
             // The last -S line: what was allocated after the last collection, counted at exit.
             BOOST_REQUIRE(want.exit_alloc);
-            BOOST_TEST(required(got.summary.bytes_allocated.value, "summary.bytes_allocated") - required(got.collections.back().allocated_total, "allocated_total") == *want.exit_alloc);
+            BOOST_TEST(required(got.summary.bytes_allocated.value, "summary.bytes_allocated") -
+                           required(got.collections.back().allocated_total, "allocated_total") ==
+                       *want.exit_alloc);
         }
     }
 }

@@ -76,7 +76,8 @@ BOOST_AUTO_TEST_CASE(the_reader_puts_the_early_stamped_gc_end_first_and_the_coll
     GcAnalysis analysis;
     std::vector<std::uint64_t> cap1_gc_order;
     while (const ev::Event* e = reader.next()) {
-        if (e->cap == 1 && (e->tag == ev::EndGC::tag || e->tag == ev::GlobalSyncGC::tag || e->tag == ev::GCStatsGHC::tag))
+        if (e->cap == 1 &&
+            (e->tag == ev::EndGC::tag || e->tag == ev::GlobalSyncGC::tag || e->tag == ev::GCStatsGHC::tag))
             cap1_gc_order.push_back(e->time);
         analysis.handle(*e);
     }
@@ -95,9 +96,9 @@ BOOST_AUTO_TEST_CASE(the_reader_puts_the_early_stamped_gc_end_first_and_the_coll
     BOOST_REQUIRE_EQUAL(r.summary.capabilities.size(), 2u);
     const CapabilityGcFigures& initiating = r.summary.capabilities[1];
     BOOST_TEST(initiating.gc_ns == 220u);
-    BOOST_TEST(initiating.work_ns == 190u);  // 120..310
-    BOOST_TEST(initiating.idle_ns == 1u);    // 310..311
-    BOOST_TEST(initiating.done_ns == 19u);   // 311..330
+    BOOST_TEST(initiating.work_ns == 190u);                 // 120..310
+    BOOST_TEST(initiating.idle_ns == 1u);                   // 310..311
+    BOOST_TEST(initiating.done_ns == 19u);                  // 311..330
     BOOST_TEST(r.summary.capabilities[0].done_ns == 109u);  // 301..410: released late
 }
 

@@ -41,7 +41,8 @@ BOOST_AUTO_TEST_CASE(one_sequential_collection_on_one_capability) {
     BOOST_REQUIRE_EQUAL(c.caps.size(), 1u);
     BOOST_TEST(c.caps[0].start == 110u);
     BOOST_TEST(*c.caps[0].end == 240u);
-    const std::vector<GcPhaseSpan> phases{{GcPhase::work, 120, 200}, {GcPhase::idle, 200, 210}, {GcPhase::done, 210, 240}};
+    const std::vector<GcPhaseSpan> phases{
+        {GcPhase::work, 120, 200}, {GcPhase::idle, 200, 210}, {GcPhase::done, 210, 240}};
     BOOST_TEST(c.caps[0].phases == phases, boost::test_tools::per_element());
     BOOST_TEST(*c.initiating_cap == 0u);
     BOOST_TEST(*c.global_sync_time == 250u);
@@ -263,20 +264,14 @@ BOOST_AUTO_TEST_CASE(logs_without_sync_or_statistics_split_collections_when_all_
 BOOST_AUTO_TEST_CASE(odd_events_are_counted_and_survived) {
     Run r;
     r.feed({
-        event(50, 0, ev::EndGC{}),    // without a start
-        event(60, 0, ev::GCIdle{}),   // outside a collection
-        event(100, 0, ev::StartGC{}),
-        event(105, 0, ev::StartGC{}),  // again: the first start stays
-        event(110, 1, ev::StartGC{}),
-        event(120, 0, ev::EndGC{}),
-        event(121, 0, ev::GlobalSyncGC{}),
+        event(50, 0, ev::EndGC{}),                                   // without a start
+        event(60, 0, ev::GCIdle{}),                                  // outside a collection
+        event(100, 0, ev::StartGC{}), event(105, 0, ev::StartGC{}),  // again: the first start stays
+        event(110, 1, ev::StartGC{}), event(120, 0, ev::EndGC{}), event(121, 0, ev::GlobalSyncGC{}),
         event(122, 0, stats(0, 1)),
         // Capability 1 never posts its GC_END and starts the next collection.
-        event(200, 1, ev::StartGC{}),
-        event(210, 1, ev::EndGC{}),
-        event(211, 1, ev::GlobalSyncGC{}),
-        event(212, 1, stats(0, 1)),
-        event(300, 0, ev::StartGC{}),  // open when the log ends
+        event(200, 1, ev::StartGC{}), event(210, 1, ev::EndGC{}), event(211, 1, ev::GlobalSyncGC{}),
+        event(212, 1, stats(0, 1)), event(300, 0, ev::StartGC{}),  // open when the log ends
     });
     const auto& done = r.finish();
     BOOST_REQUIRE_EQUAL(done.size(), 3u);

@@ -73,7 +73,8 @@ inline std::string opt(const std::optional<std::uint64_t>& v) { return v ? std::
 inline std::string describe(const GcCollection& c) {
     std::ostringstream o;
     o << "#" << c.number;
-    if (c.request) o << " request(cap " << c.request->cap << " @" << c.request->time << (c.request->parallel ? " par)" : " seq)");
+    if (c.request)
+        o << " request(cap " << c.request->cap << " @" << c.request->time << (c.request->parallel ? " par)" : " seq)");
     for (const GcParticipation& p : c.caps) {
         o << " cap" << p.cap << "[" << p.start << "," << opt(p.end) << "]{";
         for (const GcPhaseSpan& s : p.phases) o << static_cast<int>(s.phase) << ":" << s.start << "-" << s.end << " ";

@@ -72,7 +72,8 @@ BOOST_AUTO_TEST_CASE(prof_and_gc_lines_match_the_runtime_report_of_a_heap_profil
     auto elapsed = [&](const char* label) {
         std::smatch m;
         const std::string s = text.str();
-        BOOST_REQUIRE(std::regex_search(s, m, std::regex(std::string("  ") + label + R"( +time +[0-9.]+s +\( *([0-9.]+)s elapsed\))")));
+        BOOST_REQUIRE(std::regex_search(
+            s, m, std::regex(std::string("  ") + label + R"( +time +[0-9.]+s +\( *([0-9.]+)s elapsed\))")));
         return std::stod(m[1]);
     };
     const double want_gc = elapsed("GC"), want_prof = elapsed("PROF");

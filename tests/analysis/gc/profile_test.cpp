@@ -42,7 +42,8 @@ const fxprof::Thread& process_track(const fxprof::Profile& p) {
 
 std::map<std::string, std::size_t> marker_counts(const fxprof::Profile& p, const fxprof::Thread& t) {
     std::map<std::string, std::size_t> counts;
-    t.markers.for_each([&](const fxprof::MarkerRow& m) { ++counts[std::string(p.strings().get(fxprof::StringHandle(m.name)))]; });
+    t.markers.for_each(
+        [&](const fxprof::MarkerRow& m) { ++counts[std::string(p.strings().get(fxprof::StringHandle(m.name)))]; });
     return counts;
 }
 
@@ -60,7 +61,9 @@ const fxprof::ExtraEntry* extra_entry(const fxprof::Profile& p, const std::strin
     return nullptr;
 }
 
-std::vector<std::string> problems_of(const fxprof::Profile& p) { return check::validate_profile(fxprof::profile_to_json(p)); }
+std::vector<std::string> problems_of(const fxprof::Profile& p) {
+    return check::validate_profile(fxprof::profile_to_json(p));
+}
 
 using el2fx::testing::TempFile;
 
@@ -115,7 +118,8 @@ BOOST_AUTO_TEST_CASE(nonmoving_fixture_shows_the_concurrent_phases) {
     BOOST_TEST(process["Concurrent sweep"] == 10u);
     BOOST_TEST(process["Nonmoving census"] == 120u);
     std::size_t flushes = 0;
-    for (const char* cap : {"Capability 0", "Capability 1"}) flushes += marker_counts(p, *thread_named(p, cap))["Remembered set flushed"];
+    for (const char* cap : {"Capability 0", "Capability 1"})
+        flushes += marker_counts(p, *thread_named(p, cap))["Remembered set flushed"];
     BOOST_TEST(flushes == 20u);
     auto problems = problems_of(p);
     BOOST_TEST(problems.empty(), (problems.empty() ? "" : problems.front()));

@@ -161,7 +161,7 @@ BOOST_AUTO_TEST_CASE(a_collection_under_way_when_main_returns_is_not_the_exits) 
     }
     RtsSummary s = summarise(events);
     BOOST_TEST(*s.gc_elapsed.value == 390u);
-    BOOST_TEST(*s.mut_elapsed.value == 2060u - 290u);  // 40 .. 2100, less #1 and #2
+    BOOST_TEST(*s.mut_elapsed.value == 2060u - 290u);           // 40 .. 2100, less #1 and #2
     BOOST_TEST(*s.exit_elapsed.value == 3400u - 2100u - 100u);  // less #3
 }
 

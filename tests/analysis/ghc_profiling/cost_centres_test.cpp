@@ -53,13 +53,13 @@ BOOST_AUTO_TEST_SUITE(cost_centre_table)
 BOOST_AUTO_TEST_CASE(definitions_give_names_kinds_and_locations) {
     el2fx::testing::EventMaker m;
     CostCentreTable t;
-    for (const ev::Event& e : {m.cost_centre(166, "IDLE", "IDLE", "<built-in>"),
-                               m.cost_centre(162, "GC", "GC", "<built-in>"),
-                               m.cost_centre(161, "SYSTEM", "SYSTEM", "<built-in>"),
-                               m.cost_centre(163, "OVERHEAD_of", "PROFILING", "<built-in>"),
-                               m.cost_centre(159, "CAF", "GHC.Types", "<entire-module>", true),
-                               m.cost_centre(15, "stageNumeric.go", "Main", "profiled.hs:(56,9)-(57,73)"),
-                               m.cost_centre(20, "table", "Main", "M.hs:3:1-5", true)})
+    for (const ev::Event& e :
+         {m.cost_centre(166, "IDLE", "IDLE", "<built-in>"), m.cost_centre(162, "GC", "GC", "<built-in>"),
+          m.cost_centre(161, "SYSTEM", "SYSTEM", "<built-in>"),
+          m.cost_centre(163, "OVERHEAD_of", "PROFILING", "<built-in>"),
+          m.cost_centre(159, "CAF", "GHC.Types", "<entire-module>", true),
+          m.cost_centre(15, "stageNumeric.go", "Main", "profiled.hs:(56,9)-(57,73)"),
+          m.cost_centre(20, "table", "Main", "M.hs:3:1-5", true)})
         t.define(*e.as<ev::HeapProfCostCentre>());
     BOOST_TEST(t.size() == 7u);
     BOOST_TEST((t.kind(166) == CostCentreKind::idle));
@@ -69,7 +69,7 @@ BOOST_AUTO_TEST_CASE(definitions_give_names_kinds_and_locations) {
     BOOST_TEST((t.kind(159) == CostCentreKind::caf));
     BOOST_TEST((t.kind(15) == CostCentreKind::program));
     BOOST_TEST((t.kind(999) == CostCentreKind::program));  // unknown: assume the program's
-    BOOST_TEST(t.name(159) == "CAF:GHC.Types");  // the CAF flag is kept in the name
+    BOOST_TEST(t.name(159) == "CAF:GHC.Types");            // the CAF flag is kept in the name
     BOOST_TEST(t.name(20) == "table (CAF)");
     BOOST_TEST(t.name(15) == "stageNumeric.go");
     BOOST_TEST(t.name(999) == "cost centre 999");

@@ -33,8 +33,11 @@ public:
     }
     eventlog::Event cost_centre(std::uint32_t id, std::string label, std::string module, std::string srcloc,
                                 bool caf = false) {
-        return make(0, eventlog::HeapProfCostCentre{id, {text(std::move(label))}, {text(std::move(module))},
-                                                    {text(std::move(srcloc))}, static_cast<std::uint8_t>(caf)});
+        return make(0, eventlog::HeapProfCostCentre{id,
+                                                    {text(std::move(label))},
+                                                    {text(std::move(module))},
+                                                    {text(std::move(srcloc))},
+                                                    static_cast<std::uint8_t>(caf)});
     }
 
 private:

@@ -13,7 +13,8 @@ using el2fx::testing::EventMaker;
 namespace {
 
 ev::Event begin(EventMaker& m, std::uint32_t breakdown, std::string module_filter = "") {
-    return m.make(5, ev::HeapProfBegin{0, 100'000'000, breakdown, {m.text(std::move(module_filter))}, {}, {}, {}, {}, {}, {}});
+    return m.make(
+        5, ev::HeapProfBegin{0, 100'000'000, breakdown, {m.text(std::move(module_filter))}, {}, {}, {}, {}, {}, {}});
 }
 ev::Event label(EventMaker& m, std::uint64_t time, std::uint64_t bytes, std::string text) {
     return m.make(time, ev::HeapProfSampleString{0, bytes, {m.text(std::move(text))}});
@@ -179,11 +180,21 @@ BOOST_AUTO_TEST_CASE(cost_centre_bands_are_named_by_their_stacks) {
 BOOST_AUTO_TEST_CASE(info_table_bands_are_named_from_ipe_events) {
     EventMaker m;
     InfoTableCatalog ipe;
-    ipe.add(*m.make(1, ev::InfoProv{0x409f78, {m.text("sat_s154_info")}, {m.text("21")}, {m.text("Int")}, {m.text("")},
-                                    {m.text("Main")}, {m.text("Test.hs:5:1-30")}})
+    ipe.add(*m.make(1, ev::InfoProv{0x409f78,
+                                    {m.text("sat_s154_info")},
+                                    {m.text("21")},
+                                    {m.text("Int")},
+                                    {m.text("")},
+                                    {m.text("Main")},
+                                    {m.text("Test.hs:5:1-30")}})
                  .as<ev::InfoProv>());
-    ipe.add(*m.make(1, ev::InfoProv{0x40a0f8, {m.text("main_info")}, {m.text("21")}, {m.text("")}, {m.text("")},
-                                    {m.text("Main")}, {m.text("")}})
+    ipe.add(*m.make(1, ev::InfoProv{0x40a0f8,
+                                    {m.text("main_info")},
+                                    {m.text("21")},
+                                    {m.text("")},
+                                    {m.text("")},
+                                    {m.text("Main")},
+                                    {m.text("")}})
                  .as<ev::InfoProv>());
     BOOST_TEST(ipe.size() == 2u);
     BOOST_TEST(parse_hex_address("0x409f78").value() == 0x409f78u);
@@ -251,7 +262,7 @@ BOOST_AUTO_TEST_CASE(a_row_lasts_until_the_next_census_and_the_last_one_a_gap_at
     BOOST_TEST(c.other_bands == 0u);
     BOOST_TEST(c.rows[0].end == 200u);
     BOOST_TEST(c.rows[1].end == 300u);
-    BOOST_TEST(c.rows[2].end == 400u);  // as long as the gap before it
+    BOOST_TEST(c.rows[2].end == 400u);                           // as long as the gap before it
     BOOST_TEST(make_heap_chart(h, 9, 350).rows[2].end == 350u);  // cut at the run's end
     BOOST_TEST(make_heap_chart(h, 9, 0).rows[2].end == 300u);    // never before its start
     // Every band in the chart: "other" is an empty column.

@@ -27,9 +27,9 @@ namespace fs = std::filesystem;
 namespace ev = el2fx::eventlog;
 using namespace el2fx;
 using el2fx::testing::env_dir;
+using el2fx::testing::EventlogBuilder;
 using el2fx::testing::upstream_data_dir;
 using el2fx::testing::upstream_log;
-using el2fx::testing::EventlogBuilder;
 
 namespace {
 
@@ -222,7 +222,7 @@ std::vector<ReportLine> read_prof_summary(const std::string& path, long& total_t
         std::vector<std::string> w;
         for (std::string x; words >> x;) w.push_back(x);
         if (w.empty() && out.empty()) continue;  // the blank line after the header
-        if (w.size() < 5) break;                  // the blank line after the table
+        if (w.size() < 5) break;                 // the blank line after the table
         out.push_back({w[0] + " " + w[1], std::stod(w[w.size() - 2])});
     }
     return out;
@@ -308,7 +308,8 @@ BOOST_AUTO_TEST_CASE(individual_time_matches_the_runtime_prof_report) {
                    report[i].key << ": " << share[i] << "% in the profile, " << report[i].time << "% in the report");
         // The same top entries: the profile's i-th is one of the report's.
         BOOST_REQUIRE(i < ranked.size());
-        bool listed = std::any_of(report.begin(), report.end(), [&](const ReportLine& r) { return r.key == ranked[i].first; });
+        bool listed =
+            std::any_of(report.begin(), report.end(), [&](const ReportLine& r) { return r.key == ranked[i].first; });
         BOOST_TEST(listed, ranked[i].first << " is in the profile's top " << report.size() << " but not the report's");
     }
     for (std::size_t i = 0; i < report.size(); ++i)
@@ -376,7 +377,7 @@ BOOST_AUTO_TEST_CASE(ticks_replace_the_virtual_on_cpu_samples_where_they_cover) 
 BOOST_AUTO_TEST_CASE(ticks_weigh_as_many_virtual_intervals_and_go_under_their_thread_on_the_shared_track) {
     convert::ConvertOptions options;
     options.sampling_interval_ns = 250'000;  // a 1 ms tick stands for 4 of these
-    options.max_threads = 4;  // the 3 labelled threads and the busiest, thread 5; thread 6 is folded
+    options.max_threads = 4;                 // the 3 labelled threads and the busiest, thread 5; thread 6 is folded
     Converted c = convert_file(fixture("profiled.eventlog"), options);
     const fxprof::Profile& p = c.profile;
     expect_valid(p, "profiled.eventlog, 250 us, 4 thread tracks");
@@ -441,9 +442,9 @@ BOOST_AUTO_TEST_CASE(built_log_charges_ticks_to_the_running_thread_or_says_idle_
     };
     static const std::string work = be({2, 1}), other = be({3, 1}), gc = be({8}), idle = be({9});
     const std::pair<std::uint64_t, const std::string*> ticks[] = {
-        {15'000, &work}, {20'000, &work}, {25'000, &work}, {30'000, &work}, {35'000, &work},
+        {15'000, &work}, {20'000, &work},  {25'000, &work},  {30'000, &work},  {35'000, &work},
         {45'000, &gc},   {55'000, &other}, {60'000, &other}, {65'000, &other}, {75'000, &idle},
-        {80'000, &idle}, {85'000, &idle}, {90'000, &idle}};
+        {80'000, &idle}, {85'000, &idle},  {90'000, &idle}};
     for (const auto& [t, s] : ticks) b.event(t, ev::ProfSampleCostCentre{0, t / 5000, ev::CostCentreStack{*s}});
     b.end_block();
     TempFile file(b.finish());
@@ -511,7 +512,8 @@ BOOST_AUTO_TEST_CASE(hc_bands_make_one_chart_named_by_stack_and_censuses_are_mar
         double total = 0;
         int bands_in_sample = 0;
         for (std::string line; std::getline(hp, line);) {
-            if (line.starts_with("BEGIN_SAMPLE")) total = 0, bands_in_sample = 0;
+            if (line.starts_with("BEGIN_SAMPLE"))
+                total = 0, bands_in_sample = 0;
             else if (line.starts_with("END_SAMPLE")) {
                 if (bands_in_sample) hp_totals.push_back(total);
             } else if (auto tab = line.rfind('\t'); tab != std::string::npos) {
@@ -597,11 +599,13 @@ BOOST_AUTO_TEST_CASE(hy_chart_bands_and_other_stack_up_to_each_census) {
 }
 
 BOOST_AUTO_TEST_CASE(upstream_heap_profiles_of_every_breakdown, UPSTREAM_DATA) {
-    const std::pair<const char*, const char*> logs[] = {
-        {"sleep.h", "-hc, by cost-centre stack"}, {"sleep.hC", "-hc, by cost-centre stack"},
-        {"sleep.hd", "-hd, by closure description"}, {"sleep.hm", "-hm, by module"},
-        {"sleep.hy", "-hy, by type"}, {"stop.hT", "-hT, by closure type"},
-        {"biographical-samples", "-hb, by biography"}};
+    const std::pair<const char*, const char*> logs[] = {{"sleep.h", "-hc, by cost-centre stack"},
+                                                        {"sleep.hC", "-hc, by cost-centre stack"},
+                                                        {"sleep.hd", "-hd, by closure description"},
+                                                        {"sleep.hm", "-hm, by module"},
+                                                        {"sleep.hy", "-hy, by type"},
+                                                        {"stop.hT", "-hT, by closure type"},
+                                                        {"biographical-samples", "-hb, by biography"}};
     for (const auto& [name, breakdown] : logs) {
         std::string path = shared_log(name);
         BOOST_REQUIRE(!path.empty());
@@ -620,7 +624,8 @@ BOOST_AUTO_TEST_CASE(upstream_heap_profiles_of_every_breakdown, UPSTREAM_DATA) {
     Converted t = convert_file(shared_log("stop.hT"));
     std::vector<MarkerView> hT = markers_of(t.profile, t.profile.threads().front(), "HeapCensus");
     BOOST_TEST(hT.size() == 14u);
-    BOOST_TEST(std::all_of(hT.begin(), hT.end(), [](const MarkerView& m) { return m.phase == fxprof::MarkerPhase::instant; }));
+    BOOST_TEST(
+        std::all_of(hT.begin(), hT.end(), [](const MarkerView& m) { return m.phase == fxprof::MarkerPhase::instant; }));
     BOOST_TEST(chart_has_band(t.profile, "STACK"));
     // Biographical censuses are written at the end but belong at their own time field.
     Converted bio = convert_file(shared_log("biographical-samples"));

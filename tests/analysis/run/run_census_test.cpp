@@ -32,11 +32,11 @@ BOOST_AUTO_TEST_CASE(running_time_per_thread_from_run_and_stop_on_each_capabilit
     c.handle(event(110, 0, ev::RunThread{1}));
     c.handle(event(115, 1, ev::CreateThread{2}));
     c.handle(event(120, 1, ev::RunThread{2}));
-    c.handle(event(150, 0, ev::StopThread{1, 3, 0}));   // 1 ran 40
-    c.handle(event(160, 1, ev::StopThread{2, 5, 0}));   // 2 ran 40
-    c.handle(event(170, 1, ev::RunThread{1}));          // 1 migrated to cap 1
-    c.handle(event(200, 1, ev::StopThread{1, 3, 0}));   // +30
-    c.handle(event(210, 0, ev::RunThread{3}));          // still running at the end
+    c.handle(event(150, 0, ev::StopThread{1, 3, 0}));  // 1 ran 40
+    c.handle(event(160, 1, ev::StopThread{2, 5, 0}));  // 2 ran 40
+    c.handle(event(170, 1, ev::RunThread{1}));         // 1 migrated to cap 1
+    c.handle(event(200, 1, ev::StopThread{1, 3, 0}));  // +30
+    c.handle(event(210, 0, ev::RunThread{3}));         // still running at the end
     c.handle(event(250, 0, ev::StartGC{}));
     RunCensus census = c.finish();
     BOOST_TEST(census.running_ns(1) == 70u);
@@ -56,7 +56,7 @@ BOOST_AUTO_TEST_CASE(catalog_keeps_each_threads_labels_in_order) {
     c.handle(event(20, 0, ev::ThreadLabel{1, ev::Text{"first"}}));
     c.handle(event(25, 1, ev::ThreadLabel{2, ev::Text{"other"}}));  // interleaved with thread 1's
     c.handle(event(30, 0, ev::ThreadLabel{1, ev::Text{"second"}}));
-    c.handle(event(40, 0, ev::StopThread{1, 5, 0}));  // finished
+    c.handle(event(40, 0, ev::StopThread{1, 5, 0}));              // finished
     BOOST_CHECK_THROW(c.label_at(*c.find(1), 20), el2fx::Error);  // labels are sorted by finish()
     c.finish();
     const ThreadFacts& one = *c.find(1);
@@ -155,9 +155,12 @@ BOOST_AUTO_TEST_CASE(thread_moments_come_as_the_events_do) {
     using Kind = ThreadMoment::Kind;
     std::vector<std::pair<Kind, std::uint32_t>> kinds;
     for (const ThreadMoment& m : got) kinds.push_back({m.kind, m.label_index});
-    BOOST_TEST((kinds == std::vector<std::pair<Kind, std::uint32_t>>{
-                    {Kind::created, 0}, {Kind::labelled, 0}, {Kind::migrated, 0}, {Kind::woken, 0},
-                    {Kind::labelled, 1}, {Kind::finished, 0}}));
+    BOOST_TEST((kinds == std::vector<std::pair<Kind, std::uint32_t>>{{Kind::created, 0},
+                                                                     {Kind::labelled, 0},
+                                                                     {Kind::migrated, 0},
+                                                                     {Kind::woken, 0},
+                                                                     {Kind::labelled, 1},
+                                                                     {Kind::finished, 0}}));
     BOOST_TEST(got[2].other_cap == 2u);
     BOOST_TEST(got[3].cap == 2u);
 }

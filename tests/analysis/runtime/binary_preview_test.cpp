@@ -35,8 +35,12 @@ BOOST_AUTO_TEST_CASE(controls_show_as_pictures_and_bad_bytes_as_replacement) {
 }
 
 BOOST_AUTO_TEST_CASE(utf8_text_stays_text) {
-    BinaryPreview p = preview_binary("Gr\xC3\xBC\xC3\x9F" "e");
-    BOOST_TEST(p.text == "Gr\xC3\xBC\xC3\x9F" "e");
+    BinaryPreview p = preview_binary(
+        "Gr\xC3\xBC\xC3\x9F"
+        "e");
+    BOOST_TEST(p.text ==
+               "Gr\xC3\xBC\xC3\x9F"
+               "e");
     BOOST_TEST(p.utf8);
 }
 

@@ -56,8 +56,7 @@ BOOST_AUTO_TEST_CASE(no_type_is_both_shown_and_listed_as_not_shown) {
 BOOST_AUTO_TEST_CASE(the_threading_mapper_lists_the_thread_and_gc_tags) {
     ThreadingMapper mapper;
     auto t = mapper.shown_tags();
-    for (std::uint16_t tag : {0, 1, 2, 4, 8, 9, 10, 44})
-        BOOST_TEST(std::count(t.begin(), t.end(), tag) == 1, tag);
+    for (std::uint16_t tag : {0, 1, 2, 4, 8, 9, 10, 44}) BOOST_TEST(std::count(t.begin(), t.end(), tag) == 1, tag);
     BOOST_TEST(mapper.name() == "threads");
 }
 
@@ -83,7 +82,9 @@ BOOST_AUTO_TEST_CASE(contributors_report_their_parts_by_name) {
             if (c.tag == tag) return c.shown_by;
         return std::vector<std::string>{};
     };
-    auto has = [](const std::vector<std::string>& v, const char* s) { return std::find(v.begin(), v.end(), s) != v.end(); };
+    auto has = [](const std::vector<std::string>& v, const char* s) {
+        return std::find(v.begin(), v.end(), s) != v.end();
+    };
     BOOST_TEST(has(shown_by(eventlog::UserMessage::tag), "user events"));
     BOOST_TEST(has(shown_by(eventlog::UserMarker::tag), "user events"));
     BOOST_TEST(has(shown_by(eventlog::UserBinaryMessage::tag), "user events"));
@@ -111,7 +112,8 @@ BOOST_AUTO_TEST_CASE(the_report_lists_the_types_in_the_log) {
 
 BOOST_AUTO_TEST_CASE(convert_stats_prints_where_each_type_is_shown) {
     std::string dir = el2fx::testing::env_dir("EL2FX_FIXTURES");
-    std::string out = (std::filesystem::temp_directory_path() / ("el2fx-stats-" + std::to_string(::getpid()) + ".json.gz")).string();
+    std::string out =
+        (std::filesystem::temp_directory_path() / ("el2fx-stats-" + std::to_string(::getpid()) + ".json.gz")).string();
     auto r = el2fx::testing::run_binary({"convert", "--stats", "--no-user-messages", "--spark-burst-gap", "0",
                                          dir + "/userevents.eventlog", "-o", out});
     std::filesystem::remove(out);
@@ -125,7 +127,8 @@ BOOST_AUTO_TEST_CASE(convert_stats_prints_where_each_type_is_shown) {
     BOOST_TEST(piped.status == 0, piped.err);
     BOOST_TEST(piped.err.find("SPARK_STEAL") != std::string::npos, piped.err);
     BOOST_TEST(check::validate_profile(fxprof::gunzip(piped.out)).empty());
-    auto bad = el2fx::testing::run_binary({"convert", "--spark-burst-gap", "soon", dir + "/userevents.eventlog", "-o", out});
+    auto bad =
+        el2fx::testing::run_binary({"convert", "--spark-burst-gap", "soon", dir + "/userevents.eventlog", "-o", out});
     BOOST_TEST(bad.status != 0);
 }
 

@@ -25,8 +25,8 @@ namespace fs = std::filesystem;
 using namespace el2fx;
 using namespace el2fx::eventlog;
 using el2fx::testing::env_dir;
-using el2fx::testing::upstream_log;
 using el2fx::testing::EventlogBuilder;
+using el2fx::testing::upstream_log;
 
 namespace {
 
@@ -245,16 +245,16 @@ BOOST_AUTO_TEST_CASE(the_userevents_fixture_shows_every_user_event) {
     Converted c = convert_file(fixture("userevents.eventlog"));
     // One marker-chart row (marker name) per kind of user event on each track, whatever the
     // texts: they are fields, shown as the markers' labels.
-    const std::map<std::string, std::string> row_of_type = {
-        {"UserMessage", "traceEvent"},          {"UserMarker", "traceMarker"},
-        {"UserBinaryMessage", "traceBinaryEvent"}, {"UserSpan", "START/STOP span"},
-        {"UserSpanUnmatched", "Unmatched span message"}};
+    const std::map<std::string, std::string> row_of_type = {{"UserMessage", "traceEvent"},
+                                                            {"UserMarker", "traceMarker"},
+                                                            {"UserBinaryMessage", "traceBinaryEvent"},
+                                                            {"UserSpan", "START/STOP span"},
+                                                            {"UserSpanUnmatched", "Unmatched span message"}};
     std::map<std::string, std::set<std::string>> rows;  // type -> marker names
     for (const Marker& m : c.markers())
         if (row_of_type.count(m.type())) rows[m.type()].insert(m.name);
     BOOST_TEST(rows.size() == row_of_type.size());
-    for (const auto& [type, names] : rows)
-        BOOST_TEST((names == std::set<std::string>{row_of_type.at(type)}), type);
+    for (const auto& [type, names] : rows) BOOST_TEST((names == std::set<std::string>{row_of_type.at(type)}), type);
     // START/STOP: nested on main, the same name on three threads at once.
     auto main_spans = c.of_type("UserSpan", "1 main");
     const Marker* outer = find(main_spans, "outer");
@@ -293,7 +293,7 @@ BOOST_AUTO_TEST_CASE(the_userevents_fixture_shows_every_user_event) {
     BOOST_TEST(has("Grüße, ελληνικά, 日本語, emoji 🎉 (UTF-8)"));
     BOOST_TEST(has("line one\nline two"));
     BOOST_TEST(has("thread 2 starting"));
-    BOOST_TEST(!has("START outer"));  // span messages become spans
+    BOOST_TEST(!has("START outer"));           // span messages become spans
     BOOST_TEST(messages.size() == 29u - 20u);  // 29 messages, 20 of them span edges (9 pairs, 2 unmatched)
 
     // traceBinaryEvent: length and previews.
@@ -381,12 +381,12 @@ BOOST_AUTO_TEST_CASE(spark_counters_become_rates_by_field_name) {
     BOOST_REQUIRE(rates.size() == 1u);
     BOOST_TEST(rates[0].name == "Spark rates (cap 0)");
     BOOST_TEST(rates[0].phase == 1);
-    BOOST_TEST(rate(rates[0], "created") == 10 * 1e4);      // 1 -> 11 in 100 ns
-    BOOST_TEST(rate(rates[0], "dud") == 18 * 1e4);          // 2 -> 20
-    BOOST_TEST(rate(rates[0], "overflowed") == 27 * 1e4);   // 3 -> 30
-    BOOST_TEST(rate(rates[0], "converted") == 36 * 1e4);    // 4 -> 40
-    BOOST_TEST(rate(rates[0], "gcd") == 45 * 1e4);          // 5 -> 50
-    BOOST_TEST(rate(rates[0], "fizzled") == 54 * 1e4);      // 6 -> 60
+    BOOST_TEST(rate(rates[0], "created") == 10 * 1e4);     // 1 -> 11 in 100 ns
+    BOOST_TEST(rate(rates[0], "dud") == 18 * 1e4);         // 2 -> 20
+    BOOST_TEST(rate(rates[0], "overflowed") == 27 * 1e4);  // 3 -> 30
+    BOOST_TEST(rate(rates[0], "converted") == 36 * 1e4);   // 4 -> 40
+    BOOST_TEST(rate(rates[0], "gcd") == 45 * 1e4);         // 5 -> 50
+    BOOST_TEST(rate(rates[0], "fizzled") == 54 * 1e4);     // 6 -> 60
     BOOST_TEST(rates[0].num("poolStart") == 7);
     BOOST_TEST(rates[0].num("poolEnd") == 5);
     BOOST_TEST(c.doc["counters"].Size() <= 3u);  // the runtime's memory counters only: no spark counters
@@ -449,7 +449,8 @@ BOOST_AUTO_TEST_CASE(the_sparks_fixture_matches_the_rts_summary) {
         if (std::string(s["name"].GetString()) != "SparkRates") continue;
         std::set<std::string> keys;
         for (const auto& g : s["graphs"].GetArray()) keys.insert(g["key"].GetString());
-        BOOST_TEST((keys == std::set<std::string>{"created", "converted", "fizzled", "gcd", "overflowed", "dud", "zero"}));
+        BOOST_TEST(
+            (keys == std::set<std::string>{"created", "converted", "fizzled", "gcd", "overflowed", "dud", "zero"}));
     }
 }
 

@@ -220,7 +220,7 @@ BOOST_AUTO_TEST_CASE(samples_closer_than_the_minimum_span_join_one_span_with_the
     r.add(600'000, counts(30, 10, 0, 20));    // 0.6 ms: goes on
     r.add(1'000'000, counts(40, 20, 0, 20));  // 1 ms: ends here
     r.add(1'500'000, counts(50, 30, 0, 20));  // the next one, left open
-    r.finish();                                // ends at the last sample
+    r.finish();                               // ends at the last sample
     BOOST_REQUIRE(r.spans().size() == 2u);
     BOOST_TEST(r.spans()[0].end == 1'000'000u);
     BOOST_TEST(r.spans()[0].per_ms(SparkCounter::created) == 40.0);

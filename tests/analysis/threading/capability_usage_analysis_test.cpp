@@ -177,15 +177,24 @@ BOOST_AUTO_TEST_CASE(usage_spans_tile_the_life_for_random_events) {
             t += rng() % 4;  // often equal times
             const std::uint32_t thread = 1 + rng() % 3;
             switch (rng() % 4) {
-            case 0: c += u.run_thread(t, thread); m.run_thread(t, thread); break;
-            case 1: {
-                const std::uint16_t status = rng() % 5 == 0 ? kFinished : kYield;
-                c += u.stop_thread(t, thread, status);
-                (void)m.stop_thread(t, thread, status);
-                break;
-            }
-            case 2: c += u.start_gc(t); gc.start_gc(t); break;
-            case 3: c += u.end_gc(t); (void)gc.end_gc(t); break;
+                case 0:
+                    c += u.run_thread(t, thread);
+                    m.run_thread(t, thread);
+                    break;
+                case 1: {
+                    const std::uint16_t status = rng() % 5 == 0 ? kFinished : kYield;
+                    c += u.stop_thread(t, thread, status);
+                    (void)m.stop_thread(t, thread, status);
+                    break;
+                }
+                case 2:
+                    c += u.start_gc(t);
+                    gc.start_gc(t);
+                    break;
+                case 3:
+                    c += u.end_gc(t);
+                    (void)gc.end_gc(t);
+                    break;
             }
             CapabilityActivity want = gc.in_gc() ? kGc : m.running_thread() ? mutator(*m.running_thread()) : kIdle;
             BOOST_TEST(u.activity() == want);

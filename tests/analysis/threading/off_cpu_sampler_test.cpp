@@ -12,9 +12,7 @@ using State = OffCpuSampler::State;
 
 BOOST_AUTO_TEST_SUITE(off_cpu_sampler)
 
-BOOST_AUTO_TEST_CASE(sampler_zero_interval_is_rejected) {
-    BOOST_CHECK_THROW(OffCpuSampler(0), el2fx::Error);
-}
+BOOST_AUTO_TEST_CASE(sampler_zero_interval_is_rejected) { BOOST_CHECK_THROW(OffCpuSampler(0), el2fx::Error); }
 
 BOOST_AUTO_TEST_CASE(sampler_initial_state_is_unknown) {
     OffCpuSampler s(10);

@@ -27,17 +27,18 @@ BOOST_AUTO_TEST_CASE(yielding_and_migrating_threads_are_runnable) {
 }
 
 BOOST_AUTO_TEST_CASE(foreign_calls_are_their_own_kind) {
-    for (StopStatus s : {StopStatus::ForeignCall, StopStatus::BlockedOnCCall, StopStatus::BlockedOnCCall_Interruptible}) {
+    for (StopStatus s :
+         {StopStatus::ForeignCall, StopStatus::BlockedOnCCall, StopStatus::BlockedOnCCall_Interruptible}) {
         BOOST_TEST((off_cpu_kind(code(s)) == OffCpuKind::foreign_call));
         BOOST_TEST(off_cpu_marker_name(code(s)) == "In foreign call");
     }
 }
 
 BOOST_AUTO_TEST_CASE(real_blocking_reasons_are_blocked_and_named_by_their_reason) {
-    for (StopStatus s : {StopStatus::ThreadBlocked, StopStatus::BlockedOnMVar, StopStatus::BlockedOnBlackHole,
-                         StopStatus::BlockedOnRead, StopStatus::BlockedOnWrite, StopStatus::BlockedOnDelay,
-                         StopStatus::BlockedOnSTM, StopStatus::BlockedOnDoProc, StopStatus::BlockedOnMsgThrowTo,
-                         StopStatus::BlockedOnMVarRead})
+    for (StopStatus s :
+         {StopStatus::ThreadBlocked, StopStatus::BlockedOnMVar, StopStatus::BlockedOnBlackHole,
+          StopStatus::BlockedOnRead, StopStatus::BlockedOnWrite, StopStatus::BlockedOnDelay, StopStatus::BlockedOnSTM,
+          StopStatus::BlockedOnDoProc, StopStatus::BlockedOnMsgThrowTo, StopStatus::BlockedOnMVarRead})
         BOOST_TEST((off_cpu_kind(code(s)) == OffCpuKind::blocked), code(s));
     BOOST_TEST(off_cpu_marker_name(code(StopStatus::BlockedOnMVar)) == "Blocked on an MVar");
     BOOST_TEST(off_cpu_marker_name(code(StopStatus::BlockedOnSTM)) == "Blocked in STM retry");

@@ -53,9 +53,9 @@ void check_capability(const CapabilityTimeline& cap) {
             at = span.end;
             const std::uint64_t d = duration(span.start, span.end);
             switch (span.activity.state) {
-            case CapabilityState::gc: gc += d; break;
-            case CapabilityState::mutator: mutator += d; break;
-            case CapabilityState::idle: idle += d; break;
+                case CapabilityState::gc: gc += d; break;
+                case CapabilityState::mutator: mutator += d; break;
+                case CapabilityState::idle: idle += d; break;
             }
         }
         BOOST_TEST(at == cap.end);

@@ -114,9 +114,9 @@ BOOST_AUTO_TEST_CASE(driver_samples_threads_and_capabilities) {
     // again 52..60 (8, below the interval), then GC until the end of the log at 60.
     const auto idle = CapabilityActivity::idle();
     const auto mutator = CapabilityActivity::mutator(1);
-    const std::vector<Sample<CapabilityActivity>> want_cap{
-        {10, 5, 1, mutator}, {20, 10, 1, mutator}, {30, 5, 1, idle},
-        {50, 0, 2, idle},    {50, 0, 1, mutator},  {60, 2, 0, CapabilityActivity::gc()}};
+    const std::vector<Sample<CapabilityActivity>> want_cap{{10, 5, 1, mutator}, {20, 10, 1, mutator},
+                                                           {30, 5, 1, idle},    {50, 0, 2, idle},
+                                                           {50, 0, 1, mutator}, {60, 2, 0, CapabilityActivity::gc()}};
     BOOST_TEST(r.capabilities.at(0).samples == want_cap, boost::test_tools::per_element());
 }
 
@@ -204,11 +204,19 @@ BOOST_AUTO_TEST_CASE(driver_never_lets_time_go_back) {
 
 BOOST_AUTO_TEST_CASE(driver_reads_an_eventlog_through_the_time_ordered_reader) {
     el2fx::testing::EventlogBuilder b;
-    b.declare_block_marker().declare<ev::RunThread>().declare<ev::StopThread>().declare<ev::StartGC>()
-        .declare<ev::EndGC>().declare<ev::CapsetCreate>();
+    b.declare_block_marker()
+        .declare<ev::RunThread>()
+        .declare<ev::StopThread>()
+        .declare<ev::StartGC>()
+        .declare<ev::EndGC>()
+        .declare<ev::CapsetCreate>();
     b.begin_block(100, 0).event(110, ev::RunThread{1}).event(300, ev::StopThread{1, kYield, 0}).end_block();
-    b.begin_block(105, 1).event(120, ev::RunThread{2}).event(200, ev::StopThread{2, kFinished, 0})
-        .event(250, ev::StartGC{}).event(280, ev::EndGC{}).end_block();
+    b.begin_block(105, 1)
+        .event(120, ev::RunThread{2})
+        .event(200, ev::StopThread{2, kFinished, 0})
+        .event(250, ev::StartGC{})
+        .event(280, ev::EndGC{})
+        .end_block();
     b.begin_block(50, ev::kGlobalCap).event(60, ev::CapsetCreate{0, 2}).event(350, ev::CapsetCreate{1, 3}).end_block();
     const std::string bytes = b.finish();
 
@@ -241,14 +249,13 @@ BOOST_AUTO_TEST_CASE(driver_reads_an_eventlog_through_the_time_ordered_reader) {
 
 BOOST_AUTO_TEST_CASE(spans_text_names_block_reasons) {
     ThreadingResult r;
-    r.threads.push_back(ThreadTimeline{
-        7,
-        {{0, 1, ThreadActivity::blocked(BlockReason{kBlackHole, 3})},
-         {1, 2, ThreadActivity::blocked(BlockReason{kBlackHole, 0})},
-         {2, 3, ThreadActivity::blocked(BlockReason{18, 0})},
-         {3, 4, ThreadActivity::blocked(BlockReason{20, 0})},
-         {4, 5, ThreadActivity::blocked(BlockReason{99, 0})}},
-        {}});
+    r.threads.push_back(ThreadTimeline{7,
+                                       {{0, 1, ThreadActivity::blocked(BlockReason{kBlackHole, 3})},
+                                        {1, 2, ThreadActivity::blocked(BlockReason{kBlackHole, 0})},
+                                        {2, 3, ThreadActivity::blocked(BlockReason{18, 0})},
+                                        {3, 4, ThreadActivity::blocked(BlockReason{20, 0})},
+                                        {4, 5, ThreadActivity::blocked(BlockReason{99, 0})}},
+                                       {}});
     BOOST_TEST(spans_text(r) ==
                "thread 7: 0-1: blocked on black hole owned by thread 3\n"
                "thread 7: 1-2: blocked on black hole\n"
@@ -285,11 +292,16 @@ BOOST_AUTO_TEST_CASE(a_sink_receives_every_span_and_sample_as_they_become_final)
         void thread_sample(ev::ThreadId t, const Sample<ThreadActivity>& s) override { all.thread_sample(t, s); }
     };
     std::vector<ev::Event> events = {
-        event(100, 0, ev::RunThread{1}),        event(105, 1, ev::RunThread{2}),
-        event(140, 1, ev::StopThread{2, kMVar, 0}), event(150, 0, ev::StopThread{1, kYield, 0}),
-        event(160, 0, ev::StartGC{}),           event(170, 1, ev::StartGC{}),
-        event(190, 0, ev::EndGC{}),             event(195, 1, ev::EndGC{}),
-        event(200, 1, ev::RunThread{1}),        event(230, 1, ev::StopThread{1, kFinished, 0}),
+        event(100, 0, ev::RunThread{1}),
+        event(105, 1, ev::RunThread{2}),
+        event(140, 1, ev::StopThread{2, kMVar, 0}),
+        event(150, 0, ev::StopThread{1, kYield, 0}),
+        event(160, 0, ev::StartGC{}),
+        event(170, 1, ev::StartGC{}),
+        event(190, 0, ev::EndGC{}),
+        event(195, 1, ev::EndGC{}),
+        event(200, 1, ev::RunThread{1}),
+        event(230, 1, ev::StopThread{1, kFinished, 0}),
     };
     Diagnostics d1, d2;
     ThreadingAnalysis kept(d1, ThreadingOptions{10});
@@ -346,8 +358,8 @@ BOOST_AUTO_TEST_CASE(work_idle_and_done_change_samples_but_not_the_gc_span) {
     a.handle(event(45, 0, ev::GCDone{}));
     a.handle(event(58, 0, ev::EndGC{}));  // the pending GC_DONE takes effect as "done"
     ThreadingResult r = a.finish();
-    BOOST_TEST((gc_ticks(r, 0) == std::vector<std::string>{"collecting@10", "working@20", "working@30", "idle@40",
-                                                          "done@50"}));
+    BOOST_TEST((gc_ticks(r, 0) ==
+                std::vector<std::string>{"collecting@10", "working@20", "working@30", "idle@40", "done@50"}));
     // One GC span 1..58, as the seed draws it.
     const auto& spans = r.capabilities.at(0).spans;
     BOOST_REQUIRE(spans.size() >= 2u);
@@ -363,17 +375,16 @@ BOOST_AUTO_TEST_CASE(a_census_sample_turns_the_last_gc_done_into_census_time) {
     a.handle(event(2, 1, ev::StartGC{}));
     a.handle(event(3, 0, ev::GCWork{}));
     a.handle(event(4, 1, ev::GCWork{}));
-    a.handle(event(12, 1, ev::GCDone{}));   // a helper: waits to be released
-    a.handle(event(14, 0, ev::GCDone{}));   // the initiating capability: its census follows
+    a.handle(event(12, 1, ev::GCDone{}));  // a helper: waits to be released
+    a.handle(event(14, 0, ev::GCDone{}));  // the initiating capability: its census follows
     a.handle(event(47, std::nullopt, ev::HeapProfSampleBegin{1}));
     a.handle(event(48, std::nullopt, ev::HeapProfSampleEnd{1}));
     a.handle(event(52, 0, ev::EndGC{}));
     a.handle(event(53, 1, ev::EndGC{}));
     ThreadingResult r = a.finish();
-    BOOST_TEST((gc_ticks(r, 0) == std::vector<std::string>{"working@10", "census@20", "census@30", "census@40",
-                                                          "census@50"}));
-    BOOST_TEST((gc_ticks(r, 1) == std::vector<std::string>{"working@10", "done@20", "done@30", "done@40",
-                                                          "done@50"}));
+    BOOST_TEST(
+        (gc_ticks(r, 0) == std::vector<std::string>{"working@10", "census@20", "census@30", "census@40", "census@50"}));
+    BOOST_TEST((gc_ticks(r, 1) == std::vector<std::string>{"working@10", "done@20", "done@30", "done@40", "done@50"}));
 }
 
 BOOST_AUTO_TEST_CASE(without_a_census_a_held_back_gc_done_is_done_from_its_own_time) {

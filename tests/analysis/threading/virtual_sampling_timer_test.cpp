@@ -32,8 +32,8 @@ BOOST_AUTO_TEST_CASE(timer_default_interval_is_one_millisecond) {
     Timer t;
     t.switch_in(500'000, kRun);
     t.finish(2'500'000);
-    check_samples(t.samples(), {{1'000'000, 500'000, 1, kRun}, {2'000'000, 1'000'000, 1, kRun},
-                                {2'500'000, 500'000, 0, kRun}});
+    check_samples(t.samples(),
+                  {{1'000'000, 500'000, 1, kRun}, {2'000'000, 1'000'000, 1, kRun}, {2'500'000, 500'000, 0, kRun}});
 }
 
 // One corrupt timestamp once kept a thread "running" for centuries, and the timer ticked
@@ -49,9 +49,10 @@ BOOST_AUTO_TEST_CASE(timer_work_is_bounded_by_the_transitions_not_the_nanosecond
     BOOST_TEST(s.size() <= kMaxSamplesPerGap + 10);
     std::uint64_t weight = 0, cpu = 0;
     for (const ThreadSample& x : s) weight += x.weight, cpu += x.cpu_delta_ns;
-    BOOST_TEST(cpu == (far - 500'000) + 2'000'000);  // every on-CPU nanosecond, as before
+    BOOST_TEST(cpu == (far - 500'000) + 2'000'000);    // every on-CPU nanosecond, as before
     BOOST_TEST(weight == (far / 1'000'000) + 10 + 2);  // a tick per interval on-CPU, 10 off-CPU
-    BOOST_TEST(std::is_sorted(s.begin(), s.end(), [](const ThreadSample& a, const ThreadSample& b) { return a.time < b.time; }));
+    BOOST_TEST(std::is_sorted(s.begin(), s.end(),
+                              [](const ThreadSample& a, const ThreadSample& b) { return a.time < b.time; }));
 }
 
 BOOST_AUTO_TEST_CASE(timer_stretch_at_the_bound_still_gets_a_sample_per_tick) {
