@@ -1,12 +1,12 @@
 #include "cli/interrupt_cleanup.hpp"
 
-#include "fxprof/temp_files.hpp"
+#include "util/temp_files.hpp"
 
 namespace el2fx::cli {
 namespace {
 
 extern "C" void remove_temp_files_then_die(int sig) {
-    fxprof::remove_registered_temp_files();  // async-signal-safe: atomics and unlink(2)
+    util::remove_registered_temp_files();  // async-signal-safe: atomics, unlink(2), rmdir(2)
     // SA_RESETHAND restored the default action; the signal is blocked until this returns,
     // then delivered: the program ends by it.
     ::raise(sig);

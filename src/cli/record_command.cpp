@@ -14,7 +14,7 @@
 #include "cli/input_warnings.hpp"
 #include "convert/converter.hpp"
 #include "convert/event_coverage.hpp"
-#include "fxprof/temp_files.hpp"
+#include "util/temp_files.hpp"
 #include "record/child_process.hpp"
 #include "record/private_dir.hpp"
 #include "record/program_probe.hpp"
@@ -50,8 +50,7 @@ extern "C" void on_recording_signal(int sig, siginfo_t* info, void*) {
         return;
     }
     // Converting (or anything else): leave nothing behind, then end by the signal.
-    fxprof::remove_registered_temp_files();
-    record::remove_private_dirs();
+    util::remove_registered_temp_files();  // the profile being written, the private directory
     struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);

@@ -11,7 +11,7 @@
 
 #include "fxprof/gzip.hpp"
 #include "fxprof/parallel_gzip_sink.hpp"
-#include "fxprof/temp_files.hpp"
+#include "util/temp_files.hpp"
 #include "util/error.hpp"
 
 namespace el2fx::fxprof {
@@ -124,7 +124,7 @@ OutputFile::OutputFile(std::string path, Opened opened)
       temp_path_(std::move(opened.temp_path)),
       fd_(opened.fd),
       sink_(fd_, path_) {
-    if (kind_ == Kind::replaced) temp_slot_ = register_temp_file(temp_path_);
+    if (kind_ == Kind::replaced) temp_slot_ = util::register_temp_file(temp_path_);
 }
 
 OutputFile::~OutputFile() {
@@ -139,7 +139,7 @@ void OutputFile::discard() noexcept {
     }
     if (!temp_path_.empty()) {
         ::unlink(temp_path_.c_str());  // then unregistered: a signal in between finds nothing to do
-        unregister_temp_file(temp_slot_);
+        util::unregister_temp_file(temp_slot_);
         temp_slot_ = -1;
         temp_path_.clear();
     }
@@ -163,7 +163,7 @@ void OutputFile::commit() {
         discard();
         throw;
     }
-    unregister_temp_file(temp_slot_);
+    util::unregister_temp_file(temp_slot_);
     temp_slot_ = -1;
     temp_path_.clear();
     committed_ = true;

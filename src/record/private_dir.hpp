@@ -1,6 +1,6 @@
 // A private temporary directory (mode 0700, in $TMPDIR or /tmp) for the FIFO and the spool file
-// of a recording. The destructor removes the files named through it and the directory; a
-// signal handler removes them with remove_private_dirs(), which is async-signal-safe.
+// of a recording. The destructor removes the files named through it and the directory; they are
+// registered (util/temp_files.hpp), so a signal handler removes them too.
 #pragma once
 
 #include <string>
@@ -17,22 +17,20 @@ public:
     PrivateDir& operator=(const PrivateDir&) = delete;
 
     const std::string& path() const { return path_; }
-    // The path of `name` inside the directory, remembered so that it is removed with it
-    // (at most 4 names per directory).
+    // The path of `name` inside the directory, remembered so that it is removed with it.
     std::string file(const std::string& name);
 
 private:
+    struct Entry {
+        std::string path;
+        int slot;  // in the temp-file registry; -1: not registered
+    };
     std::string path_;
     int slot_ = -1;
-    int files_ = 0;
-    std::vector<std::string> names_;
+    std::vector<Entry> files_;
 };
 
 // The directory name `PrivateDir` would make, with XXXXXX for the random part (--dry-run).
 std::string private_dir_pattern(const std::string& prefix = "eventlog2fxprof");
-
-// Unlinks the files named through every live PrivateDir, then removes the directories.
-// Async-signal-safe (atomics, unlink(2), rmdir(2)).
-void remove_private_dirs() noexcept;
 
 }  // namespace el2fx::record

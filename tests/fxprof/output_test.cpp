@@ -17,12 +17,13 @@
 #include "fxprof/gzip.hpp"
 #include "fxprof/parallel_gzip_sink.hpp"
 #include "fxprof/output_file.hpp"
-#include "fxprof/temp_files.hpp"
+#include "util/temp_files.hpp"
 #include "util/error.hpp"
 
 using namespace el2fx::fxprof;
 using namespace el2fx::fxprof::testing;
 using el2fx::Error;
+using el2fx::util::remove_registered_temp_files;
 using el2fx::check::validate_profile_file;
 
 namespace {

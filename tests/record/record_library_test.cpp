@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "record/private_dir.hpp"
+#include "util/temp_files.hpp"
 #include "record/program_probe.hpp"
 #include "record/rts_flags.hpp"
 #include "record/stream_capture.hpp"
@@ -165,7 +166,7 @@ BOOST_AUTO_TEST_CASE(mode_0700_in_tmpdir_and_removed_with_its_files) {
         PrivateDir dir;
         path = dir.path();
         { std::ofstream(dir.file("eventlog")) << "x"; }
-        remove_private_dirs();  // what a signal handler does
+        el2fx::util::remove_registered_temp_files();  // what a signal handler does
         BOOST_TEST(!std::filesystem::exists(path));
     }
     if (old)
