@@ -118,27 +118,46 @@ int run_convert(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
     convert::ConvertOptions options = command.options;
     if (options.input_name.empty()) options.input_name = command.input == "-" ? "stdin" : command.input;
     convert::ConversionReport report = convert::convert_eventlog(command.input, output, options);
-    bool lost = report_input_warnings(err, command.input, report.stream_end, report.diagnostics);
-    if (report.run.events == 0)
-        std::fprintf(err,
-                     "warning: %s: the eventlog holds no events (the program stopped before writing any, or "
-                     "ran with no event class enabled): the profile is empty\n",
-                     command.input == "-" ? "(standard input)" : command.input.c_str());
-    if (!command.quiet && output != "-") {
-        std::fprintf(out, "Wrote %s (%.1f KB): %u capabilities, %zu thread tracks", output.c_str(),
+    return report_conversion(report, command.input, output, options,
+                             {.summary = out,
+                              .err = err,
+                              .quiet = command.quiet,
+                              .stats = command.stats,
+                              .timings = command.timings,
+                              .strict = command.strict,
+                              .open_hint = true,
+                              .empty_reason = "the program stopped before writing any, or ran with no event class "
+                                              "enabled"});
+}
+
+int report_conversion(const convert::ConversionReport& report, const std::string& display, const std::string& output,
+                      const convert::ConvertOptions& options, const ConversionMessages& m) {
+    const bool lost = report_input_warnings(m.err, display, report.stream_end, report.diagnostics);
+    if (report.run.events == 0) {
+        std::fprintf(m.err, "warning: %s: the eventlog holds no events",
+                     display == "-" ? "(standard input)" : display.c_str());
+        if (!m.empty_reason.empty()) std::fprintf(m.err, " (%s)", m.empty_reason.c_str());
+        std::fputs(": the profile is empty", m.err);
+        if (!m.empty_hint.empty()) std::fprintf(m.err, " (%s)", m.empty_hint.c_str());
+        std::fputc('\n', m.err);
+    }
+    // The profile may be on standard output: what follows then goes to standard error.
+    std::FILE* summary = output == "-" ? m.err : m.summary;
+    if (!m.quiet && output != "-") {
+        std::fprintf(summary, "Wrote %s (%.1f KB): %u capabilities, %zu thread tracks", output.c_str(),
                      static_cast<double>(report.output_bytes) / 1024.0, report.run.capabilities,
                      report.mapping.thread_tracks);
         if (report.mapping.folded_threads)
-            std::fprintf(out, " + %zu threads folded into \"other threads\" (--max-threads, --all-threads)",
+            std::fprintf(summary, " + %zu threads folded into \"other threads\" (--max-threads, --all-threads)",
                          report.mapping.folded_threads);
-        std::fprintf(out, ".\nOpen it in https://profiler.firefox.com (\"Load a profile from file\").\n");
+        std::fputs(".\n", summary);
+        if (m.open_hint)
+            std::fputs("Open it in https://profiler.firefox.com (\"Load a profile from file\").\n", summary);
     }
-    if (!command.quiet && !options.source_dirs.empty()) print_sources(output == "-" ? err : out, report.sources);
-    // The profile may be on standard output: the table then goes to standard error.
-    if (command.stats)
-        std::fputs(convert::coverage_report(report.run.events_by_tag, options).c_str(), output == "-" ? err : out);
-    if (command.timings) print_timings(err, command.input, report.timings, report.timings.write);
-    return lost && command.strict ? kDataLoss : kOk;
+    if (!m.quiet && !options.source_dirs.empty()) print_sources(summary, report.sources);
+    if (m.stats) std::fputs(convert::coverage_report(report.run.events_by_tag, options).c_str(), summary);
+    if (m.timings) print_timings(m.err, display, report.timings, report.timings.write);
+    return lost && m.strict ? kDataLoss : kOk;
 }
 
 }  // namespace el2fx::cli

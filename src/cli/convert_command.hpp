@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "convert/convert_options.hpp"
+#include "convert/converter.hpp"
 
 namespace el2fx::cli {
 
@@ -33,5 +34,19 @@ std::optional<std::string> input_overwritten_by(const std::string& output, const
 // Where run_convert writes: -o, else beside the (first) input. Throws el2fx::Error for
 // standard input without -o.
 std::string output_path(const ConvertCommand& command);
+
+// What one conversion tells the user (convert, record, attach): the input's warnings, an empty
+// log, the "Wrote" line, --sources, --stats and --timings. Returns kDataLoss when data was lost
+// and `strict` asks for it, else kOk.
+struct ConversionMessages {
+    std::FILE* summary;  // the "Wrote" line, --sources and --stats (record and attach: stderr)
+    std::FILE* err;
+    bool quiet = false, stats = false, timings = false, strict = false;
+    bool open_hint = false;      // "Open it in https://profiler.firefox.com …" after "Wrote"
+    std::string empty_reason{};  // why a log may hold no events, in parentheses after the warning
+    std::string empty_hint{};    // what to do about it, after "the profile is empty"
+};
+int report_conversion(const convert::ConversionReport& report, const std::string& display, const std::string& output,
+                      const convert::ConvertOptions& options, const ConversionMessages& messages);
 
 }  // namespace el2fx::cli

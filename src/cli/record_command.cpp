@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "cli/exit_codes.hpp"
-#include "cli/input_warnings.hpp"
+#include "cli/convert_command.hpp"
 #include "convert/converter.hpp"
-#include "convert/event_coverage.hpp"
+#include "redaction/path_redaction.hpp"
 #include "util/temp_files.hpp"
 #include "record/child_process.hpp"
 #include "record/private_dir.hpp"
@@ -88,46 +88,24 @@ int SignalPhases::interrupts() { return g_interrupts.load(); }
 
 int convert_spool(const std::string& spool, const std::string& display, const std::string& output,
                   const RecordingOutput& settings, std::FILE* err, bool attach_hint) {
-    convert::ConversionReport report = convert::convert_eventlog(spool, output, settings.options);
-    const bool lost = report_input_warnings(err, display, report.stream_end, report.diagnostics);
-    if (report.run.events == 0) {
-        std::fprintf(err, "warning: %s: the eventlog holds no events: the profile is empty", display.c_str());
-        if (attach_hint)
-            std::fputs(
-                " (a GHC runtime holds events in a buffer per capability until it is full, 2 MB before "
-                "GHC 9.2: record a longer window, or run the program with +RTS --eventlog-flush-interval=1 "
-                "on GHC 9.2 or later)",
-                err);
-        std::fputc('\n', err);
-    }
-    if (!settings.quiet && output != "-") {
-        std::fprintf(err, "Wrote %s (%.1f KB): %u capabilities, %zu thread tracks", output.c_str(),
-                     static_cast<double>(report.output_bytes) / 1024.0, report.run.capabilities,
-                     report.mapping.thread_tracks);
-        if (report.mapping.folded_threads)
-            std::fprintf(err, " + %zu threads folded into \"other threads\" (--max-threads, --all-threads)",
-                         report.mapping.folded_threads);
-        std::fputs(".\n", err);
-    }
-    if (settings.stats) std::fputs(convert::coverage_report(report.run.events_by_tag, settings.options).c_str(), err);
-    if (settings.timings) {
-        const convert::PhaseTimes& t = report.timings;
-        std::fprintf(err, "%s: index %.2f s, census %.2f s, events %.2f s, write %.2f s; total %.2f s\n",
-                     display.c_str(), t.index, t.census, t.events, t.write, t.index + t.census + t.events + t.write);
-    }
-    return lost && settings.strict ? kDataLoss : kOk;
+    const convert::ConversionReport report = convert::convert_eventlog(spool, output, settings.options);
+    ConversionMessages messages{.summary = err,  // record and attach never write to standard output
+                                .err = err,
+                                .quiet = settings.quiet,
+                                .stats = settings.stats,
+                                .timings = settings.timings,
+                                .strict = settings.strict};
+    if (attach_hint)
+        messages.empty_hint =
+            "a GHC runtime holds events in a buffer per capability until it is full, 2 MB before "
+            "GHC 9.2: record a longer window, or run the program with "
+            "+RTS --eventlog-flush-interval=1 on GHC 9.2 or later";
+    return report_conversion(report, display, output, settings.options, messages);
 }
 
 }  // namespace recording
 
 namespace {
-
-std::string file_name(const std::string& path) {
-    std::string p = path;
-    while (p.size() > 1 && p.back() == '/') p.pop_back();
-    const std::size_t slash = p.rfind('/');
-    return slash == std::string::npos ? p : p.substr(slash + 1);
-}
 
 int fail(std::FILE* err, const std::string& message) {
     std::fprintf(err, "eventlog2fxprof: error: %s\n", message.c_str());
@@ -136,7 +114,9 @@ int fail(std::FILE* err, const std::string& message) {
 
 }  // namespace
 
-std::string record_output_path(const std::string& program) { return file_name(program) + ".json.gz"; }
+std::string record_output_path(const std::string& program) {
+    return std::string(redaction::file_name(program)) + ".json.gz";
+}
 
 int run_record(const RecordCommand& command, std::FILE* out, std::FILE* err) {
     const std::string output =
@@ -239,7 +219,7 @@ int run_record(const RecordCommand& command, std::FILE* out, std::FILE* err) {
         std::fprintf(err, "eventlog2fxprof: %s %s; converting %llu bytes of eventlog\n", command.program.c_str(),
                      status.describe().c_str(), static_cast<unsigned long long>(captured.bytes));
     RecordingOutput settings = command.output;
-    if (settings.options.input_name.empty()) settings.options.input_name = file_name(command.program);
+    if (settings.options.input_name.empty()) settings.options.input_name = redaction::file_name(command.program);
     const int converted =
         recording::convert_spool(spool, command.program + " (recorded eventlog)", output, settings, err, false);
     if (converted != kOk) return converted;
