@@ -8,6 +8,7 @@
 #include "convert/converter.hpp"
 #include "convert/event_coverage.hpp"
 #include "util/error.hpp"
+#include "util/units.hpp"
 
 namespace el2fx::cli {
 
@@ -32,6 +33,25 @@ void print_sources(std::FILE* dest, const convert::SourcesReport& s) {
     std::fprintf(dest, " (Profile Info: \"Source files\").\n");
 }
 
+// One line when the output budget coarsened the detail: what, why, and how to get it back.
+void print_budget(std::FILE* err, const std::string& display, const convert::ConversionReport& r) {
+    if (!r.detail.coarsened) return;
+    const std::string what = convert::describe_coarsening(r.detail, r.wanted_detail);
+    const std::string budget = util::format_bytes(r.max_profile_bytes);
+    const std::string length = util::format_duration(r.duration_ns);
+    if (r.detail.over_budget) {
+        std::fprintf(err,
+                     "%s: %s of eventlog: the profile is estimated at %s, over the %s of --max-profile-size%s%s; "
+                     "use --from/--to for a window, or let the budget choose --interval, --marker-resolution "
+                     "and the thread tracks\n",
+                     display.c_str(), length.c_str(), util::format_bytes(r.detail.estimated_bytes).c_str(),
+                     budget.c_str(), what.empty() ? "" : " even with ", what.c_str());
+        return;
+    }
+    std::fprintf(err, "%s: %s of eventlog: %s to stay within %s; use --from/--to for full detail\n", display.c_str(),
+                 length.c_str(), what.c_str(), budget.c_str());
+}
+
 std::vector<convert::RunInput> run_inputs(const ConvertCommand& command) {
     std::vector<convert::RunInput> inputs;
     const std::vector<std::string>& paths =
@@ -50,9 +70,11 @@ int run_compare(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
     std::vector<convert::RunInput> inputs = run_inputs(command);
     convert::RunsReport report = convert::convert_eventlogs(inputs, output, command.options);
     bool lost = false;
-    for (std::size_t i = 0; i < inputs.size(); ++i)
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
         lost =
             report_input_warnings(err, inputs[i].path, report.runs[i].stream_end, report.runs[i].diagnostics) || lost;
+        print_budget(err, inputs[i].path, report.runs[i]);
+    }
     if (!command.quiet && output != "-") {
         std::fprintf(out, "Wrote %s (%.1f KB): %zu runs side by side, each starting at 0:\n", output.c_str(),
                      static_cast<double>(report.output_bytes) / 1024.0, inputs.size());
@@ -133,6 +155,7 @@ int run_convert(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
 int report_conversion(const convert::ConversionReport& report, const std::string& display, const std::string& output,
                       const convert::ConvertOptions& options, const ConversionMessages& m) {
     const bool lost = report_input_warnings(m.err, display, report.stream_end, report.diagnostics);
+    print_budget(m.err, display == "-" ? "(standard input)" : display, report);
     if (report.run.events == 0) {
         std::fprintf(m.err, "warning: %s: the eventlog holds no events",
                      display == "-" ? "(standard input)" : display.c_str());

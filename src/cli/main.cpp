@@ -1,6 +1,7 @@
 // eventlog2fxprof: GHC eventlogs → Firefox Profiler profiles.
 // The CLI is the only place that prints and chooses exit codes.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -87,6 +88,10 @@ void add_conversion_options(cxxopts::Options& options) {
         "spans shorter than this are merged into one counted marker per group "
         "(default: the interval, coarser for logs over 100 s; 0: a marker for every span)",
         cxxopts::value<std::string>())(
+        "max-profile-size",
+        "keep the profile's JSON within this size (default 200MB; e.g. 50MB, 1GB; 0: no limit): "
+        "the detail grows coarser only as far as needed",
+        cxxopts::value<std::string>())(
         "stats", "also list the event types in FILE: their counts and where the profile shows each (a list per FILE)")(
         "timings", "print the wall time of each phase of the conversion on standard error")(
         "redact-args", "write the program's arguments as [redacted] (argv[0] keeps its file name)")(
@@ -94,10 +99,33 @@ void add_conversion_options(cxxopts::Options& options) {
     // clang-format on
 }
 
+// "200MB", "1.5GB", "500kB", "64MiB", "1000000" (bytes) → bytes, for --max-profile-size.
+std::uint64_t parse_size(const std::string& option, const std::string& text) {
+    std::size_t end = 0;
+    double value = -1;
+    try {
+        value = std::stod(text, &end);
+    } catch (const std::exception&) {
+        end = 0;
+    }
+    std::string unit = text.substr(end);
+    for (char& ch : unit) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    static const std::pair<const char*, double> units[] = {
+        {"", 1},           {"b", 1},           {"k", 1e3},         {"kb", 1e3},  {"m", 1e6},   {"mb", 1e6},
+        {"g", 1e9},        {"gb", 1e9},        {"kib", 1024.0},    {"mib", 1048576.0}, {"gib", 1073741824.0}};
+    if (end == 0 || !(value >= 0) || text.find_first_of("+-eExXpP ") != std::string::npos) unit = "?";
+    for (const auto& [name, scale] : units)
+        if (unit == name && value * scale < 1.8e19) return static_cast<std::uint64_t>(value * scale);
+    throw cxxopts::exceptions::exception("--" + option + " " + text + ": not a size (e.g. 200MB, 1GB, 0 for no limit)");
+}
+
 void read_conversion_options(const cxxopts::ParseResult& args, el2fx::convert::ConvertOptions& options) {
+    if (args.count("max-profile-size"))
+        options.max_profile_bytes = parse_size("max-profile-size", args["max-profile-size"].as<std::string>());
     if (args.count("interval")) {
         const std::string interval = args["interval"].as<std::string>();
         options.sampling_interval_ns = parse_time(interval);
+        options.sampling_interval_fixed = true;
         try {  // the analysis's own check, reported as the bad command line it is
             el2fx::analysis::check_sampling_interval(options.sampling_interval_ns);
         } catch (const el2fx::Error& e) {

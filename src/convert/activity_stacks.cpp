@@ -175,6 +175,10 @@ StackHandle ActivityStacks::reason_stack(StackHandle stopped, const ThreadActivi
 // A folded thread's stack: its name, then what it did. Its stacks down to "Running" and
 // each kind of stop are kept, to look up only the reason for each sample.
 StackHandle ActivityStacks::folded_stack(ThreadId id, const ThreadActivity& a) {
+    if (!ctx_.options.folded_thread_names) {  // the output budget's choice: one root for them all
+        if (!anonymous_root_) anonymous_root_ = p_.handle_for_stack(std::nullopt, frame("a folded thread", other_));
+        return activity_stack(a, *anonymous_root_);
+    }
     PerThread* t = per_thread(id);
     if (!t) return activity_stack(a, p_.handle_for_stack(std::nullopt, frame(ctx_.thread_name(id), other_)));
     if (!t->folded_root) t->folded_root = thread_owned_stack(std::nullopt, thread_frame(*t, id));

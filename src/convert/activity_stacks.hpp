@@ -78,6 +78,7 @@ private:
     fxprof::Profile& p_;
     const ThreadTrackLayout& layout_;
     fxprof::CategoryHandle other_{0}, idle_{0}, running_{0}, gc_{0}, gc_wait_{0}, memory_{0};
+    std::optional<fxprof::StackHandle> anonymous_root_;  // folded threads without their names
     std::array<fxprof::CategoryHandle, analysis::kOffCpuKinds> stopped_categories_;  // by OffCpuKind
     std::vector<PerThread> threads_;                                                 // by the census's thread ordinal
     std::unordered_map<ThreadStackKey, fxprof::StackHandle, ThreadStackKeyHash> thread_stacks_;

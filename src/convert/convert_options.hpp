@@ -12,6 +12,7 @@ namespace el2fx::convert {
 
 struct ConvertOptions {
     std::uint64_t sampling_interval_ns = analysis::kDefaultSamplingIntervalNs;
+    bool sampling_interval_fixed = false;  // --interval given: the output budget leaves it as it is
     std::size_t max_threads = 64;               // Haskell thread tracks; the rest share one track
     bool all_threads = false;                   // a track for every Haskell thread
     bool include_env = false;                   // PROGRAM_ENV into the profile (never by default: secrets)
@@ -26,6 +27,12 @@ struct ConvertOptions {
     // --sources: directories whose files the profile's source locations name are embedded
     // (source_locations.hpp); empty: no source text in the profile.
     std::vector<std::string> source_dirs;
+    // The written JSON's size limit (output_budget.hpp): the detail grows coarser to stay within
+    // it; 0: no limit. Several runs in one profile share it.
+    std::uint64_t max_profile_bytes = 200'000'000;
+    // Each folded thread's samples start at its name; false (the output budget's choice for
+    // hundreds of thousands of threads): all at one "a folded thread" frame.
+    bool folded_thread_names = true;
     std::size_t heap_bands = 9;  // heap-profile bands in the chart (a colour each); the rest make "other"
 };
 

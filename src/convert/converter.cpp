@@ -92,6 +92,25 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     report.run = census.run;
     report.timings.census = stopwatch.lap();
     analysis::ThreadingResult kept_result;  // only with time-profile ticks (below)
+    // The output budget chooses the detail from the census, before anything is added.
+    const std::uint64_t first = census.run.first_time, last = census.run.last_time;
+    report.duration_ns = last > first ? last - first : 0;
+    report.wanted_detail = Detail{
+        .spans = options.marker_resolution_ns
+                     ? span_detail_for(*options.marker_resolution_ns)
+                     : default_span_detail(report.duration_ns, options.sampling_interval_ns),
+        .sampling_interval_ns = options.sampling_interval_ns,
+        .thread_tracks = options.all_threads ? census.threads.threads().size() : options.max_threads};
+    report.max_profile_bytes = options.max_profile_bytes / placement.count;
+    report.detail = choose_detail(census.detail, report.duration_ns,
+                                  {.max_bytes = report.max_profile_bytes,
+                                   .wanted = report.wanted_detail,
+                                   .resolution_fixed = options.marker_resolution_ns.has_value(),
+                                   .interval_fixed = options.sampling_interval_fixed,
+                                   .threads_fixed = options.all_threads});
+    options.sampling_interval_ns = report.detail.detail.sampling_interval_ns;
+    if (!options.all_threads) options.max_threads = report.detail.detail.thread_tracks;
+    options.folded_thread_names = report.detail.detail.folded_names;
     ProfileContext context(profile, options, report.run, census.threads, kept_result);
     context.process_name = placement.process_name;
     context.run_index = placement.index;
@@ -100,10 +119,9 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     context.stream_end = &report.stream_end;
     context.tick_coverage = &census.tick_coverage;
     context.categories = declare_categories(profile);
-    const std::uint64_t first = census.run.first_time, last = census.run.last_time;
-    context.span_detail = options.marker_resolution_ns
-                              ? span_detail_for(*options.marker_resolution_ns)
-                              : default_span_detail(last > first ? last - first : 0, options.sampling_interval_ns);
+    context.span_detail = report.detail.detail.spans;
+    context.detail_choice = &report.detail;
+    context.wanted_detail = &report.wanted_detail;
     // Counters follow the same detail: samples closer than the resolution merge (exact totals).
     profile.set_counter_resolution(
         fxprof::Duration::from_nanos(static_cast<std::int64_t>(context.span_detail.resolution)));

@@ -32,6 +32,10 @@ struct ConversionReport {
     MappingSummary mapping;
     fxprof::WriteStats written;
     std::uint64_t output_bytes = 0;  // compressed, as written
+    DetailChoice detail;             // what the output budget chose (output_budget.hpp)
+    Detail wanted_detail;            // ... and what the options alone would have given
+    std::uint64_t duration_ns = 0;   // the run's
+    std::uint64_t max_profile_bytes = 0;  // this run's share of the budget
 };
 
 // Reads `input` ("-": standard input), writes the gzipped profile to `output`

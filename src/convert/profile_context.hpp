@@ -16,6 +16,7 @@
 #include "convert/convert_options.hpp"
 #include "convert/diagnostic_moment.hpp"
 #include "analysis/run/run_info.hpp"
+#include "convert/output_budget.hpp"
 #include "convert/span_detail.hpp"
 #include "analysis/run/thread_catalog.hpp"
 #include "eventlog/stream.hpp"
@@ -75,6 +76,9 @@ public:
     const eventlog::StreamEnd* stream_end = nullptr;
     // How much span detail markers keep (span_detail.hpp), the same for every contributor.
     SpanDetail span_detail{};
+    // The detail the output budget chose and the one wanted without it (output_budget.hpp).
+    const DetailChoice* detail_choice = nullptr;
+    const Detail* wanted_detail = nullptr;
     // The name of "the eventlog did something unexpected here" markers (EventlogWarningMarker):
     // the threading mapper interns it with its own marker names, the run info's problems use it too.
     fxprof::StringHandle eventlog_warning_name{0};

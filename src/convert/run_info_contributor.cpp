@@ -37,6 +37,14 @@ std::string process_name(const ProfileContext& ctx_) {
     return ctx_.process_name.empty() ? product_name(ctx_) : ctx_.process_name;
 }
 
+namespace {
+
+void add_budget_entry(fxprof::Profile& p, fxprof::ExtraSectionHandle s, const DetailChoice& choice, const Detail& wanted) {
+    p.add_extra_entry(s, "Output budget", fxprof::ExtraValue::text(budget_summary(choice, wanted)));
+}
+
+}  // namespace
+
 std::span<const std::uint16_t> RunInfoContributor::shown_tags() const {
     if (include_env_) return kShownWithEnv;
     return kShown;
@@ -85,6 +93,9 @@ void RunInfoContributor::begin(ProfileContext& ctx_) {
         ctx_.span_detail.resolution == 0
             ? ExtraValue::text("every span has its own marker")
             : ExtraValue::duration(Duration::from_nanos(static_cast<std::int64_t>(ctx_.span_detail.resolution))));
+    p_.add_extra_entry(s, "Sampling interval",
+                       ExtraValue::duration(Duration::from_nanos(static_cast<std::int64_t>(ctx_.options.sampling_interval_ns))));
+    if (ctx_.detail_choice && ctx_.wanted_detail) add_budget_entry(p_, s, *ctx_.detail_choice, *ctx_.wanted_detail);
 
     if (!run.env.empty()) {
         ExtraSectionHandle e = p_.add_extra_section(ctx_.section_label("Environment (included with --include-env)"));

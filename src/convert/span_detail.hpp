@@ -35,6 +35,7 @@ struct MergedSpans {
 struct SpanDetail {
     std::uint64_t resolution = 0;  // spans at least this long keep their own marker; 0: all do
     std::uint64_t window = 0;      // a merged marker covers at most this much time
+    bool operator==(const SpanDetail&) const = default;
 };
 
 // The default detail for a log of `duration` ns: the sampling interval, coarser for long logs

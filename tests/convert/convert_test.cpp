@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <unistd.h>
 
@@ -304,4 +305,72 @@ BOOST_AUTO_TEST_CASE(short_spans_merge_into_counted_markers_unless_asked_for_all
     count_pauses(every.json, merged, kept);
     BOOST_TEST(merged == 0u);
     BOOST_TEST(kept == shorts + longs);
+}
+
+namespace {
+
+// Each capability track's CPU time (the sum of its samples' CPU deltas), by track name.
+std::map<std::string, double> capability_cpu(const rapidjson::Document& d) {
+    std::map<std::string, double> cpu;
+    for (const auto& t : d["threads"].GetArray()) {
+        const std::string name = t["name"].GetString();
+        if (name.rfind("Capability", 0) != 0 || !t["samples"].HasMember("threadCPUDelta")) continue;
+        double sum = 0;
+        for (const auto& v : t["samples"]["threadCPUDelta"].GetArray())
+            if (v.IsNumber()) sum += v.GetDouble();
+        cpu[name] = sum;
+    }
+    return cpu;
+}
+
+std::string profile_info(const rapidjson::Document& d, const std::string& label) {
+    for (const auto& section : d["meta"]["extra"].GetArray())
+        for (const auto& e : section["entries"].GetArray())
+            if (label == e["label"].GetString() && e["value"].IsString()) return e["value"].GetString();
+    return {};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(an_output_budget_coarsens_the_detail_keeps_totals_and_says_so) {
+    const std::string log = env_dir("EL2FX_FIXTURES") + "/gc-n4.eventlog";
+    convert::ConvertOptions unlimited;
+    unlimited.max_profile_bytes = 0;
+    const Converted full = convert_to_json(log, unlimited);
+    BOOST_TEST(!full.report.detail.coarsened);
+    convert::ConvertOptions limited;
+    limited.max_profile_bytes = full.json.size() / 3;
+    const Converted small = convert_to_json(log, limited);
+    BOOST_TEST(small.report.detail.coarsened);
+    BOOST_TEST(!small.report.detail.over_budget);
+    BOOST_TEST(small.json.size() <= limited.max_profile_bytes);
+    BOOST_TEST(small.json.size() < full.json.size());
+    const rapidjson::Document a = parse(full.json), b = parse(small.json);
+    BOOST_TEST(check::validate_profile(small.json).empty());
+    // Totals stay exact: the CPU time of every capability.
+    const auto cpu_full = capability_cpu(a), cpu_small = capability_cpu(b);
+    BOOST_TEST(cpu_full.size() == 4u);
+    for (const auto& [name, cpu] : cpu_full) BOOST_TEST(cpu_small.at(name) == cpu);
+    // Profile Info says what was coarsened, and the profile holds that detail.
+    const std::string said = profile_info(b, "Output budget");
+    BOOST_TEST(said.find("so ") != std::string::npos, said);
+    BOOST_TEST(said.find(convert::describe_coarsening(small.report.detail, small.report.wanted_detail)) !=
+               std::string::npos);
+    BOOST_TEST(b["meta"]["interval"].GetDouble() * 1e6 ==
+               static_cast<double>(small.report.detail.detail.sampling_interval_ns));
+}
+
+BOOST_AUTO_TEST_CASE(options_the_user_set_are_kept_under_a_budget) {
+    const std::string log = env_dir("EL2FX_FIXTURES") + "/gc-n4.eventlog";
+    convert::ConvertOptions o;
+    o.max_profile_bytes = 100'000;
+    o.sampling_interval_ns = 200'000;
+    o.sampling_interval_fixed = true;
+    o.marker_resolution_ns = 0;
+    o.all_threads = true;
+    const Converted c = convert_to_json(log, o);
+    BOOST_TEST(c.report.detail.over_budget);
+    BOOST_TEST(c.report.detail.detail.sampling_interval_ns == 200'000u);
+    BOOST_TEST(c.report.detail.detail.spans.resolution == 0u);
+    BOOST_TEST(profile_info(parse(c.json), "Output budget").find("still over") != std::string::npos);
 }

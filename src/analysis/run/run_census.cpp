@@ -26,6 +26,7 @@ void RunCensusCollector::handle(const eventlog::Event& event) {
     using namespace eventlog;
     now_ = std::max(now_, event.time);
     run_.handle(event);
+    detail_.handle(event);
     census_.threads.handle(event);
     if (event.cap) census_.capability_starts.try_emplace(*event.cap, now_);
     switch (event.tag) {
@@ -75,6 +76,7 @@ RunCensus RunCensusCollector::finish() {
     census_.running_by_ordinal.resize(census_.threads.threads().size(), 0);  // a thread that never ran
     census_.running_by_ordinal.shrink_to_fit();
     census_.run = run_.info();
+    census_.detail = detail_.finish();
     return std::move(census_);
 }
 

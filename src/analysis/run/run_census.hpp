@@ -13,6 +13,7 @@
 #include <set>
 #include <vector>
 
+#include "analysis/run/detail_census.hpp"
 #include "analysis/run/run_info.hpp"
 #include "analysis/run/thread_catalog.hpp"
 #include "eventlog/event.hpp"
@@ -33,6 +34,8 @@ struct RunCensus {
     std::uint64_t ticks = 0;  // time-profile ticks (PROF_SAMPLE_COST_CENTRE)
     // Capabilities with SPARK_COUNTERS, and which of their series is ever non-zero.
     std::map<eventlog::CapNo, std::array<bool, runtime::kSparkCounterCount>> spark_series;
+    // How much the profile will hold at a given detail (the output budget's estimate).
+    DetailCensus detail;
 };
 
 class RunCensusCollector {
@@ -52,6 +55,7 @@ private:
     void add_running(eventlog::ThreadId thread, std::uint64_t ns);
 
     RunInfoCollector run_;
+    DetailCensusCollector detail_;
     RunCensus census_;
     std::vector<std::optional<Running>> running_;  // by capability
     std::optional<std::uint64_t> tick_interval_;

@@ -1,0 +1,132 @@
+#include "analysis/run/detail_census.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <functional>
+
+#include "eventlog/event_types.hpp"
+
+namespace el2fx::run {
+
+void LengthHistogram::add(std::uint64_t length_ns) {
+    ++buckets_[static_cast<std::size_t>(std::bit_width(length_ns))];
+    ++count_;
+    total_ += length_ns;
+}
+
+double LengthHistogram::at_least(std::uint64_t length_ns) const {
+    if (length_ns == 0) return static_cast<double>(count_);
+    const std::size_t straddling = static_cast<std::size_t>(std::bit_width(length_ns));
+    double n = 0;
+    for (std::size_t b = straddling + 1; b < buckets_.size(); ++b) n += static_cast<double>(buckets_[b]);
+    // Bucket b holds [2^(b-1), 2^b): the part of it at or above length_ns.
+    const double low = static_cast<double>(std::uint64_t{1} << (straddling - 1));
+    const double high = low * 2;
+    const double share = std::clamp((high - static_cast<double>(length_ns)) / (high - low), 0.0, 1.0);
+    return n + share * static_cast<double>(buckets_[straddling]);
+}
+
+double DetailCensus::run_share_of_busiest(std::size_t n) const {
+    std::uint64_t all = 0, busiest = 0;
+    for (std::size_t i = 0; i < runs_by_thread.size(); ++i) {
+        all += runs_by_thread[i];
+        if (i < n) busiest += runs_by_thread[i];
+    }
+    return all == 0 ? 1.0 : static_cast<double>(busiest) / static_cast<double>(all);
+}
+
+DetailCensusCollector::Thread& DetailCensusCollector::thread(eventlog::ThreadId id) {
+    auto [it, fresh] = live_.try_emplace(id);
+    if (fresh) {
+        ++census_.threads;
+        it->second.stopped_since = now_;
+    }
+    return it->second;
+}
+
+DetailCensusCollector::Capability& DetailCensusCollector::capability(eventlog::CapNo cap) {
+    if (cap >= caps_.size()) caps_.resize(std::size_t{cap} + 1);
+    return caps_[cap];
+}
+
+void DetailCensusCollector::handle(const eventlog::Event& event) {
+    using namespace eventlog;
+    now_ = std::max(now_, event.time);
+    switch (event.tag) {
+        case RunThread::tag:
+            if (const auto* p = event.as<RunThread>(); p && event.cap) {
+                Capability& c = capability(*event.cap);
+                if (c.idle_since) census_.idle.add(now_ - *c.idle_since);
+                c.idle_since.reset();
+                c.running = p->thread;
+                c.running_since = now_;
+                Thread& t = thread(p->thread);
+                if (t.runs > 0 && !t.running) census_.stopped.add(now_ - t.stopped_since);
+                ++t.runs;
+                t.running = true;
+            }
+            return;
+        case StopThread::tag:
+            if (const auto* p = event.as<StopThread>(); p && event.cap) {
+                Capability& c = capability(*event.cap);
+                if (c.running == p->thread) census_.running.add(now_ - c.running_since);
+                c.running.reset();
+                c.idle_since = now_;
+                Thread& t = thread(p->thread);
+                t.stopped_since = now_;
+                t.running = false;
+                t.runs = std::max<std::uint32_t>(t.runs, 1);  // a stop without its run (a cut log) ran too
+                if (p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished)) {
+                    census_.runs_by_thread.push_back(t.runs);
+                    live_.erase(p->thread);
+                }
+            }
+            return;
+        case StartGC::tag:
+            if (event.cap) capability(*event.cap).gc_since = now_;
+            return;
+        case EndGC::tag:
+            if (event.cap) {
+                Capability& c = capability(*event.cap);
+                if (c.gc_since) census_.gc.add(now_ - *c.gc_since);
+                c.gc_since.reset();
+            }
+            return;
+        case UserMessage::tag:
+            if (const auto* p = event.as<UserMessage>()) {
+                ++census_.messages;
+                census_.message_bytes += p->message.bytes.size();
+            }
+            return;
+        case UserMarker::tag:
+            if (const auto* p = event.as<UserMarker>()) {
+                ++census_.messages;
+                census_.message_bytes += p->marker.bytes.size();
+            }
+            return;
+        case MigrateThread::tag:
+        case WakeupThread::tag: ++census_.moments; return;
+        case CreateThread::tag:
+        case ThreadLabel::tag: ++census_.thread_events; return;
+        default: ++census_.other_events; return;
+    }
+}
+
+DetailCensus DetailCensusCollector::finish() {
+    for (Capability& c : caps_) {  // spans still open at the end of the log
+        if (c.running) census_.running.add(now_ - c.running_since);
+        if (c.idle_since) census_.idle.add(now_ - *c.idle_since);
+        if (c.gc_since) census_.gc.add(now_ - *c.gc_since);
+    }
+    for (const auto& [id, t] : live_) {
+        if (!t.running) census_.stopped.add(now_ - t.stopped_since);
+        census_.runs_by_thread.push_back(t.runs);
+    }
+    std::sort(census_.runs_by_thread.begin(), census_.runs_by_thread.end(), std::greater<>());
+    census_.capabilities = caps_.size();
+    caps_.clear();
+    live_.clear();
+    return std::move(census_);
+}
+
+}  // namespace el2fx::run

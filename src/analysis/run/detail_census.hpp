@@ -1,0 +1,87 @@
+// What a profile of the run will hold at a given level of detail, learnt in the census so that
+// the output budget (convert/output_budget.hpp) can choose the detail before anything is
+// written: how long the spans the tracks will draw are (one histogram per kind of span), how
+// many instants there are, how long threads ran and how often they switched. Small: it grows
+// with the live threads and the capabilities, never with the events.
+//
+//   RUN_THREAD t on c      closes c's idle span and t's stopped span; t runs on c
+//   STOP_THREAD t on c     closes t's run on c; opens c's idle span and, unless t finished,
+//                          t's stopped span (a finished thread is forgotten)
+//   GC_START / GC_END on c opens / closes c's collection span
+//   traceEvent, traceMarker  an instant with its text
+//   thread moments         migrated, woken: instants; created, labelled: counted apart
+//   any other event        counted (contributors draw some of them)
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "eventlog/event.hpp"
+
+namespace el2fx::run {
+
+// Span lengths in powers of two: bucket b holds lengths in [2^(b-1), 2^b) ns (bucket 0: 0).
+class LengthHistogram {
+public:
+    void add(std::uint64_t length_ns);
+    std::uint64_t count() const { return count_; }
+    std::uint64_t total_ns() const { return total_; }
+    // How many spans are at least `length_ns` long (a bucket that straddles it counts in
+    // proportion, as if its lengths were spread evenly).
+    double at_least(std::uint64_t length_ns) const;
+
+private:
+    std::array<std::uint64_t, 65> buckets_{};
+    std::uint64_t count_ = 0;
+    std::uint64_t total_ = 0;
+};
+
+struct DetailCensus {
+    LengthHistogram running;                    // a thread's run on a capability (its own track and the capability's)
+    LengthHistogram stopped;                    // a thread between two runs (its own track)
+    LengthHistogram idle;                       // a capability between two runs
+    LengthHistogram gc;                         // a capability's part in a collection
+    std::uint64_t moments = 0;                  // threads migrated and woken (merged where they crowd)
+    std::uint64_t thread_events = 0;            // threads created and labelled (a marker each)
+    std::uint64_t messages = 0;                 // traceEvent and traceMarker messages
+    std::uint64_t message_bytes = 0;            // their text
+    std::uint64_t other_events = 0;             // every other event
+    std::uint64_t threads = 0;                  // Haskell threads seen
+    std::uint64_t capabilities = 0;             // capabilities seen
+    std::vector<std::uint32_t> runs_by_thread;  // each thread's runs, most first
+
+    // The share of all runs that the `n` threads with most runs had (1 with no runs).
+    double run_share_of_busiest(std::size_t n) const;
+};
+
+class DetailCensusCollector {
+public:
+    // Every event, in time order.
+    void handle(const eventlog::Event& event);
+    DetailCensus finish();
+
+private:
+    struct Capability {
+        std::optional<std::uint64_t> idle_since, gc_since;
+        std::optional<eventlog::ThreadId> running;
+        std::uint64_t running_since = 0;
+    };
+    Capability& capability(eventlog::CapNo cap);
+
+    DetailCensus census_;
+    std::vector<Capability> caps_;
+    struct Thread {
+        std::uint64_t stopped_since = 0;
+        std::uint32_t runs = 0;
+        bool running = false;
+    };
+    Thread& thread(eventlog::ThreadId id);
+
+    std::unordered_map<eventlog::ThreadId, Thread> live_;  // threads that have not finished
+    std::uint64_t now_ = 0;
+};
+
+}  // namespace el2fx::run
