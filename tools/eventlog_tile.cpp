@@ -20,7 +20,7 @@
 //         that is CREATE_THREAD, RUN_THREAD, STOP_THREAD (thread and the black hole's
 //         owner), THREAD_RUNNABLE, MIGRATE_THREAD, THREAD_WAKEUP, CREATE_SPARK_THREAD,
 //         THREAD_LABEL (and the pre-7.4 spark events). A zero stays zero ("no thread");
-//       * the cumulative counters continued: HEAP_ALLOCATED (per capset) and the first six
+//       * the cumulative counters continued: HEAP_ALLOCATED (per capability, as GHC writes it) and the first six
 //         SPARK_COUNTERS fields (per capability) get k times IN's last value added, so
 //         they never run backwards;
 //   - the one-off events only once: those of the start (RTS_IDENTIFIER, PROGRAM_ARGS,
@@ -248,7 +248,7 @@ int main(int argc, char** argv) {
     std::vector<Block> blocks;
     std::uint64_t last_time = 0;
     std::uint32_t max_thread = 0;
-    std::map<std::uint32_t, std::uint64_t> last_allocated;                 // by capset
+    std::map<std::uint64_t, std::uint64_t> last_allocated;                 // by block capability and capset
     std::map<std::uint16_t, std::array<std::uint64_t, 6>> last_sparks;     // by block capability
     bool saw_end = false;
     std::size_t pos = data_start;
@@ -294,7 +294,7 @@ int main(int argc, char** argv) {
                 for (auto off : thread_fields.offsets[tag])
                     if (std::size_t{off} + 4 <= payload_size) max_thread = std::max(max_thread, load_be32(payload + off));
                 if (tag == HeapAllocated::tag && payload_size >= 12)
-                    last_allocated[load_be32(payload)] = load_be64(payload + 4);
+                    last_allocated[std::uint64_t{blocks.back().cap} << 32 | load_be32(payload)] = load_be64(payload + 4);
                 if (tag == SparkCounters::tag && payload_size >= 48) {
                     auto& s = last_sparks[blocks.back().cap];
                     for (std::size_t i = 0; i < 6; ++i) s[i] = load_be64(payload + 8 * i);
@@ -362,7 +362,7 @@ int main(int argc, char** argv) {
                             if (tid != 0) store_be32(payload + off, tid + dtid);
                         }
                     if (tag == HeapAllocated::tag && payload_size >= 12) {
-                        auto it = last_allocated.find(load_be32(payload));
+                        auto it = last_allocated.find(std::uint64_t{b.cap} << 32 | load_be32(payload));
                         if (it != last_allocated.end()) store_be64(payload + 4, load_be64(payload + 4) + k * it->second);
                     }
                     if (tag == SparkCounters::tag && payload_size >= 48) {
