@@ -4,8 +4,8 @@
 //
 //   eventlog-tile [--copies K | --size-mb N] [--verbose] IN OUT
 //
-// --size-mb N picks the smallest K whose output is at least N * 1,000,000 bytes (default
-// --copies 2). The output is:
+// --size-mb N picks the K whose output comes nearest to N * 1,000,000 bytes (at least 1;
+// default --copies 2): the size goes in steps of IN's size. The output is:
 //   - IN's header, byte for byte (the same event types, sizes and descriptions);
 //   - for copy k = 0 .. K-1, every block of IN in file order: its BLOCK_MARKER re-stamped
 //     (its time and declared end time shifted, its size recomputed, its capability kept)
@@ -314,7 +314,8 @@ int main(int argc, char** argv) {
     std::uint64_t copies = copies_arg.value_or(2);
     if (size_mb) {
         const std::uint64_t target = *size_mb * 1000000;
-        copies = target <= data_start + 2 ? 1 : (target - data_start - 2 + data_bytes - 1) / std::max<std::size_t>(data_bytes, 1);
+        const std::uint64_t per_copy = std::max<std::size_t>(data_bytes, 1);
+        copies = target <= data_start + 2 ? 1 : (target - data_start - 2 + per_copy / 2) / per_copy;
         copies = std::max<std::uint64_t>(copies, 1);
     }
     if (max_thread != 0 && copies > (std::uint64_t{1} << 32) / (std::uint64_t{max_thread} + 1))

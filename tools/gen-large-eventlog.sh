@@ -17,10 +17,10 @@
 # --tile-to SIZE_MB: larger logs in minutes instead of hours. The real log of
 # SIZE_MB (default 300) is made in a temporary directory, then tools/eventlog_tile.cpp
 # lays copies of it one after another in time (thread ids shifted per copy, the
-# one-off events once; its header comment lists the limits) until OUT has at least
-# the --tile-to size. --source LOG tiles an existing real eventlog instead of
-# generating one. The tiler is taken from $EVENTLOG_TILE, build-release/ or build/,
-# or built in build-release/ (meson) when none is there.
+# one-off events once; its header comment lists the limits) as many times as brings
+# OUT nearest to the --tile-to size (in steps of the real log's size). --source LOG tiles an existing real eventlog instead of
+# generating one. The tiler is $EVENTLOG_TILE, or built (brought up to date) in
+# build-release/ or build/, whichever is configured first, else in a new build-release/.
 #
 # Needs GHC (Debian: apt-get install -y ghc); installs nothing itself.
 # The program runs with a clean environment from a temporary directory, so the
@@ -56,19 +56,23 @@ OUT="$OUT_DIR/$(basename "$OUT_ARG")"
 
 # tile SOURCE: OUT = copies of SOURCE up to TILE_TO MB
 tile() {
-  local tiler=${EVENTLOG_TILE:-}
+  local tiler=${EVENTLOG_TILE:-} dir
   if [ -z "$tiler" ]; then
-    for t in "$ROOT/build-release/tools/eventlog-tile" "$ROOT/build/tools/eventlog-tile"; do
-      if [ -x "$t" ]; then tiler=$t; break; fi
+    for dir in "$ROOT/build-release" "$ROOT/build"; do
+      if [ -f "$dir/build.ninja" ]; then
+        meson compile -C "$dir" tools/eventlog-tile >/dev/null  # brings it up to date
+        tiler=$dir/tools/eventlog-tile
+        break
+      fi
     done
   fi
   if [ -z "$tiler" ]; then
     echo "== building the tiler in build-release/"
-    [ -f "$ROOT/build-release/build.ninja" ] || meson setup "$ROOT/build-release" --buildtype=release -Dtests=false >/dev/null
+    meson setup "$ROOT/build-release" --buildtype=release -Dtests=false >/dev/null
     meson compile -C "$ROOT/build-release" tools/eventlog-tile >/dev/null
     tiler=$ROOT/build-release/tools/eventlog-tile
   fi
-  echo "== tiling $(stat -c %s "$1") bytes to >= $TILE_TO MB"
+  echo "== tiling $(stat -c %s "$1") bytes to about $TILE_TO MB"
   local start
   start=$(date +%s)
   "$tiler" --size-mb "$TILE_TO" "$1" "$OUT.tmp" || { rm -f "$OUT.tmp"; exit 1; }
