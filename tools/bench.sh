@@ -95,7 +95,7 @@ median() {  # median of the numbers on standard input
 
 first=1
 for input in "${inputs[@]}"; do
-  size=$(stat -c %s "$input")
+  size=$(stat -L -c %s "$input")
   echo "input: $input ($((size / 1000000)) MB)"
   cat "$input" > /dev/null  # warm the page cache: measure decoding, not the disk
 
@@ -121,7 +121,7 @@ for input in "${inputs[@]}"; do
   done
   wall=$(median < "$tmp/walls.txt")
   rss_kb=$(sort -g "$tmp/rss.txt" | tail -n 1)
-  out_size=$(stat -c %s "$out" 2>/dev/null || echo 0)
+  out_size=$(stat -L -c %s "$out" 2>/dev/null || echo 0)
   json_size=$(gzip -dc "$out" 2>/dev/null | wc -c) || json_size=0
   awk -v w="$wall" -v r="$rss_kb" -v o="$out_size" -v j="$json_size" -v s="$size" -v n="$RUNS" 'BEGIN {
     printf "convert (median of %d):       wall=%.2fs (%.1f MB/s; target >= 100) peak_rss=%.0f MB (%.1f%% of input; target < 25%%) output=%.1f MB (%.1f%% of input; target < 10%%) json=%.1f MB\n",
