@@ -326,6 +326,9 @@ int main(int argc, char** argv) {
                      static_cast<unsigned long long>(last_time), max_thread, static_cast<unsigned long long>(copies));
 
     // Pass 2: the copies.
+    struct stat out_st {};
+    if (::stat(paths[1], &out_st) == 0 && out_st.st_dev == st.st_dev && out_st.st_ino == st.st_ino)
+        die("OUT is IN");
     Output out(paths[1]);
     std::uint64_t written_events = 0;
     out.buffer().insert(out.buffer().end(), in, in + data_start);
