@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
-# Benchmarks eventlog2fxprof on a large real eventlog (not a test: figures only).
+# Benchmarks eventlog2fxprof on large real eventlogs (not a test: figures only).
 #
-#   tools/bench.sh [EVENTLOG]
+#   tools/bench.sh [EVENTLOG...]
 #
 # Without EVENTLOG it uses build-release/large.eventlog, generating it first with
 # tools/gen-large-eventlog.sh (needs GHC; ~300 MB; takes a few minutes).
-# Reports, best of 3 runs where it says so:
+# For the first eventlog it reports, best of 3 runs where it says so:
 #   - decode-only throughput (MB/s, events/s): frame + decode every event, file order;
 #   - time-ordered read (index pass + k-way merge of the blocks), and the same with the merge
 #     on a second thread (what convert, dump and summary use);
-#   - `dump --stats` and `dump` to /dev/null: wall time and peak RSS;
-#   - the full conversion (the product): wall time, MB/s, peak RSS and output size, against
-#     issue 4's targets (>= 100 MB/s, RSS < input/4, output < input/10).
+#   - `dump --stats` and `dump` to /dev/null: wall time and peak RSS.
+# For every eventlog, the full conversion (the product), median of $BENCH_RUNS runs (default 3):
+#   - wall time, MB/s, peak RSS and output size, against issue 4's targets (>= 100 MB/s,
+#     RSS < input/4, output < input/10), and the size of the JSON inside the gzip;
+#   - the lines convert writes on standard error (with --timings: its phases; and any
+#     warning or note, such as what the output budget coarsened), indented;
+#   - the ratio of its wall time to a bare parse of the same file by the ghc-events Haskell
+#     library (tools/bench/GhcEventsCount.hs, built into build-release/ghc-events-count/;
+#     median of as many runs), when GHC and ghc-events are installed (Debian:
+#     libghc-ghc-events-dev; installed here with apt-get when missing and possible).
 set -euo pipefail
+inputs=()
+for f in "$@"; do
+  case "$f" in /*) inputs+=("$f") ;; *) inputs+=("$PWD/$f") ;; esac
+done
 cd "$(dirname "$0")/.."
 
 tools/install-deps.sh
@@ -22,13 +33,46 @@ if [[ ! -f build-release/build.ninja ]]; then
 fi
 meson compile -C build-release >/dev/null
 
-input=${1:-build-release/large.eventlog}
-if [[ ! -f "$input" ]]; then
-  tools/gen-large-eventlog.sh "$input" 300
+RUNS=${BENCH_RUNS:-3}
+case "$RUNS" in ''|*[!0-9]*|0) echo "BENCH_RUNS must be a positive whole number" >&2; exit 2 ;; esac
+if [[ ${#inputs[@]} -eq 0 ]]; then
+  inputs=(build-release/large.eventlog)
+  if [[ ! -f "${inputs[0]}" ]]; then
+    tools/gen-large-eventlog.sh "${inputs[0]}" 300
+  fi
 fi
-size=$(stat -c %s "$input")
-echo "input: $input ($((size / 1000000)) MB)"
-cat "$input" > /dev/null  # warm the page cache: measure decoding, not the disk
+for f in "${inputs[@]}"; do
+  [[ -f "$f" ]] || { echo "bench: no such file: $f" >&2; exit 1; }
+done
+
+# The ghc-events yardstick: build tools/bench/GhcEventsCount.hs when the library is there.
+ghc_events=""
+ghc_events_skip=""
+if ! command -v ghc >/dev/null 2>&1 || ! command -v ghc-pkg >/dev/null 2>&1; then
+  ghc_events_skip="GHC is not installed (apt-get install -y ghc libghc-ghc-events-dev)"
+else
+  if [[ -z "$(ghc-pkg --simple-output list ghc-events 2>/dev/null)" ]] && [[ $(id -u) -eq 0 ]] \
+     && command -v apt-get >/dev/null 2>&1; then
+    echo "installing libghc-ghc-events-dev (for the ghc-events ratio)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libghc-ghc-events-dev >/dev/null 2>&1 || true
+  fi
+  if [[ -z "$(ghc-pkg --simple-output list ghc-events 2>/dev/null)" ]]; then
+    ghc_events_skip="the ghc-events library is not installed (apt-get install -y libghc-ghc-events-dev)"
+  else
+    ghc_events=build-release/ghc-events-count/GhcEventsCount
+    if [[ ! -x "$ghc_events" || tools/bench/GhcEventsCount.hs -nt "$ghc_events" ]]; then
+      mkdir -p build-release/ghc-events-count
+      ( cd tools/bench && ghc -v0 -O1 -rtsopts -package ghc-events \
+          -outputdir ../../build-release/ghc-events-count/obj \
+          -o ../../build-release/ghc-events-count/GhcEventsCount GhcEventsCount.hs ) \
+        || { ghc_events=""; ghc_events_skip="GhcEventsCount.hs did not build"; }
+    fi
+  fi
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/el2fx-bench-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out.json.gz
 
 best() {  # best wall time of 3 runs of a decode_bench mode
   local mode=$1 line best_line="" best_s=999999
@@ -41,22 +85,68 @@ best() {  # best wall time of 3 runs of a decode_bench mode
 }
 
 peak() {  # wall time and peak RSS of a command
-  /usr/bin/time -f "wall=%es peak_rss=%MKB" "$@" > /dev/null 2> /tmp/el2fx-bench-time.txt || true
-  tail -n 1 /tmp/el2fx-bench-time.txt
+  /usr/bin/time -f "wall=%es peak_rss=%MKB" "$@" > /dev/null 2> "$tmp/time.txt" || true
+  tail -n 1 "$tmp/time.txt"
 }
 
-echo "decode-only (best of 3):      $(best "")"
-echo "time-ordered (best of 3):     $(best --ordered)"
-echo "prefetched (best of 3):       $(best --prefetched)"
-echo "dump --stats:                 $(peak build-release/src/cli/eventlog2fxprof dump --stats "$input")"
-echo "dump (text, to /dev/null):    $(peak build-release/src/cli/eventlog2fxprof dump "$input")"
+median() {  # median of the numbers on standard input
+  sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 
-out=$(mktemp "${TMPDIR:-/tmp}/el2fx-bench-XXXXXX.json.gz")
-trap 'rm -f "$out"' EXIT
-/usr/bin/time -f "%e %M" build-release/src/cli/eventlog2fxprof "$input" -o "$out" -q --timings 2> /tmp/el2fx-bench-time.txt > /dev/null
-read -r wall rss_kb < <(tail -n 1 /tmp/el2fx-bench-time.txt)
-echo "convert phases:               $(grep -o 'index.*' /tmp/el2fx-bench-time.txt)"
-out_size=$(stat -c %s "$out")
-awk -v w="$wall" -v r="$rss_kb" -v o="$out_size" -v s="$size" 'BEGIN {
-  printf "convert:                      wall=%.2fs (%.1f MB/s; target >= 100) peak_rss=%.0f MB (%.1f%% of input; target < 25%%) output=%.1f MB (%.1f%% of input; target < 10%%)\n",
-    w, s / 1e6 / w, r / 1024, r * 1024 * 100 / s, o / 1e6, o * 100 / s }'
+first=1
+for input in "${inputs[@]}"; do
+  size=$(stat -L -c %s "$input")
+  echo "input: $input ($((size / 1000000)) MB)"
+  cat "$input" > /dev/null  # warm the page cache: measure decoding, not the disk
+
+  if [[ $first -eq 1 ]]; then
+    echo "decode-only (best of 3):      $(best "")"
+    echo "time-ordered (best of 3):     $(best --ordered)"
+    echo "prefetched (best of 3):       $(best --prefetched)"
+    echo "dump --stats:                 $(peak build-release/src/cli/eventlog2fxprof dump --stats "$input")"
+    echo "dump (text, to /dev/null):    $(peak build-release/src/cli/eventlog2fxprof dump "$input")"
+    first=0
+  fi
+
+  : > "$tmp/walls.txt"
+  : > "$tmp/rss.txt"
+  status=0
+  for _ in $(seq 1 "$RUNS"); do
+    status=0
+    /usr/bin/time -o "$tmp/time.txt" -f "%e %M" build-release/src/cli/eventlog2fxprof "$input" -o "$out" --timings \
+      > /dev/null 2> "$tmp/stderr.txt" || status=$?
+    read -r wall rss_kb < <(tail -n 1 "$tmp/time.txt")
+    echo "$wall" >> "$tmp/walls.txt"
+    echo "$rss_kb" >> "$tmp/rss.txt"
+  done
+  wall=$(median < "$tmp/walls.txt")
+  rss_kb=$(sort -g "$tmp/rss.txt" | tail -n 1)
+  out_size=$(stat -L -c %s "$out" 2>/dev/null || echo 0)
+  json_size=$(gzip -dc "$out" 2>/dev/null | wc -c) || json_size=0
+  awk -v w="$wall" -v r="$rss_kb" -v o="$out_size" -v j="$json_size" -v s="$size" -v n="$RUNS" 'BEGIN {
+    printf "convert (median of %d):       wall=%.2fs (%.1f MB/s; target >= 100) peak_rss=%.0f MB (%.1f%% of input; target < 25%%) output=%.1f MB (%.1f%% of input; target < 10%%) json=%.1f MB\n",
+      n, w, s / 1e6 / w, r / 1024, r * 1024 * 100 / s, o / 1e6, o * 100 / s, j / 1e6 }'
+  [[ $status -eq 0 ]] || echo "convert exit status:          $status"
+  echo "convert stderr (last run):"
+  sed 's/^/    /' "$tmp/stderr.txt"
+
+  if [[ -n "$ghc_events" ]]; then
+    : > "$tmp/ge.txt"
+    events=""
+    for _ in $(seq 1 "$RUNS"); do
+      events=$(/usr/bin/time -o "$tmp/time.txt" -f "%e" "$ghc_events" "$input" 2> "$tmp/ge-err.txt") || events="failed"
+      tail -n 1 "$tmp/time.txt" >> "$tmp/ge.txt"
+    done
+    ge_wall=$(median < "$tmp/ge.txt")
+    if [[ "$events" == failed ]]; then
+      echo "ghc-events parse:             failed: $(head -n 1 "$tmp/ge-err.txt")"
+    else
+      awk -v w="$wall" -v g="$ge_wall" -v e="$events" -v n="$RUNS" -v s="$size" 'BEGIN {
+        printf "ghc-events parse (median of %d): wall=%.2fs (%.1f MB/s) events=%s; convert / ghc-events parse = %.2f\n",
+          n, g, s / 1e6 / g, e, (g > 0 ? w / g : 0) }'
+    fi
+  else
+    echo "ghc-events ratio skipped: $ghc_events_skip"
+  fi
+  echo
+done

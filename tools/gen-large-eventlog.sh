@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Generate a large, real GHC eventlog for benchmarks (not committed).
 #
-# Usage: tools/gen-large-eventlog.sh OUT [SIZE_MB]
+# Usage: tools/gen-large-eventlog.sh [--tile-to SIZE_MB [--source LOG]] OUT [SIZE_MB]
 #
 # Builds fixtures/src/concurrency.hs (threads with labels, MVars, black holes,
 # STM, FFI calls, throwTo, user markers, parallel GC) and runs it with
@@ -14,29 +14,84 @@
 # (about 20-30 kB of eventlog per round, roughly 2 MB/s on a 2-core machine),
 # and runs again with more rounds if the result is still too small.
 #
+# --tile-to SIZE_MB: larger logs in minutes instead of hours. The real log of
+# SIZE_MB (default 300) is made in a temporary directory, then tools/eventlog_tile.cpp
+# lays copies of it one after another in time (thread ids shifted per copy, the
+# one-off events once; its header comment lists the limits) as many times as brings
+# OUT nearest to the --tile-to size (in steps of the real log's size). --source LOG tiles an existing real eventlog instead of
+# generating one. The tiler is $EVENTLOG_TILE, or built (brought up to date) in
+# build-release/ or build/, whichever is configured first, else in a new build-release/.
+#
 # Needs GHC (Debian: apt-get install -y ghc); installs nothing itself.
 # The program runs with a clean environment from a temporary directory, so the
 # eventlog holds no machine paths (PROGRAM_ARGS is "./concurrency N +RTS ...").
 set -euo pipefail
 
+TILE_TO=""
+SOURCE=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --tile-to) [ $# -ge 2 ] || { echo "gen-large-eventlog: --tile-to needs SIZE_MB" >&2; exit 2; }; TILE_TO=$2; shift 2 ;;
+    --source) [ $# -ge 2 ] || { echo "gen-large-eventlog: --source needs a file" >&2; exit 2; }; SOURCE=$2; shift 2 ;;
+    --) shift; break ;;
+    -*) echo "gen-large-eventlog: unknown option $1" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-  echo "usage: $0 OUT [SIZE_MB]" >&2
+  echo "usage: $0 [--tile-to SIZE_MB [--source LOG]] OUT [SIZE_MB]" >&2
   exit 2
 fi
 OUT_ARG=$1
 SIZE_MB=${2:-300}
-case "$SIZE_MB" in ''|*[!0-9]*) echo "gen-large-eventlog: SIZE_MB must be a whole number" >&2; exit 2 ;; esac
-[ "$SIZE_MB" -ge 1 ] || { echo "gen-large-eventlog: SIZE_MB must be at least 1" >&2; exit 2; }
+for v in "$SIZE_MB" ${TILE_TO:+"$TILE_TO"}; do
+  case "$v" in ''|*[!0-9]*) echo "gen-large-eventlog: SIZE_MB must be a whole number" >&2; exit 2 ;; esac
+  [ "$v" -ge 1 ] || { echo "gen-large-eventlog: SIZE_MB must be at least 1" >&2; exit 2; }
+done
+[ -z "$SOURCE" ] || [ -n "$TILE_TO" ] || { echo "gen-large-eventlog: --source goes with --tile-to" >&2; exit 2; }
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT_DIR=$(cd "$(dirname "$OUT_ARG")" && pwd) || { echo "gen-large-eventlog: no directory for $OUT_ARG" >&2; exit 1; }
+OUT="$OUT_DIR/$(basename "$OUT_ARG")"
+
+# tile SOURCE: OUT = copies of SOURCE up to TILE_TO MB
+tile() {
+  local tiler=${EVENTLOG_TILE:-} dir
+  if [ -z "$tiler" ]; then
+    for dir in "$ROOT/build-release" "$ROOT/build"; do
+      if [ -f "$dir/build.ninja" ]; then
+        meson compile -C "$dir" tools/eventlog-tile >/dev/null  # brings it up to date
+        tiler=$dir/tools/eventlog-tile
+        break
+      fi
+    done
+  fi
+  if [ -z "$tiler" ]; then
+    echo "== building the tiler in build-release/"
+    meson setup "$ROOT/build-release" --buildtype=release -Dtests=false >/dev/null
+    meson compile -C "$ROOT/build-release" tools/eventlog-tile >/dev/null
+    tiler=$ROOT/build-release/tools/eventlog-tile
+  fi
+  echo "== tiling $(stat -c %s "$1") bytes to about $TILE_TO MB"
+  local start
+  start=$(date +%s)
+  "$tiler" --size-mb "$TILE_TO" "$1" "$OUT.tmp" || { rm -f "$OUT.tmp"; exit 1; }
+  mv "$OUT.tmp" "$OUT"
+  echo "== $OUT: $(stat -c %s "$OUT") bytes, tiled in $(( $(date +%s) - start )) s"
+}
+
+if [ -n "$SOURCE" ]; then
+  [ -f "$SOURCE" ] || { echo "gen-large-eventlog: no such file: $SOURCE" >&2; exit 1; }
+  tile "$SOURCE"
+  exit 0
+fi
 
 command -v ghc >/dev/null 2>&1 || {
   echo "gen-large-eventlog: ghc not found; install it with: apt-get install -y ghc" >&2
   exit 1
 }
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SRC="$ROOT/fixtures/src"
-OUT_DIR=$(cd "$(dirname "$OUT_ARG")" && pwd) || { echo "gen-large-eventlog: no directory for $OUT_ARG" >&2; exit 1; }
-OUT="$OUT_DIR/$(basename "$OUT_ARG")"
 TARGET=$((SIZE_MB * 1000000))
 CAPS=4
 
@@ -69,8 +124,13 @@ for attempt in 1 2 3 4; do
   size=$(stat -c %s "$WORK/run/large.eventlog")
   echo "   wrote $size bytes in $(( $(date +%s) - start )) s"
   if [ "$size" -ge "$TARGET" ]; then
-    mv "$WORK/run/large.eventlog" "$OUT"
-    echo "== $OUT: $size bytes, $rounds rounds, $CAPS capabilities"
+    if [ -n "$TILE_TO" ]; then
+      echo "   real log: $size bytes, $rounds rounds, $CAPS capabilities"
+      tile "$WORK/run/large.eventlog"
+    else
+      mv "$WORK/run/large.eventlog" "$OUT"
+      echo "== $OUT: $size bytes, $rounds rounds, $CAPS capabilities"
+    fi
     exit 0
   fi
   rounds=$(( rounds * TARGET * 11 / (size * 10) + 1 ))
