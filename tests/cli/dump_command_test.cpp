@@ -116,6 +116,24 @@ BOOST_AUTO_TEST_CASE(a_zero_interval_is_a_usage_error) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(a_bad_profile_size_is_a_usage_error) {
+    for (const char* size : {"abc", "-5", "1e9", "nan", "10XB", ""}) {
+        auto r = run_binary({"convert", "--max-profile-size", size, "-o", "-", fixture("sparks.eventlog")});
+        BOOST_TEST(r.status == 2, size);
+        BOOST_TEST(r.out.empty());
+        BOOST_TEST(r.err.find("not a size") != std::string::npos, r.err);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_coarsened_profile_says_so_in_one_line) {
+    auto r = run_binary({"convert", "--max-profile-size", "150kB", "-o", "-", fixture("gc-n4.eventlog")});
+    BOOST_TEST(r.status == 0);
+    BOOST_TEST(r.err.find("4.15 s of eventlog: ") != std::string::npos, r.err);
+    BOOST_TEST(r.err.find(" to stay within 150 kB; use --from/--to for full detail\n") != std::string::npos, r.err);
+    auto plain = run_binary({"convert", "-o", "-", fixture("gc-n4.eventlog")});
+    BOOST_TEST(plain.err.find("to stay within") == std::string::npos, plain.err);
+}
+
 BOOST_AUTO_TEST_CASE(standard_input_gives_the_same_output_as_the_file) {
     std::string bytes = slurp(fixture("sparks.eventlog"));
     auto from_file = run_binary({"dump", fixture("sparks.eventlog")});
