@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/threading/sampling_interval.hpp"
+#include "window/window_spec.hpp"
 
 namespace el2fx::convert {
 
@@ -27,6 +28,7 @@ struct ConvertOptions {
     // (source_locations.hpp); empty: no source text in the profile.
     std::vector<std::string> source_dirs;
     std::size_t heap_bands = 9;  // heap-profile bands in the chart (a colour each); the rest make "other"
+    window::Window window;       // --from/--to/--from-marker/--to-marker (src/window); bounds: once found
 };
 
 }  // namespace el2fx::convert

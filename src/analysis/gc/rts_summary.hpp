@@ -129,6 +129,8 @@ struct RtsSummary {
 // Where the eventlog ended.
 struct SummaryEnd {
     bool truncated = false;  // the data stopped before the end-of-data marker
+    // A window of the log (src/window) starts here: Total counts from it, INIT is not in it.
+    std::optional<std::uint64_t> window_start;
 };
 
 // Feed it every event (handle) with the heap sample it gave (add, right after), and every
