@@ -71,6 +71,7 @@ void EventWindow::inside(const Event& event) {
     }
     if (spec_.to_marker && !to_ && &event != opening_ && marks(event, *spec_.to_marker)) to_ = event.time;
     opening_ = nullptr;
+    if (!prelude_.passes(event)) return;
     held_ = &event;
     if (const auto* p = event.as<HeapAllocated>()) {
         rewritten_ = event;

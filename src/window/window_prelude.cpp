@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "window/synthetic_event.hpp"
+
 namespace el2fx::window {
 namespace {
 
@@ -62,23 +64,6 @@ bool deletes(const Event& deletion, const Event& defined) {
     return false;
 }
 
-Event at(std::uint64_t time, std::optional<CapNo> cap, Payload payload) {
-    Event e;
-    e.time = time;
-    e.cap = cap;
-    e.payload = std::move(payload);
-    e.tag = static_cast<std::uint16_t>(std::visit(
-        [](const auto& p) -> std::uint16_t {
-            if constexpr (requires { std::decay_t<decltype(p)>::tag; })
-                return std::decay_t<decltype(p)>::tag;
-            else
-                return 0xFFFF;
-        },
-        e.payload));
-    e.synthetic = true;
-    return e;
-}
-
 Event restamped(const Event& event, std::uint64_t time) {
     Event e = event;
     e.synthetic = true;
@@ -121,6 +106,7 @@ WindowPrelude::CapabilityState& WindowPrelude::capability(CapNo cap) {
 
 void WindowPrelude::handle(const Event& event) {
     if (event.cap) capability(*event.cap);
+    gc_.handle(event);
     const CapNo cap = event.cap.value_or(0);
     switch (event.tag) {
         case RunThread::tag:
@@ -154,12 +140,6 @@ void WindowPrelude::handle(const Event& event) {
             return;
         case ThreadLabel::tag:
             if (const auto* p = event.as<ThreadLabel>()) threads_[p->thread].label.emplace(event);
-            return;
-        case StartGC::tag:
-            if (event.cap) capability(cap).collecting = true;
-            return;
-        case EndGC::tag:
-            if (event.cap) capability(cap).collecting = false;
             return;
         case HeapAllocated::tag:
             if (const auto* p = event.as<HeapAllocated>()) {
@@ -210,14 +190,14 @@ void WindowPrelude::forget(const Event& event) {
     std::erase_if(definitions_, [&](const OwnedEvent& d) { return deletes(event, d.event()); });
 }
 
-std::vector<Event> WindowPrelude::state_at(std::uint64_t from) const {
+std::vector<Event> WindowPrelude::state_at(std::uint64_t from) {
     std::vector<Event> out;
     for (const OwnedEvent& d : latest_) out.push_back(restamped(d.event(), from));
     for (const OwnedEvent& d : definitions_) out.push_back(restamped(d.event(), from));
     for (std::size_t c = 0; c < capabilities_.size(); ++c) {
         if (!capabilities_[c].seen) continue;
         const auto cap = static_cast<CapNo>(c);
-        out.push_back(at(from, cap, BlockMarker{0, from, cap}));
+        out.push_back(synthetic(from, cap, BlockMarker{0, from, cap}));
     }
     for (const OwnedEvent& l : levels_) out.push_back(restamped(l.event(), from));
     for (const auto& [id, t] : threads_)
@@ -225,12 +205,11 @@ std::vector<Event> WindowPrelude::state_at(std::uint64_t from) const {
     // Stopped threads before anything runs: a capability's mutator sees no stop of
     // another thread than the one it runs.
     for (const auto& [id, t] : threads_)
-        if (t.phase == ThreadState::Phase::stopped) out.push_back(at(from, t.cap, StopThread{id, t.status, t.blocker}));
+        if (t.phase == ThreadState::Phase::stopped) out.push_back(synthetic(from, t.cap, StopThread{id, t.status, t.blocker}));
+    gc_.state_at(from, out);
     for (std::size_t c = 0; c < capabilities_.size(); ++c)
-        if (capabilities_[c].collecting) out.push_back(at(from, static_cast<CapNo>(c), StartGC{}));
-    for (std::size_t c = 0; c < capabilities_.size(); ++c)
-        if (capabilities_[c].running && !capabilities_[c].collecting)
-            out.push_back(at(from, static_cast<CapNo>(c), RunThread{*capabilities_[c].running}));
+        if (capabilities_[c].running && !gc_.in_gc(static_cast<CapNo>(c)))
+            out.push_back(synthetic(from, static_cast<CapNo>(c), RunThread{*capabilities_[c].running}));
     return out;
 }
 

@@ -8,8 +8,8 @@
 //                 one still defined: a deleted task, capability or capset is forgotten),
 //                 restamped (the wall clock moved by the same amount, so it still names
 //                 the same instant);
-//   capabilities  a BLOCK_MARKER each, so each one lives from the start; a GC_START for
-//                 one that is collecting;
+//   capabilities  a BLOCK_MARKER each, so each one lives from the start;
+//   collection    the one under way, cut at the start (collection_at_start.hpp);
 //   heap levels   the last HEAP_SIZE, HEAP_LIVE and BLOCKS_SIZE;
 //   threads       the last label of each thread not finished; a synthetic STOP_THREAD
 //                 (Event::synthetic, same status and blocker) for each one stopped, on the
@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "eventlog/event.hpp"
+#include "window/collection_at_start.hpp"
 #include "window/owned_event.hpp"
 
 namespace el2fx::window {
@@ -48,8 +49,11 @@ public:
     void handle(const eventlog::Event& event);
 
     // The state at `from`, as events stamped `from` in the order above (each valid while
-    // this prelude lives and takes no more events).
-    std::vector<eventlog::Event> state_at(std::uint64_t from) const;
+    // this prelude lives and takes no more events). Called once, when the window starts.
+    std::vector<eventlog::Event> state_at(std::uint64_t from);
+
+    // Inside the window: false for the events of a collection that is not the window's.
+    bool passes(const eventlog::Event& event) { return gc_.passes(event); }
 
     const Baselines& baselines() const { return baselines_; }
 
@@ -63,7 +67,6 @@ private:
     };
     struct CapabilityState {
         bool seen = false;
-        bool collecting = false;
         std::optional<eventlog::ThreadId> running;
     };
 
@@ -77,6 +80,7 @@ private:
     std::vector<OwnedEvent> definitions_;  // every one still defined, in order
     std::vector<OwnedEvent> levels_;       // the last HEAP_SIZE, HEAP_LIVE, BLOCKS_SIZE
     Baselines baselines_;
+    CollectionAtStart gc_;
 };
 
 }  // namespace el2fx::window
