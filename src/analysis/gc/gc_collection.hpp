@@ -91,7 +91,8 @@ struct GcCollection {
     std::optional<std::uint64_t> runtime_pause() const;
     // GC sync: from the request to the GC_START of the capability that then ran the collection.
     std::optional<std::uint64_t> sync_duration() const;
-    // From the first GC_START to the last GC_END of any capability that took part.
+    // From the first GC_START to the last GC_END of any capability that took part (with no
+    // GC_START: from the GC_GLOBAL_SYNC, the GC_STATS_GHC or the request).
     std::uint64_t first_start() const;
     std::optional<std::uint64_t> last_end() const;  // none if a capability never ended
     // The seed's pause: the average over the capabilities that took part (and ended).

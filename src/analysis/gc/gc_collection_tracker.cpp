@@ -281,6 +281,9 @@ void GcCollectionTracker::finish(std::vector<GcCollection>& done) {
         s.in_gc = false;
         s.in_phase = false;
     }
+    // A request no capability acted on before the end (a window's end, a truncated log) is
+    // no collection: nothing stopped for it.
+    std::erase_if(open_, [](const Open& o) { return o.c.caps.empty() && !o.synced && !o.c.stats; });
     while (!open_.empty()) emit_front(done);
 }
 

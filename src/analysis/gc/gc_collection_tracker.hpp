@@ -31,7 +31,8 @@ public:
     // Feeds one event (every type may be given; the others are ignored). Collections this
     // event completes are appended to `done`, in the order they began.
     void handle(const eventlog::Event& event, std::vector<GcCollection>& done);
-    // Closes everything still open at the end of the log.
+    // Closes everything still open at the end of the log; a collection only requested (no
+    // capability started it) is left out.
     void finish(std::vector<GcCollection>& done);
 
     // The transitions, one per event type (handle() dispatches to these).

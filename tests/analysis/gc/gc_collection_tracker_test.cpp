@@ -302,4 +302,35 @@ BOOST_AUTO_TEST_CASE(a_second_request_for_the_same_collection_is_ignored) {
     BOOST_TEST(r.tracker.anomalies().extra_request == 1u);
 }
 
+// A window's end (or a truncated log) after a request and before any capability stopped: the
+// request is no collection, so no "GC" marker with no capability and no start.
+BOOST_AUTO_TEST_CASE(a_request_no_capability_acted_on_before_the_end_is_no_collection) {
+    Run r;
+    r.feed({
+        event(100, 0, ev::StartGC{}), event(120, 0, ev::EndGC{}), event(121, 0, ev::GlobalSyncGC{}),
+        event(122, 0, stats(0, 1)),
+        event(200, 0, ev::RequestParGC{}),  // the log ends here
+    });
+    const auto& done = r.finish();
+    BOOST_REQUIRE_EQUAL(done.size(), 1u);
+    BOOST_TEST(done[0].caps.size() == 1u);
+    BOOST_TEST(r.tracker.anomalies().total() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_collection_without_a_start_starts_at_its_sync_statistics_or_request) {
+    GcCollection c;
+    BOOST_TEST(c.first_start() == 0u);
+    c.request = GcRequest{0, 50, true};
+    BOOST_TEST(c.first_start() == 50u);
+    c.stats_time = 70;
+    BOOST_TEST(c.first_start() == 70u);
+    c.global_sync_time = 60;
+    BOOST_TEST(c.first_start() == 60u);
+    GcParticipation p;
+    p.cap = 1;
+    p.start = 55;
+    c.caps.push_back(p);
+    BOOST_TEST(c.first_start() == 55u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
