@@ -26,7 +26,10 @@ int run_summary(const SummaryCommand& command, std::FILE* out, std::FILE* err) {
     while (const eventlog::Event* event = windowed.next(events)) analysis.handle(*event);
     gc::SummaryEnd end;
     end.truncated = reader.stream_end().truncated_at.has_value();
-    if (command.window.active()) end.window_start = windowed.bounds().from;
+    if (command.window.active()) {
+        end.window_start = windowed.bounds().from;
+        if (windowed.bounds().cut) end.window_cut = windowed.bounds().to;
+    }
     gc::RtsSummary summary = analysis.finish(end).summary;
 
     std::string text;

@@ -87,6 +87,7 @@ void EventWindow::inside(const Event& event) {
 
 void EventWindow::end_at(std::uint64_t time) {
     phase_ = Phase::ended;
+    cut_ = true;
     Event closing;
     closing.time = time;
     closing.tag = BlockMarker::tag;

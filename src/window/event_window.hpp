@@ -46,7 +46,7 @@ public:
     }
 
     // Where the window was cut, once its start was found.
-    WindowBounds bounds() const { return {from_, to_}; }
+    WindowBounds bounds() const { return {from_, to_, cut_}; }
     bool started() const { return phase_ != Phase::before; }
 
 private:
@@ -65,6 +65,7 @@ private:
     Phase phase_ = Phase::before;
     std::uint64_t from_ = 0;
     std::optional<std::uint64_t> to_;
+    bool cut_ = false;  // ended at the first event after `to`
     std::uint64_t last_time_ = 0;
     const eventlog::Event* opening_ = nullptr;  // the event that opened the window (its own marker)
     WindowPrelude prelude_;

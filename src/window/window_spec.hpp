@@ -22,6 +22,7 @@ struct WindowSpec {
 struct WindowBounds {
     std::uint64_t from = 0;
     std::optional<std::uint64_t> to;  // none: the log's end
+    bool cut = false;                 // events went on after `to`: what was under way there is cut
     bool operator==(const WindowBounds&) const = default;
 };
 

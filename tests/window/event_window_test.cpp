@@ -102,6 +102,7 @@ BOOST_AUTO_TEST_CASE(to_closes_with_a_block_marker_and_reads_no_further) {
     BOOST_TEST(s.read == 5u);  // the first event after 45 told the end; nothing after it was read
     BOOST_TEST(!w.next(s));
     BOOST_TEST(s.read == 5u);
+    BOOST_TEST(w.bounds().cut);  // the log went on: what was under way at 45 is cut there
 }
 
 BOOST_AUTO_TEST_CASE(events_at_to_are_in_the_window) {
@@ -118,6 +119,7 @@ BOOST_AUTO_TEST_CASE(to_beyond_the_log_ends_at_the_log_end) {
     auto out = run(w, s);
     BOOST_TEST(out.back().time == 70u);
     BOOST_TEST(!out.back().synthetic);
+    BOOST_TEST(!w.bounds().cut);  // the log ended first: nothing is cut
 }
 
 BOOST_AUTO_TEST_CASE(from_marker_opens_at_the_first_marker_starting_with_the_text) {

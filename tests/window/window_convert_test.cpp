@@ -97,15 +97,20 @@ void windowed(const std::string& path, const window::WindowSpec& spec, F&& f) {
     while (const eventlog::Event* e = w.next(events)) f(*e);
 }
 
+// The window's +RTS -s, as the summary command computes it.
 gc::RtsSummary summary_of(const std::string& path, const window::WindowSpec& spec) {
     gc::GcAnalysis analysis(false);
-    std::optional<std::uint64_t> start;
-    windowed(path, spec, [&](const eventlog::Event& e) {
-        if (!start) start = e.time;
-        analysis.handle(e);
-    });
+    eventlog::InputFile file(path);
+    Diagnostics d;
+    eventlog::TimeOrderedReader reader(file, d);
+    eventlog::EventPrefetcher events(reader, d);
+    window::EventWindow w(spec);
+    while (const eventlog::Event* e = w.next(events)) analysis.handle(*e);
     gc::SummaryEnd end;
-    if (spec.active()) end.window_start = start;
+    if (spec.active()) {
+        end.window_start = w.bounds().from;
+        if (w.bounds().cut) end.window_cut = w.bounds().to;
+    }
     return analysis.finish(end).summary;
 }
 
@@ -245,6 +250,49 @@ BOOST_AUTO_TEST_CASE(summary_figures_are_the_windows_own) {
             BOOST_TEST(window.collections < whole.collections);
             BOOST_REQUIRE(window.total_elapsed.value.has_value());
             BOOST_TEST(*window.total_elapsed.value <= to - from);
+        }
+    }
+}
+
+// Windows cut right after GC events, so that they start and end inside collections at every
+// stage (requested, stopping, collecting, synced, statistics posted with late GC_ENDs to come):
+// every collection the window counts has its statistics, and nothing about the cuts is odd.
+BOOST_AUTO_TEST_CASE(windows_cut_inside_collections_count_whole_collections_only) {
+    for (const char* name : {"concurrency.eventlog", "gc-n4.eventlog", "alloc.eventlog"}) {
+        BOOST_TEST_CONTEXT(name) {
+            const std::string path = fixture(name);
+            const auto events = read_all(path);
+            const gc::RtsSummary whole = summary_of(path, {});
+            BOOST_REQUIRE(whole.anomalies.total() == 0u);
+            std::vector<std::uint64_t> cuts;
+            for (const Plain& e : events) {
+                switch (e.tag) {
+                    case eventlog::RequestParGC::tag:
+                    case eventlog::RequestSeqGC::tag:
+                    case eventlog::StartGC::tag:
+                    case eventlog::EndGC::tag:
+                    case eventlog::GlobalSyncGC::tag:
+                    case eventlog::GCStatsGHC::tag: cuts.push_back(e.time + 1); break;
+                    default: break;
+                }
+            }
+            BOOST_REQUIRE(cuts.size() > 40u);
+            const std::size_t step = cuts.size() / 40;
+            for (std::size_t i = 0; i + 9 < cuts.size(); i += step) {
+                const std::uint64_t from = cuts[i], to = cuts[i + 3 + i % 7];
+                if (to <= from) continue;
+                BOOST_TEST_CONTEXT("window " << from << " to " << to) {
+                    const gc::RtsSummary w = summary_of(path, {.from = from, .to = to});
+                    BOOST_TEST(w.anomalies.total() == 0u);
+                    std::uint64_t with_stats = 0, stats_in_window = 0;
+                    for (const auto& g : *w.generations_table.value) with_stats += g.collections;
+                    for (const Plain& e : events)
+                        if (e.tag == eventlog::GCStatsGHC::tag && e.time >= from && e.time <= to) ++stats_in_window;
+                    BOOST_TEST(w.collections == with_stats);  // none without its statistics
+                    BOOST_TEST(with_stats <= stats_in_window);
+                    BOOST_TEST(with_stats + 1 >= stats_in_window);  // at most one ended before the start
+                }
+            }
         }
     }
 }

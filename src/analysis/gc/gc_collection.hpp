@@ -84,6 +84,9 @@ struct GcCollection {
     std::optional<std::uint64_t> heap_size;    // HEAP_SIZE
     std::optional<std::uint64_t> blocks_size;  // BLOCKS_SIZE (GHC >= 9.2)
     std::optional<MemReturnBytes> mem_return;  // MEM_RETURN (GHC >= 9.2)
+    // Under way where a window of the log ended (src/window) and without its statistics, which
+    // come after: its capabilities' pauses end there. Not one of the window's collections.
+    bool cut = false;
 
     const GcParticipation* participation(CapNo cap) const;
     // The initiating capability's GC_START and GC_END: the pause +RTS -s counts.

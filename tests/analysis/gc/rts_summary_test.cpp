@@ -81,7 +81,7 @@ std::vector<ev::Event> run_events(std::string_view rts_id = "GHC-9.0.2 rts_thr_l
 RtsSummary summarise(const std::vector<ev::Event>& events, bool truncated = false) {
     GcAnalysis a(false);
     for (const ev::Event& e : events) a.handle(e);
-    return a.finish(SummaryEnd{truncated}).summary;
+    return a.finish(SummaryEnd{truncated, {}, {}}).summary;
 }
 
 bool has_line(const std::string& text, const std::string& line) {
@@ -163,6 +163,30 @@ BOOST_AUTO_TEST_CASE(a_collection_under_way_when_main_returns_is_not_the_exits) 
     BOOST_TEST(*s.gc_elapsed.value == 390u);
     BOOST_TEST(*s.mut_elapsed.value == 2060u - 290u);           // 40 .. 2100, less #1 and #2
     BOOST_TEST(*s.exit_elapsed.value == 3400u - 2100u - 100u);  // less #3
+}
+
+// A window of the run from 500 cut at 2100 (src/window), inside collection #2: #2 is the window's
+// only if its statistics are, so the window counts #1 alone, and nothing is odd about the cut.
+BOOST_AUTO_TEST_CASE(a_collection_under_way_at_a_windows_cut_is_not_the_windows) {
+    GcAnalysis a(false);
+    for (const ev::Event& e : run_events())
+        if (e.time <= 2100) a.handle(e);
+    SummaryEnd end;
+    end.window_start = 500;
+    end.window_cut = 2100;
+    RtsSummary s = a.finish(end).summary;
+    BOOST_TEST(s.collections == 1u);
+    BOOST_TEST(s.anomalies.total() == 0u);
+    BOOST_TEST(*s.gc_elapsed.value == 90u);  // #1's pause: 1010 .. 1100
+    // The same events as a log that stops there: #2 counts, its capabilities' ends are missing.
+    GcAnalysis b(false);
+    for (const ev::Event& e : run_events())
+        if (e.time <= 2100) b.handle(e);
+    SummaryEnd stop;
+    stop.truncated = true;
+    RtsSummary t = b.finish(stop).summary;
+    BOOST_TEST(t.collections == 2u);
+    BOOST_TEST(t.anomalies.missing_end == 2u);
 }
 
 BOOST_AUTO_TEST_CASE(a_truncated_run_gives_lower_bounds_and_says_what_is_missing) {
