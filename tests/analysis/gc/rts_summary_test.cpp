@@ -189,6 +189,31 @@ BOOST_AUTO_TEST_CASE(a_collection_under_way_at_a_windows_cut_is_not_the_windows)
     BOOST_TEST(t.anomalies.missing_end == 2u);
 }
 
+// A window from 900 to 2400 (src/window) of the run: the events inside it, closed by the
+// window's block marker at 2400. Total is the window's length, MUT is Total less GC; INIT and
+// EXIT are not in a window. The whole run's figures differ: Total there is the runtime's.
+BOOST_AUTO_TEST_CASE(a_window_counts_total_from_its_start_and_mut_as_total_less_gc) {
+    GcAnalysis a(false);
+    for (const ev::Event& e : run_events())
+        if (e.time >= 900 && e.time <= 2400) a.handle(e);
+    a.handle(event(2400, ev::kGlobalCap, ev::BlockMarker{0, 2400, ev::kGlobalCap}));
+    SummaryEnd end;
+    end.window_start = 900;
+    end.window_cut = 2400;
+    RtsSummary s = a.finish(end).summary;
+    BOOST_TEST(s.collections == 2u);
+    BOOST_REQUIRE(s.total_elapsed.value.has_value());
+    BOOST_TEST(*s.total_elapsed.value == 1500u);  // 900 .. 2400
+    BOOST_TEST(s.total_elapsed.accuracy == Accuracy::exact);
+    BOOST_TEST(*s.gc_elapsed.value == 290u);      // #1 (90) and #2 (200): the initiating capability's pauses
+    BOOST_TEST(*s.mut_elapsed.value == 1500u - 290u);
+    BOOST_TEST(!s.init_elapsed.value.has_value());
+    BOOST_TEST(!s.exit_elapsed.value.has_value());
+    const RtsSummary whole = summarise(run_events());
+    BOOST_TEST(*whole.total_elapsed.value != *s.total_elapsed.value);
+    BOOST_TEST(whole.init_elapsed.value.has_value());
+}
+
 BOOST_AUTO_TEST_CASE(a_truncated_run_gives_lower_bounds_and_says_what_is_missing) {
     std::vector<ev::Event> events = run_events();
     events.resize(28);  // up to and with collection 2's late GC_END: main never returned
