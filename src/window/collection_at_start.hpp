@@ -32,6 +32,11 @@ namespace el2fx::window {
 
 class CollectionAtStart {
 public:
+    // The types handle() looks at.
+    static constexpr std::uint16_t kTags[] = {eventlog::RequestSeqGC::tag, eventlog::RequestParGC::tag,
+                                              eventlog::StartGC::tag,      eventlog::EndGC::tag,
+                                              eventlog::GlobalSyncGC::tag, eventlog::GCStatsGHC::tag};
+
     // One event before the window's start (every type may be given; the others are ignored).
     void handle(const eventlog::Event& event);
 

@@ -1,5 +1,8 @@
 #include "window/event_window.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "util/error.hpp"
 
 namespace el2fx::window {
@@ -15,6 +18,8 @@ EventWindow::EventWindow(const WindowSpec& spec) : spec_(spec), active_(spec.act
     check_spec(spec_);
     to_ = spec_.to;
     queue_.reserve(64);
+    skip_.before = spec_.from_marker ? UINT64_MAX : spec_.from.value_or(0);
+    skip_.wanted = &WindowPrelude::wanted(spec_.from_marker.has_value());
 }
 
 bool EventWindow::marks(const Event& event, std::string_view text) {
@@ -54,6 +59,8 @@ void EventWindow::start(const Event& event) {
         throw Error("--from-marker " + quoted(*spec_.from_marker) + " is at " + format_time(from_) +
                     ", not before --to " + format_time(*to_));
     phase_ = Phase::inside;
+    for (std::size_t c = 0; c < skip_.caps.size(); ++c)
+        if (skip_.caps[c]) prelude_.saw_capability(static_cast<CapNo>(c));
     // A global block marker first: the window starts at `from` even where no event is.
     Event opening;
     opening.time = from_;
@@ -102,7 +109,7 @@ void EventWindow::end_of_input() {
             throw Error("--from-marker " + quoted(*spec_.from_marker) +
                         ": no traceMarker or traceEvent message starts with it");
         throw Error("--from " + format_time(spec_.from.value_or(0)) + " is after the log's last event (at " +
-                    format_time(last_time_) + ")");
+                    format_time(std::max(last_time_, skip_.last_time)) + ")");
     }
     if (phase_ == Phase::inside && spec_.to_marker && !to_)
         throw Error("--to-marker " + quoted(*spec_.to_marker) +

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "eventlog/event.hpp"
+#include "eventlog/skip_before.hpp"
 #include "window/window_prelude.hpp"
 #include "window/window_spec.hpp"
 
@@ -36,7 +37,7 @@ public:
         for (;;) {
             if (const eventlog::Event* queued = from_queue()) return queued;
             if (phase_ == Phase::ended) return nullptr;
-            const eventlog::Event* event = source.next();
+            const eventlog::Event* event = pull(source);
             if (!event) {
                 end_of_input();
                 continue;
@@ -51,6 +52,16 @@ public:
 
 private:
     enum class Phase : std::uint8_t { before, inside, ended };
+
+    // Before the start, a source that can pass over records undecoded (EventPrefetcher) is
+    // asked for the types the prelude and the opening need only.
+    template <typename Source>
+    const eventlog::Event* pull(Source& source) {
+        if constexpr (requires { source.next(skip_); }) {
+            if (phase_ == Phase::before) return source.next(skip_);
+        }
+        return source.next();
+    }
 
     void take(const eventlog::Event& event);
     void start(const eventlog::Event& event);
@@ -73,6 +84,7 @@ private:
     std::size_t queued_ = 0;              // next of queue_
     const eventlog::Event* held_ = nullptr;  // then this one (the source's, or rewritten_)
     eventlog::Event rewritten_;
+    eventlog::SkipBefore skip_;
 };
 
 }  // namespace el2fx::window

@@ -98,6 +98,28 @@ SparkCounters Baselines::sparks_since(CapNo cap, const SparkCounters& total) con
     return s;
 }
 
+const TagSet& WindowPrelude::wanted(bool with_messages) {
+    static const auto make = [](bool messages) {
+        TagSet s;
+        for (std::uint32_t tag = 0; tag < s.size(); ++tag)
+            if (is_latest_kind(static_cast<std::uint16_t>(tag)) || is_definition(static_cast<std::uint16_t>(tag)))
+                s.set(tag);
+        for (std::uint16_t tag : {RunThread::tag, StopThread::tag, MigrateThread::tag, ThreadLabel::tag,
+                                  HeapAllocated::tag, SparkCounters::tag, HeapSize::tag, HeapLive::tag,
+                                  BlocksSize::tag, TaskDelete::tag, CapDelete::tag, CapsetRemoveCap::tag,
+                                  CapsetDelete::tag})
+            s.set(tag);
+        for (std::uint16_t tag : CollectionAtStart::kTags) s.set(tag);
+        if (messages) {
+            s.set(UserMarker::tag);
+            s.set(UserMessage::tag);
+        }
+        return s;
+    };
+    static const TagSet plain = make(false), messages = make(true);
+    return with_messages ? messages : plain;
+}
+
 WindowPrelude::CapabilityState& WindowPrelude::capability(CapNo cap) {
     if (cap >= capabilities_.size()) capabilities_.resize(std::size_t{cap} + 1);
     capabilities_[cap].seen = true;

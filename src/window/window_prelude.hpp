@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "eventlog/event.hpp"
+#include "eventlog/skip_before.hpp"
 #include "window/collection_at_start.hpp"
 #include "window/owned_event.hpp"
 
@@ -56,6 +57,12 @@ public:
     bool passes(const eventlog::Event& event) { return gc_.passes(event); }
 
     const Baselines& baselines() const { return baselines_; }
+
+    // The types handle() looks at (with traceMarker and traceEvent messages: those a
+    // --from-marker looks for too); of the others it only needs the capability.
+    static const eventlog::TagSet& wanted(bool with_messages);
+    // An event of another type was on this capability.
+    void saw_capability(eventlog::CapNo cap) { capability(cap); }
 
 private:
     struct ThreadState {

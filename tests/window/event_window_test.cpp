@@ -5,6 +5,7 @@
 // Windows are written with designated initializers naming only the ends they give.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@ using namespace el2fx::eventlog;
 using el2fx::testing::make_event;
 using el2fx::window::EventWindow;
 using el2fx::window::WindowSpec;
+using el2fx::eventlog::SkipBefore;
 
 namespace {
 
@@ -32,7 +34,8 @@ struct Out {
     bool synthetic;
 };
 
-std::vector<Out> run(EventWindow& window, ListSource& source) {
+template <typename Source>
+std::vector<Out> run(EventWindow& window, Source& source) {
     std::vector<Out> out;
     while (const Event* e = window.next(source)) out.push_back({e->time, e->tag, e->synthetic});
     return out;
@@ -162,6 +165,61 @@ BOOST_AUTO_TEST_CASE(heap_allocated_counts_from_the_start) {
     while (const Event* e = w.next(s))
         if (const auto* a = e->as<HeapAllocated>()) last = a->alloc_bytes;
     BOOST_TEST(last == 600u);
+}
+
+// A source that can pass over records undecoded (as EventPrefetcher can): the window asks it
+// to only before its start, for the prelude's types, and its output is the same.
+struct SkippingSource : ListSource {
+    std::vector<std::uint64_t> passed_over;
+    using ListSource::next;
+    const Event* next(SkipBefore& skip) {
+        while (read < events.size()) {
+            const Event& e = events[read];
+            if (e.time < skip.before && !skip.wanted->test(e.tag)) {
+                passed_over.push_back(e.time);
+                skip.last_time = std::max(skip.last_time, e.time);
+                if (e.cap) {
+                    if (*e.cap >= skip.caps.size()) skip.caps.resize(std::size_t{*e.cap} + 1);
+                    skip.caps[*e.cap] = true;
+                }
+                ++read;
+                continue;
+            }
+            return &events[read++];
+        }
+        return nullptr;
+    }
+};
+
+BOOST_AUTO_TEST_CASE(before_the_start_a_skipping_source_passes_over_what_the_prelude_does_not_want) {
+    SkippingSource skipping;
+    skipping.events = log().events;
+    // A capability known only from an event the prelude does not look at.
+    skipping.events.insert(skipping.events.begin(), make_event(5, CapNo{3}, GCIdle{}));
+    ListSource plain;
+    plain.events = skipping.events;
+    EventWindow a(WindowSpec{.from = 45}), b(WindowSpec{.from = 45});
+    std::vector<Out> with_skipping = run(a, skipping), without = run(b, plain);
+    BOOST_TEST(skipping.passed_over == (std::vector<std::uint64_t>{5, 20, 40}));  // the GC_IDLE, the markers
+    BOOST_REQUIRE(with_skipping.size() == without.size());
+    for (std::size_t i = 0; i < without.size(); ++i) {
+        BOOST_TEST(with_skipping[i].time == without[i].time);
+        BOOST_TEST(with_skipping[i].tag == without[i].tag);
+    }
+    bool cap3 = false;
+    EventWindow c(WindowSpec{.from = 45});
+    SkippingSource again;
+    again.events = skipping.events;
+    while (const Event* e = c.next(again))
+        if (e->tag == BlockMarker::tag && e->cap == CapNo{3}) cap3 = true;
+    BOOST_TEST(cap3);  // its capability still lives from the start
+    // A --from-marker's markers are not passed over.
+    SkippingSource markers;
+    markers.events = log().events;
+    EventWindow d(WindowSpec{.from_marker = std::string("minute 3")});
+    (void)run(d, markers);
+    BOOST_TEST(d.bounds().from == 60u);
+    BOOST_TEST(markers.passed_over.empty());  // the markers, and what the prelude wants
 }
 
 BOOST_AUTO_TEST_CASE(from_marker_not_found_is_an_error) {
