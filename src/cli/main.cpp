@@ -19,6 +19,7 @@
 #include "cli/interrupt_cleanup.hpp"
 #include "cli/record_command.hpp"
 #include "cli/summary_command.hpp"
+#include "cli/window_options.hpp"
 #include "cli/serve_command.hpp"
 #include "util/error.hpp"
 
@@ -205,6 +206,7 @@ int summary_main(int argc, char** argv) {
     // clang-format off: one option per line
     options.add_options()("json", "print JSON instead (every figure with its accuracy and a note)");
     // clang-format on
+    add_window_options(options);
     int status = kOk;
     auto parsed = parse_input_command(options, argc, argv, status);
     if (!parsed) return status;
@@ -213,6 +215,7 @@ int summary_main(int argc, char** argv) {
     command.input = args["input"].as<std::string>();
     command.json = args.count("json") > 0;
     command.strict = args.count("strict") > 0;
+    command.window = read_window_options(args);
     return run_summary(command, stdout, stderr);
 }
 
@@ -353,6 +356,7 @@ int convert_main(int argc, char** argv) {
         "input", "eventlog file, or - for standard input", cxxopts::value<std::vector<std::string>>());
     // clang-format on
     add_conversion_options(options);
+    add_window_options(options);
     add_serve_options(options);
     options.parse_positional({"input"});
     options.positional_help("FILE...");
@@ -382,6 +386,7 @@ int convert_main(int argc, char** argv) {
         }
     }
     read_conversion_options(args, command.options);
+    command.options.window.spec = read_window_options(args);
     command.stats = args.count("stats") > 0;
     command.timings = args.count("timings") > 0;
     command.strict = args.count("strict") > 0;

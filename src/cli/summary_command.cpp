@@ -12,6 +12,7 @@
 #include "analysis/gc/rts_summary_json.hpp"
 #include "analysis/gc/rts_summary_text.hpp"
 #include "util/error.hpp"
+#include "window/event_window.hpp"
 
 namespace el2fx::cli {
 
@@ -21,9 +22,14 @@ int run_summary(const SummaryCommand& command, std::FILE* out, std::FILE* err) {
     eventlog::TimeOrderedReader reader(input, diagnostics);
     gc::GcAnalysis analysis(/*keep_records=*/false);
     eventlog::EventPrefetcher events(reader, diagnostics);  // the merge beside the analysis
-    while (const eventlog::Event* event = events.next()) analysis.handle(*event);
+    window::EventWindow windowed(command.window);  // inactive: every event
+    while (const eventlog::Event* event = windowed.next(events)) analysis.handle(*event);
     gc::SummaryEnd end;
     end.truncated = reader.stream_end().truncated_at.has_value();
+    if (command.window.active()) {
+        end.window_start = windowed.bounds().from;
+        if (windowed.bounds().cut) end.window_cut = windowed.bounds().to;
+    }
     gc::RtsSummary summary = analysis.finish(end).summary;
 
     std::string text;
@@ -32,7 +38,13 @@ int run_summary(const SummaryCommand& command, std::FILE* out, std::FILE* err) {
     } else {
         text = "+RTS -s of " + command.input;
         if (!summary.rts_identifier.empty()) text += " (" + summary.rts_identifier + ")";
-        text += ", computed from its events\n\n";
+        text += ", computed from its events";
+        if (command.window.active()) {
+            const window::WindowBounds b = windowed.bounds();
+            text += ", in the window " + window::format_time(b.from) + " to " +
+                    (b.to ? window::format_time(*b.to) : std::string("the log's end"));
+        }
+        text += "\n\n";
         text += gc::render_summary_text(summary);
     }
     if (std::fwrite(text.data(), 1, text.size(), out) != text.size() || std::fflush(out) != 0)

@@ -5,12 +5,15 @@
 #include <cstdio>
 #include <string>
 
+#include "window/window_spec.hpp"
+
 namespace el2fx::cli {
 
 struct SummaryCommand {
     std::string input;
     bool json = false;
     bool strict = false;
+    window::WindowSpec window;  // --from/--to/--from-marker/--to-marker: the window's own figures
 };
 
 // Returns the exit code; throws el2fx::Error on bad input.

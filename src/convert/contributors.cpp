@@ -7,6 +7,7 @@
 #include "convert/gc_heap_contributor.hpp"
 #include "convert/heap_profile_contributor.hpp"
 #include "convert/run_info_contributor.hpp"
+#include "convert/window_contributor.hpp"
 
 namespace el2fx::convert {
 
@@ -18,6 +19,7 @@ Contributors make_contributors(const ConvertOptions& options, Diagnostics& diagn
     all.push_back(std::move(threading));
     // After the threads: the eventlog's problems are marked once their markers are in.
     all.push_back(std::make_unique<RunInfoContributor>(options, diagnostics));
+    all.push_back(std::make_unique<WindowContributor>());  // --from/--to: the window's section
     all.push_back(std::make_unique<CostCentreContributor>(options));
     // Counters are drawn in contributor order: the heap totals before the heap-profile bands.
     all.push_back(std::make_unique<GcHeapContributor>(options, diagnostics));

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/threading/sampling_interval.hpp"
+#include "window/window_spec.hpp"
 
 namespace el2fx::convert {
 
@@ -34,6 +35,7 @@ struct ConvertOptions {
     // hundreds of thousands of threads): all at one "a folded thread" frame.
     bool folded_thread_names = true;
     std::size_t heap_bands = 9;  // heap-profile bands in the chart (a colour each); the rest make "other"
+    window::Window window;       // --from/--to/--from-marker/--to-marker (src/window); bounds: once found
 };
 
 }  // namespace el2fx::convert

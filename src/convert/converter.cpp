@@ -13,6 +13,7 @@
 #include "eventlog/time_ordered_reader.hpp"
 #include "fxprof/output_file.hpp"
 #include "util/error.hpp"
+#include "window/event_window.hpp"
 
 namespace el2fx::convert {
 namespace {
@@ -86,8 +87,10 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
         eventlog::EventPrefetcher events(reader, first_pass);
         redaction::EventRewriter rewriter(rewriting);
         run::RunCensusCollector collector(options.include_env);
-        while (const eventlog::Event* next = events.next()) collector.handle(rewriter.apply(*next));
+        window::EventWindow window(options.window.spec);  // both passes: the same window (src/window)
+        while (const eventlog::Event* next = window.next(events)) collector.handle(rewriter.apply(*next));
         census = collector.finish();
+        if (options.window.spec.active()) options.window.bounds = window.bounds();
     }
     report.run = census.run;
     report.timings.census = stopwatch.lap();
@@ -145,7 +148,8 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
 
     redaction::EventRewriter rewriter(rewriting);
     eventlog::EventPrefetcher events(reader, report.diagnostics);
-    while (const eventlog::Event* next = events.next()) {
+    window::EventWindow window(options.window.spec);
+    while (const eventlog::Event* next = window.next(events)) {
         const eventlog::Event* event = &rewriter.apply(*next);
         threading.handle(*event);
         for (auto& part : parts.all) part->handle(*event);

@@ -66,6 +66,10 @@ std::span<const std::uint16_t> GcHeapContributor::shown_tags() const { return kS
 void GcHeapContributor::contribute(ProfileContext& context, std::uint64_t end) {
     gc::SummaryEnd summary_end;
     summary_end.truncated = diagnostics_.count(Diagnostic::truncated_input) > 0;
+    if (const auto& b = context.options.window.bounds) {
+        summary_end.window_start = b->from;
+        if (b->cut) summary_end.window_cut = b->to;
+    }
     if (!markers_) begin(context);
     markers_->set_end(end);
     gc::GcAnalysisResult result = analysis_.finish(summary_end);  // hands over the unfinished collections

@@ -15,6 +15,9 @@ struct Event {
     std::uint16_t tag = 0;
     std::optional<CapNo> cap;  // the block's capability; none in the global block
     Payload payload;
+    // Made by a stage, not read from the input: src/window states what was true at a window's
+    // start with events stamped there (a thread already stopped, a definition given before).
+    bool synthetic = false;
 
     template <typename T>
     const T* as() const {

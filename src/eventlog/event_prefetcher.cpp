@@ -4,6 +4,7 @@
 #include <cstring>
 #include <utility>
 
+#include "eventlog/byte_reader.hpp"
 #include "eventlog/push_decoder.hpp"
 #include "util/error.hpp"
 
@@ -122,6 +123,31 @@ void EventPrefetcher::take_next_batch() {
     ready_.pop_front();
     position_ = 0;
     next_diagnostic_ = 0;
+}
+
+const Event* EventPrefetcher::next(SkipBefore& skip) {
+    for (;;) {
+        if (reading_) {
+            if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare
+            while (position_ < reading_->size) {
+                const Record& r = reading_->records[position_];
+                const std::uint8_t* bytes = reading_->bytes.data() + r.at;
+                if (r.time < skip.before && !skip.wanted->test(load_be16(bytes))) {
+                    skip.last_time = std::max(skip.last_time, r.time);
+                    if (r.cap) {
+                        if (*r.cap >= skip.caps.size()) skip.caps.resize(std::size_t{*r.cap} + 1);
+                        skip.caps[*r.cap] = true;
+                    }
+                    ++position_;
+                    if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);
+                    continue;
+                }
+                return next();
+            }
+            if (reading_->last) return next();  // the end, or the reader's error
+        }
+        take_next_batch();
+    }
 }
 
 const Event* EventPrefetcher::next() {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "eventlog/event.hpp"
+#include "eventlog/skip_before.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "util/diagnostics.hpp"
 
@@ -44,6 +45,9 @@ public:
     // The next event in time order, or nullptr at the end; throws the reader's error where
     // the reader would have.
     const Event* next();
+    // The same, but records stamped before `skip.before` whose type `skip.wanted` does not
+    // hold are passed over without being decoded (a window's prelude wants few types).
+    const Event* next(SkipBefore& skip);
 
 private:
     // Diagnostics the reader counted while producing the event at `before` in its batch.

@@ -98,6 +98,54 @@ BOOST_AUTO_TEST_CASE(same_events_and_texts_as_the_reader_whatever_the_batch_size
     }
 }
 
+// Skipping (a window's prelude): records before the time whose type is not wanted are passed
+// over undecoded, their capabilities and latest time told; every other event is as without.
+BOOST_AUTO_TEST_CASE(skipping_passes_over_unwanted_records_before_the_time_only) {
+    TempFile f(disordered_log(4));
+    Diagnostics index;
+    InputFile input(f.path);
+    TimeOrderedReader reader(input, index);
+    Diagnostics plain_pass;
+    const std::vector<Seen> all = read_plain(reader, plain_pass);
+    const std::uint64_t before = 2500;
+    TagSet wanted;
+    wanted.set(UserMessage::tag);
+    std::vector<Seen> expected;
+    std::uint64_t last_skipped = 0;
+    std::vector<bool> caps;
+    for (const Seen& s : all) {
+        if (s.time < before && s.tag != UserMessage::tag) {
+            last_skipped = std::max(last_skipped, s.time);
+            if (s.cap) {
+                if (*s.cap >= caps.size()) caps.resize(std::size_t{*s.cap} + 1);
+                caps[*s.cap] = true;
+            }
+            continue;
+        }
+        expected.push_back(s);
+    }
+    BOOST_REQUIRE(expected.size() < all.size());
+    for (std::size_t batch : {std::size_t{1}, std::size_t{7}, EventPrefetcher::kBatchEvents}) {
+        Diagnostics pass;
+        EventPrefetcher prefetcher(reader, pass, batch);
+        SkipBefore skip;
+        skip.before = before;
+        skip.wanted = &wanted;
+        std::vector<Seen> got;
+        while (const Event* e = prefetcher.next(skip)) {
+            Seen s = seen(*e, pass);
+            s.diagnostics = 0;  // compared below, at the end
+            got.push_back(s);
+        }
+        std::vector<Seen> want = expected;
+        for (Seen& s : want) s.diagnostics = 0;
+        BOOST_TEST((got == want), "batch of " << batch);
+        BOOST_TEST(skip.last_time == last_skipped);
+        BOOST_TEST((skip.caps == caps));
+        BOOST_TEST(pass.total() == plain_pass.total());
+    }
+}
+
 BOOST_AUTO_TEST_CASE(reader_diagnostics_come_with_the_event_that_caused_them) {
     // A block too disordered to sort: an event far earlier than the 5,000 before it.
     auto b = base();

@@ -34,7 +34,7 @@ void GcAnalysis::take_done() {
 }
 
 GcAnalysisResult GcAnalysis::finish(const SummaryEnd& end) {
-    tracker_.finish(done_);
+    tracker_.finish(done_, end.window_cut);
     take_done();
     for (const ConcurrentPhaseSpan& p : nonmoving_.finish())
         if (keep_) result_.concurrent_phases.push_back(p);

@@ -44,7 +44,11 @@ std::optional<std::uint64_t> GcCollection::sync_duration() const {
 std::uint64_t GcCollection::first_start() const {
     std::uint64_t first = UINT64_MAX;
     for (const GcParticipation& p : caps) first = std::min(first, p.start);
-    if (first == UINT64_MAX) first = global_sync_time ? *global_sync_time : stats_time.value_or(0);
+    if (first == UINT64_MAX)
+        first = global_sync_time ? *global_sync_time
+                : stats_time     ? *stats_time
+                : request        ? request->time
+                                 : 0;
     return first;
 }
 

@@ -84,6 +84,9 @@ struct GcCollection {
     std::optional<std::uint64_t> heap_size;    // HEAP_SIZE
     std::optional<std::uint64_t> blocks_size;  // BLOCKS_SIZE (GHC >= 9.2)
     std::optional<MemReturnBytes> mem_return;  // MEM_RETURN (GHC >= 9.2)
+    // Under way where a window of the log ended (src/window) and without its statistics, which
+    // come after: its capabilities' pauses end there. Not one of the window's collections.
+    bool cut = false;
 
     const GcParticipation* participation(CapNo cap) const;
     // The initiating capability's GC_START and GC_END: the pause +RTS -s counts.
@@ -91,7 +94,8 @@ struct GcCollection {
     std::optional<std::uint64_t> runtime_pause() const;
     // GC sync: from the request to the GC_START of the capability that then ran the collection.
     std::optional<std::uint64_t> sync_duration() const;
-    // From the first GC_START to the last GC_END of any capability that took part.
+    // From the first GC_START to the last GC_END of any capability that took part (with no
+    // GC_START: from the GC_GLOBAL_SYNC, the GC_STATS_GHC or the request).
     std::uint64_t first_start() const;
     std::optional<std::uint64_t> last_end() const;  // none if a capability never ended
     // The seed's pause: the average over the capabilities that took part (and ended).

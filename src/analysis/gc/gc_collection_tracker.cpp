@@ -269,7 +269,15 @@ void GcCollectionTracker::emit_ready(std::vector<GcCollection>& done) {
     }
 }
 
-void GcCollectionTracker::finish(std::vector<GcCollection>& done) {
+void GcCollectionTracker::finish(std::vector<GcCollection>& done, std::optional<std::uint64_t> cut_at) {
+    if (cut_at) {
+        for (CapState& s : caps_)
+            if (Open* o = s.in_gc ? find(s.collection) : nullptr) leave(s, *o, cut_at);
+        for (Open& o : open_) {
+            o.c.cut = !o.c.stats;
+            o.synced = o.synced || o.c.cut;  // not an unsynced collection: its sync is after the cut
+        }
+    }
     for (Open& o : open_) {
         for (GcParticipation& p : o.c.caps) {
             if (p.end) continue;
@@ -281,6 +289,9 @@ void GcCollectionTracker::finish(std::vector<GcCollection>& done) {
         s.in_gc = false;
         s.in_phase = false;
     }
+    // A request no capability acted on before the end (a window's end, a truncated log) is
+    // no collection: nothing stopped for it.
+    std::erase_if(open_, [](const Open& o) { return o.c.caps.empty() && !o.synced && !o.c.stats; });
     while (!open_.empty()) emit_front(done);
 }
 

@@ -31,8 +31,11 @@ public:
     // Feeds one event (every type may be given; the others are ignored). Collections this
     // event completes are appended to `done`, in the order they began.
     void handle(const eventlog::Event& event, std::vector<GcCollection>& done);
-    // Closes everything still open at the end of the log.
-    void finish(std::vector<GcCollection>& done);
+    // Closes everything still open at the end of the log; a collection only requested (no
+    // capability started it) is left out. `cut_at`: a window of the log ended there while
+    // events went on: what is under way is cut there, not lost (no anomaly), and a collection
+    // without its statistics is GcCollection::cut.
+    void finish(std::vector<GcCollection>& done, std::optional<std::uint64_t> cut_at = std::nullopt);
 
     // The transitions, one per event type (handle() dispatches to these).
     void request(CapNo cap, std::uint64_t time, bool parallel, std::vector<GcCollection>& done);

@@ -125,6 +125,7 @@ CapabilityGcFigures& RtsSummaryCalculator::capability(CapNo cap) {
 }
 
 void RtsSummaryCalculator::add(const GcCollection& c) {
+    if (c.cut) return;  // a window's: counted where its statistics come, after the window
     ++collections_;
     for (const GcParticipation& p : c.caps) {
         if (!p.end) continue;

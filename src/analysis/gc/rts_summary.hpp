@@ -129,6 +129,10 @@ struct RtsSummary {
 // Where the eventlog ended.
 struct SummaryEnd {
     bool truncated = false;  // the data stopped before the end-of-data marker
+    // A window of the log (src/window) starts here: Total counts from it, INIT is not in it.
+    std::optional<std::uint64_t> window_start;
+    // A window of the log ended here while the log went on: collections under way are cut there.
+    std::optional<std::uint64_t> window_cut;
 };
 
 // Feed it every event (handle) with the heap sample it gave (add, right after), and every

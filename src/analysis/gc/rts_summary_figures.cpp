@@ -247,7 +247,11 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
     }
     split_census_time(s, censuses_);
 
-    if (clean_exit) {
+    const std::uint64_t origin = end.window_start.value_or(0);  // a window counts from its start
+    if (end.window_start) {
+        s.total_elapsed = Figure<std::uint64_t>::exact(last_time_ - std::min(last_time_, origin),
+                                                       "the window's length (--from/--to)");
+    } else if (clean_exit) {
         s.total_elapsed = Figure<std::uint64_t>::estimate(
             *exit_allocation_time_,
             "the runtime's final HEAP_ALLOCATED events, which it posts right after reading its clock for Total");
@@ -261,7 +265,13 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
     const std::string no_main_task =
         "no TASK_CREATE/TASK_DELETE of the program's main bound task (tasks of the OS thread OSPROCESS_PID names; "
         "+RTS -l with s)";
-    if (main_task) {
+    if (end.window_start) {
+        const std::uint64_t total = *s.total_elapsed.value;
+        s.init_elapsed = Figure<std::uint64_t>::missing("a window of the log: the runtime's start is not in it");
+        s.exit_elapsed = Figure<std::uint64_t>::missing("a window of the log: EXIT counts as MUT here");
+        s.mut_elapsed = Figure<std::uint64_t>::estimate(total - std::min(total, gc_elapsed_),
+                                                        "the window's length less GC");
+    } else if (main_task) {
         s.init_elapsed = Figure<std::uint64_t>::estimate(
             main_task->created, "INIT ends where the main bound task starts (its TASK_CREATE)");
         if (main_task->deleted) {

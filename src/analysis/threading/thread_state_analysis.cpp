@@ -35,6 +35,17 @@ std::optional<ThreadStateSpan> ThreadStateAnalysis::stop_thread(std::uint64_t ti
     return span;
 }
 
+std::optional<ThreadStateSpan> ThreadStateAnalysis::stopped_at_start(std::uint64_t time, std::uint16_t status,
+                                                                     eventlog::ThreadId blocker) {
+    if (phase_ != Phase::not_started ||
+        status == static_cast<std::uint16_t>(eventlog::StopStatus::ThreadFinished))
+        return stop_thread(time, status, blocker);
+    phase_ = Phase::in_span;
+    current_ = ThreadActivity::blocked(BlockReason{status, blocker});
+    since_ = time;
+    return std::nullopt;
+}
+
 void ThreadStateAnalysis::wakeup_thread() {
     if (phase_ == Phase::finished) diagnostics_.add(Diagnostic::event_after_thread_finished);
 }

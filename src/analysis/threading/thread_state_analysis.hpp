@@ -7,6 +7,8 @@
 //   Blocked --StopThread-> Blocked   (yields a Blocked span: the reason may change,
 //                                     e.g. from yielding to blocked on an MVar)
 //   either  --StopThread ThreadFinished--> final (yields the span it closes)
+//   [*]     --stopped_at_start--> Blocked (no span: a window of the log starts with the
+//                                   thread already stopped; elsewhere as StopThread)
 //
 // In the final state every event of the thread is ignored and counted
 // (event_after_thread_finished): the RTS often writes a false RunThread and
@@ -35,6 +37,11 @@ public:
 
     std::optional<ThreadStateSpan> run_thread(std::uint64_t time, eventlog::CapNo cap);
     std::optional<ThreadStateSpan> stop_thread(std::uint64_t time, std::uint16_t status, eventlog::ThreadId blocker);
+    // A thread known to be stopped (blocked, runnable, in a foreign call) where the events
+    // start: a window's synthetic StopThread (src/window). Not counted as
+    // thread_stopped_before_running; once the thread has a state, as stop_thread.
+    std::optional<ThreadStateSpan> stopped_at_start(std::uint64_t time, std::uint16_t status,
+                                                    eventlog::ThreadId blocker);
     // Not a transition; counted when it comes after the thread finished.
     void wakeup_thread();
     // Closes an open span at `end` (the end of the log).

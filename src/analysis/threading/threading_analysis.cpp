@@ -42,7 +42,9 @@ void ThreadingAnalysis::handle_capability_event(const eventlog::Event& event, ev
     } else if (const auto* stop = event.as<eventlog::StopThread>()) {
         record(c, time, c.usage.stop_thread(time, stop->thread, stop->status));
         if (ThreadTrack* t = thread(stop->thread))
-            record(*t, time, t->state.stop_thread(time, stop->status, stop->blocker.value_or(0)));
+            record(*t, time,
+                   event.synthetic ? t->state.stopped_at_start(time, stop->status, stop->blocker.value_or(0))
+                                   : t->state.stop_thread(time, stop->status, stop->blocker.value_or(0)));
     } else if (event.as<eventlog::StartGC>()) {
         record(c, time, c.usage.start_gc(time));
     } else if (event.as<eventlog::EndGC>()) {

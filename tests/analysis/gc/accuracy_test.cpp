@@ -140,7 +140,7 @@ GcAnalysisResult analyse(const std::string& path) {
     el2fx::eventlog::TimeOrderedReader reader(input, d);
     GcAnalysis analysis;
     while (const el2fx::eventlog::Event* e = reader.next()) analysis.handle(*e);
-    return analysis.finish(SummaryEnd{reader.stream_end().truncated_at.has_value()});
+    return analysis.finish(SummaryEnd{reader.stream_end().truncated_at.has_value(), {}, {}});
 }
 
 // The runtime printed `printed` rounded to `decimals`: ours must be within 2 % of it or

@@ -84,7 +84,7 @@ BOOST_AUTO_TEST_CASE(the_reader_puts_the_early_stamped_gc_end_first_and_the_coll
     // The pitfall: in time order the initiating capability's GC_END precedes its sync and statistics.
     const std::vector<std::uint64_t> want{330, 340, 341};
     BOOST_TEST(cap1_gc_order == want, boost::test_tools::per_element());
-    GcAnalysisResult r = analysis.finish(SummaryEnd{false});
+    GcAnalysisResult r = analysis.finish(SummaryEnd{false, {}, {}});
     BOOST_REQUIRE_EQUAL(r.collections.size(), 1u);
     auto expected = collections_of(parallel_collection_time_order());
     BOOST_TEST(describe(r.collections[0]) == describe(expected[0]));

@@ -302,4 +302,69 @@ BOOST_AUTO_TEST_CASE(a_second_request_for_the_same_collection_is_ignored) {
     BOOST_TEST(r.tracker.anomalies().extra_request == 1u);
 }
 
+// A window's end (or a truncated log) after a request and before any capability stopped: the
+// request is no collection, so no "GC" marker with no capability and no start.
+BOOST_AUTO_TEST_CASE(a_request_no_capability_acted_on_before_the_end_is_no_collection) {
+    Run r;
+    r.feed({
+        event(100, 0, ev::StartGC{}), event(120, 0, ev::EndGC{}), event(121, 0, ev::GlobalSyncGC{}),
+        event(122, 0, stats(0, 1)),
+        event(200, 0, ev::RequestParGC{}),  // the log ends here
+    });
+    const auto& done = r.finish();
+    BOOST_REQUIRE_EQUAL(done.size(), 1u);
+    BOOST_TEST(done[0].caps.size() == 1u);
+    BOOST_TEST(r.tracker.anomalies().total() == 0u);
+}
+
+// A window of the log cut at 200 (src/window): collection 2 is under way there, collection 1
+// has its statistics but capability 1's late GC_END comes after the cut.
+BOOST_AUTO_TEST_CASE(a_window_cut_ends_what_is_under_way_there_without_anomalies) {
+    Run r;
+    r.feed({
+        event(100, 0, ev::StartGC{}), event(101, 1, ev::StartGC{}), event(120, 0, ev::EndGC{}),
+        event(121, 0, ev::GlobalSyncGC{}), event(122, 0, stats(0, 1)),
+        event(150, 1, ev::GCDone{}),  // capability 1 still in collection 1
+        event(180, 0, ev::RequestParGC{}), event(190, 0, ev::StartGC{}), event(195, 0, ev::GCWork{}),
+    });
+    r.tracker.finish(r.done, 200);
+    const auto& done = r.done;
+    BOOST_REQUIRE_EQUAL(done.size(), 2u);
+    BOOST_TEST(!done[0].cut);  // its statistics are in: it is the window's
+    BOOST_TEST(*done[0].caps[1].end == 200u);
+    BOOST_TEST(done[0].caps[1].phases.back().end == 200u);
+    BOOST_TEST(done[1].cut);  // its statistics come after the cut
+    BOOST_REQUIRE_EQUAL(done[1].caps.size(), 1u);
+    BOOST_TEST(*done[1].caps[0].end == 200u);
+    BOOST_REQUIRE_EQUAL(done[1].caps[0].phases.size(), 1u);
+    BOOST_TEST(done[1].caps[0].phases[0].start == 195u);
+    BOOST_TEST(done[1].caps[0].phases[0].end == 200u);
+    BOOST_TEST(r.tracker.anomalies().total() == 0u);
+    // Without the cut, the same events are a log that ended short: the ends are missing.
+    Run whole;
+    whole.feed({
+        event(100, 0, ev::StartGC{}), event(101, 1, ev::StartGC{}), event(120, 0, ev::EndGC{}),
+        event(121, 0, ev::GlobalSyncGC{}), event(122, 0, stats(0, 1)), event(190, 0, ev::StartGC{}),
+    });
+    const auto& short_log = whole.finish();
+    BOOST_TEST(!short_log.back().cut);
+    BOOST_TEST(whole.tracker.anomalies().missing_end == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_collection_without_a_start_starts_at_its_sync_statistics_or_request) {
+    GcCollection c;
+    BOOST_TEST(c.first_start() == 0u);
+    c.request = GcRequest{0, 50, true};
+    BOOST_TEST(c.first_start() == 50u);
+    c.stats_time = 70;
+    BOOST_TEST(c.first_start() == 70u);
+    c.global_sync_time = 60;
+    BOOST_TEST(c.first_start() == 60u);
+    GcParticipation p;
+    p.cap = 1;
+    p.start = 55;
+    c.caps.push_back(p);
+    BOOST_TEST(c.first_start() == 55u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -83,7 +83,7 @@ BOOST_AUTO_TEST_CASE(prof_and_gc_lines_match_the_runtime_report_of_a_heap_profil
     el2fx::eventlog::TimeOrderedReader reader(input, d);
     GcAnalysis analysis(false);
     while (const el2fx::eventlog::Event* e = reader.next()) analysis.handle(*e);
-    RtsSummary s = analysis.finish(SummaryEnd{false}).summary;
+    RtsSummary s = analysis.finish(SummaryEnd{false, {}, {}}).summary;
     BOOST_REQUIRE(s.has_censuses);
     BOOST_REQUIRE(s.prof_elapsed.value);
     BOOST_REQUIRE(s.gc_elapsed.value);

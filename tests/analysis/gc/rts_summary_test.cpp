@@ -81,7 +81,7 @@ std::vector<ev::Event> run_events(std::string_view rts_id = "GHC-9.0.2 rts_thr_l
 RtsSummary summarise(const std::vector<ev::Event>& events, bool truncated = false) {
     GcAnalysis a(false);
     for (const ev::Event& e : events) a.handle(e);
-    return a.finish(SummaryEnd{truncated}).summary;
+    return a.finish(SummaryEnd{truncated, {}, {}}).summary;
 }
 
 bool has_line(const std::string& text, const std::string& line) {
@@ -163,6 +163,55 @@ BOOST_AUTO_TEST_CASE(a_collection_under_way_when_main_returns_is_not_the_exits) 
     BOOST_TEST(*s.gc_elapsed.value == 390u);
     BOOST_TEST(*s.mut_elapsed.value == 2060u - 290u);           // 40 .. 2100, less #1 and #2
     BOOST_TEST(*s.exit_elapsed.value == 3400u - 2100u - 100u);  // less #3
+}
+
+// A window of the run from 500 cut at 2100 (src/window), inside collection #2: #2 is the window's
+// only if its statistics are, so the window counts #1 alone, and nothing is odd about the cut.
+BOOST_AUTO_TEST_CASE(a_collection_under_way_at_a_windows_cut_is_not_the_windows) {
+    GcAnalysis a(false);
+    for (const ev::Event& e : run_events())
+        if (e.time <= 2100) a.handle(e);
+    SummaryEnd end;
+    end.window_start = 500;
+    end.window_cut = 2100;
+    RtsSummary s = a.finish(end).summary;
+    BOOST_TEST(s.collections == 1u);
+    BOOST_TEST(s.anomalies.total() == 0u);
+    BOOST_TEST(*s.gc_elapsed.value == 90u);  // #1's pause: 1010 .. 1100
+    // The same events as a log that stops there: #2 counts, its capabilities' ends are missing.
+    GcAnalysis b(false);
+    for (const ev::Event& e : run_events())
+        if (e.time <= 2100) b.handle(e);
+    SummaryEnd stop;
+    stop.truncated = true;
+    RtsSummary t = b.finish(stop).summary;
+    BOOST_TEST(t.collections == 2u);
+    BOOST_TEST(t.anomalies.missing_end == 2u);
+}
+
+// A window from 900 to 2400 (src/window) of the run: the events inside it, closed by the
+// window's block marker at 2400. Total is the window's length, MUT is Total less GC; INIT and
+// EXIT are not in a window. The whole run's figures differ: Total there is the runtime's.
+BOOST_AUTO_TEST_CASE(a_window_counts_total_from_its_start_and_mut_as_total_less_gc) {
+    GcAnalysis a(false);
+    for (const ev::Event& e : run_events())
+        if (e.time >= 900 && e.time <= 2400) a.handle(e);
+    a.handle(event(2400, ev::kGlobalCap, ev::BlockMarker{0, 2400, ev::kGlobalCap}));
+    SummaryEnd end;
+    end.window_start = 900;
+    end.window_cut = 2400;
+    RtsSummary s = a.finish(end).summary;
+    BOOST_TEST(s.collections == 2u);
+    BOOST_REQUIRE(s.total_elapsed.value.has_value());
+    BOOST_TEST(*s.total_elapsed.value == 1500u);  // 900 .. 2400
+    BOOST_TEST(s.total_elapsed.accuracy == Accuracy::exact);
+    BOOST_TEST(*s.gc_elapsed.value == 290u);      // #1 (90) and #2 (200): the initiating capability's pauses
+    BOOST_TEST(*s.mut_elapsed.value == 1500u - 290u);
+    BOOST_TEST(!s.init_elapsed.value.has_value());
+    BOOST_TEST(!s.exit_elapsed.value.has_value());
+    const RtsSummary whole = summarise(run_events());
+    BOOST_TEST(*whole.total_elapsed.value != *s.total_elapsed.value);
+    BOOST_TEST(whole.init_elapsed.value.has_value());
 }
 
 BOOST_AUTO_TEST_CASE(a_truncated_run_gives_lower_bounds_and_says_what_is_missing) {

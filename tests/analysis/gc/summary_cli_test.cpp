@@ -22,6 +22,45 @@ BOOST_AUTO_TEST_CASE(prints_the_runtime_layout) {
     BOOST_TEST(r.out.find("Per-capability view") != std::string::npos);
 }
 
+// A window's summary says so on its first line, with the times it was cut at.
+BOOST_AUTO_TEST_CASE(a_window_says_where_it_was_cut_in_the_banner) {
+    const std::string path = env_dir("EL2FX_FIXTURES") + "/concurrency.eventlog";
+    auto both = run_binary({"summary", path, "--from", "10ms", "--to", "20ms"});
+    BOOST_TEST(both.status == 0);
+    const std::string first = both.out.substr(0, both.out.find('\n'));
+    BOOST_TEST(first.find(", computed from its events, in the window 10.000 ms to 20.000 ms") != std::string::npos,
+               first);
+    auto open_end = run_binary({"summary", path, "--from", "10ms"});
+    BOOST_TEST(open_end.out.substr(0, open_end.out.find('\n')).find("in the window 10.000 ms to the log's end") !=
+               std::string::npos);
+    auto markers = run_binary({"summary", env_dir("EL2FX_FIXTURES") + "/userevents.eventlog", "--from-marker",
+                               "program start", "--to-marker", "before workers"});
+    BOOST_TEST(markers.status == 0);
+    BOOST_TEST(markers.out.substr(0, markers.out.find('\n')).find("in the window 275.309 us to 282.573 us") !=
+               std::string::npos);
+    auto whole = run_binary({"summary", path});
+    BOOST_TEST(whole.out.substr(0, whole.out.find('\n')).find(", in the window") == std::string::npos);
+    BOOST_TEST(whole.out.find(", computed from its events\n\n") != std::string::npos);
+}
+
+// Total is the window's length and MUT is Total less GC; INIT and EXIT are not in a window.
+BOOST_AUTO_TEST_CASE(a_windows_total_and_mut_are_its_own) {
+    const std::string path = env_dir("EL2FX_FIXTURES") + "/concurrency.eventlog";
+    auto r = run_binary({"summary", "--json", path, "--from", "10ms", "--to", "20ms"});
+    BOOST_TEST(r.status == 0);
+    rapidjson::Document d;
+    d.Parse(r.out.data(), r.out.size());
+    BOOST_REQUIRE(!d.HasParseError());
+    BOOST_TEST(d["total_elapsed_ns"]["value"].GetUint64() == 10'000'000u);
+    BOOST_TEST(d["mut_elapsed_ns"]["value"].GetUint64() ==
+               10'000'000u - d["gc_elapsed_ns"]["value"].GetUint64());
+    BOOST_TEST(d["gc_elapsed_ns"]["value"].GetUint64() > 0u);
+    BOOST_TEST(d["init_elapsed_ns"]["value"].IsNull());
+    BOOST_TEST(d["exit_elapsed_ns"]["value"].IsNull());
+    auto text = run_binary({"summary", path, "--from", "10ms", "--to", "20ms"});
+    BOOST_TEST(text.out.find("  Total   time         -  (  0.010s elapsed)") != std::string::npos, text.out);
+}
+
 BOOST_AUTO_TEST_CASE(json_for_machines) {
     auto r = run_binary({"summary", "--json", env_dir("EL2FX_FIXTURES") + "/alloc.eventlog"});
     BOOST_TEST(r.status == 0);

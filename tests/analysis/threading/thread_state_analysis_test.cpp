@@ -173,4 +173,31 @@ BOOST_AUTO_TEST_CASE(thread_finish_closes_blocked_span) {
     BOOST_TEST((t.finish(90) == ThreadStateSpan{20, 90, blocked(kMVar)}));
 }
 
+// A window of the log starts with the thread already stopped (src/window): no diagnostic,
+// no span yet, the stop's reason from the start on.
+BOOST_AUTO_TEST_CASE(thread_initial_stopped_at_start_enters_blocked_without_diagnostic) {
+    Diagnostics d;
+    ThreadStateAnalysis t(d);
+    BOOST_TEST(!t.stopped_at_start(100, kMVar, 0).has_value());
+    BOOST_TEST(d.total() == 0u);
+    BOOST_TEST((t.activity() == blocked(kMVar)));
+    BOOST_TEST((t.run_thread(150, 1) == ThreadStateSpan{100, 150, blocked(kMVar)}));
+}
+
+BOOST_AUTO_TEST_CASE(thread_started_stopped_at_start_is_a_stop) {
+    Diagnostics d;
+    ThreadStateAnalysis t(d);
+    (void)t.run_thread(10, 0);
+    BOOST_TEST((t.stopped_at_start(30, kBlackHole, 4) == ThreadStateSpan{10, 30, running(0)}));
+    BOOST_TEST((t.activity() == blocked(kBlackHole, 4)));
+    BOOST_TEST(d.total() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(thread_initial_stopped_at_start_finished_is_final) {
+    Diagnostics d;
+    ThreadStateAnalysis t(d);
+    (void)t.stopped_at_start(10, kFinished, 0);
+    BOOST_TEST(t.finished());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
