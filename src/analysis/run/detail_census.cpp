@@ -27,7 +27,7 @@ double LengthHistogram::at_least(std::uint64_t length_ns) const {
 }
 
 double DetailCensus::run_share_of_busiest(std::size_t n) const {
-    std::uint64_t all = 0, busiest = 0;
+    std::uint64_t all = other_runs, busiest = 0;
     for (std::size_t i = 0; i < runs_by_thread.size(); ++i) {
         all += runs_by_thread[i];
         if (i < n) busiest += runs_by_thread[i];
@@ -79,6 +79,7 @@ void DetailCensusCollector::handle(const eventlog::Event& event) {
                 if (p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished)) {
                     census_.runs_by_thread.push_back(t.runs);
                     live_.erase(p->thread);
+                    if (busiest_ && census_.runs_by_thread.size() > next_prune_) prune_runs();
                 }
             }
             return;
@@ -110,6 +111,16 @@ void DetailCensusCollector::handle(const eventlog::Event& event) {
         case ThreadLabel::tag: ++census_.thread_events; return;
         default: ++census_.other_events; return;
     }
+}
+
+// Keeps the most runs; waits for the list to double again, so the time is linear.
+void DetailCensusCollector::prune_runs() {
+    std::vector<std::uint32_t>& runs = census_.runs_by_thread;
+    const std::size_t keep = std::min(*busiest_, runs.size());
+    std::nth_element(runs.begin(), runs.begin() + static_cast<std::ptrdiff_t>(keep), runs.end(), std::greater<>());
+    for (std::size_t i = keep; i < runs.size(); ++i) census_.other_runs += runs[i];
+    runs.resize(keep);
+    next_prune_ = std::max(prune_above_, 2 * keep);
 }
 
 DetailCensus DetailCensusCollector::finish() {

@@ -51,14 +51,22 @@ struct DetailCensus {
     std::uint64_t other_events = 0;             // every other event
     std::uint64_t threads = 0;                  // Haskell threads seen
     std::uint64_t capabilities = 0;             // capabilities seen
-    std::vector<std::uint32_t> runs_by_thread;  // each thread's runs, most first
+    std::vector<std::uint32_t> runs_by_thread;  // each thread's runs, most first (see busiest below)
+    std::uint64_t other_runs = 0;               // the runs of the threads left out of runs_by_thread
 
-    // The share of all runs that the `n` threads with most runs had (1 with no runs).
+    // The share of all runs that the `n` threads with most runs had (1 with no runs); `n` at
+    // most the collector's `busiest`.
     double run_share_of_busiest(std::size_t n) const;
 };
 
 class DetailCensusCollector {
 public:
+    // runs_by_thread keeps the `busiest` threads' runs (all: none), the others summed in
+    // other_runs, once it holds more than `prune_above` threads: memory bounded by the live threads.
+    explicit DetailCensusCollector(std::optional<std::size_t> busiest = std::nullopt,
+                                   std::size_t prune_above = 100'000)
+        : busiest_(busiest), next_prune_(prune_above), prune_above_(prune_above) {}
+
     // Every event, in time order.
     void handle(const eventlog::Event& event);
     DetailCensus finish();
@@ -82,6 +90,9 @@ private:
 
     std::unordered_map<eventlog::ThreadId, Thread> live_;  // threads that have not finished
     std::uint64_t now_ = 0;
+    void prune_runs();
+    std::optional<std::size_t> busiest_;
+    std::size_t next_prune_, prune_above_;
 };
 
 }  // namespace el2fx::run

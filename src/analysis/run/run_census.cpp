@@ -7,7 +7,39 @@
 
 namespace el2fx::run {
 
-RunCensusCollector::RunCensusCollector(bool include_env) : run_(include_env) {}
+RunCensusCollector::RunCensusCollector(bool include_env, CensusLimits limits)
+    : run_(include_env),
+      detail_(limits.thread_tracks, limits.forget_above),
+      limits_(limits),
+      next_forgetting_(limits.forget_above) {}
+
+// Keeps the live threads and the finished ones that rank among the first thread_tracks of
+// the finished (a finished thread's rank is final); the layout's choice over every thread
+// is then among the kept ones. Then waits for the catalog to double, so the time is linear.
+void RunCensusCollector::forget_finished_threads() {
+    const std::vector<ThreadFacts>& threads = census_.threads.threads();
+    std::vector<std::uint64_t>& running = census_.running_by_ordinal;
+    running.resize(threads.size(), 0);
+    std::vector<ThreadRank> finished;
+    for (std::size_t i = 0; i < threads.size(); ++i)
+        if (threads[i].finished()) finished.push_back({threads[i].labelled(), running[i], static_cast<std::uint32_t>(i)});
+    const std::size_t wanted = *limits_.thread_tracks;
+    std::vector<bool> keep(threads.size(), true);
+    if (finished.size() > wanted) {
+        const auto cut = finished.begin() + static_cast<std::ptrdiff_t>(wanted);
+        std::nth_element(finished.begin(), cut, finished.end(), [](const ThreadRank& a, const ThreadRank& b) {
+            return ranks_before(a, b);
+        });
+        for (auto it = cut; it != finished.end(); ++it) keep[it->ordinal] = false;
+    }
+    census_.threads.forget_unless(keep);
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < keep.size(); ++i)
+        if (keep[i]) running[kept++] = running[i];
+    running.resize(kept);
+    running.shrink_to_fit();
+    next_forgetting_ = std::max(limits_.forget_above, 2 * kept);
+}
 
 std::uint64_t RunCensus::running_ns(eventlog::ThreadId thread) const {
     std::optional<std::uint32_t> i = threads.ordinal(thread);
@@ -66,6 +98,7 @@ void RunCensusCollector::handle(const eventlog::Event& event) {
             break;
         default: break;
     }
+    if (limits_.thread_tracks && census_.threads.threads().size() > next_forgetting_) forget_finished_threads();
 }
 
 RunCensus RunCensusCollector::finish() {

@@ -22,6 +22,29 @@
 
 namespace el2fx::run {
 
+// How a thread ranks for a track of its own (thread_track_layout.cpp): labelled first, then the
+// busiest, then the first created. The census keeps the threads that may still win one.
+struct ThreadRank {
+    bool labelled = false;
+    std::uint64_t running_ns = 0;
+    std::uint32_t ordinal = 0;  // in the catalog
+    friend bool ranks_before(const ThreadRank& a, const ThreadRank& b) {
+        if (a.labelled != b.labelled) return a.labelled;
+        if (a.running_ns != b.running_ns) return a.running_ns > b.running_ns;
+        return a.ordinal < b.ordinal;
+    }
+};
+
+// What the census may forget, so that its memory stays bounded by the live threads.
+struct CensusLimits {
+    // How many threads may get a track of their own (--max-threads, before the output budget
+    // lowers it); none (--all-threads): every thread is kept.
+    std::optional<std::size_t> thread_tracks;
+    // Finished threads that cannot win a track are forgotten (counted only) once the catalog
+    // holds more threads than this, so logs with fewer keep every thread as before.
+    std::size_t forget_above = 100'000;
+};
+
 struct RunCensus {
     // The time a thread ran (0 for one that never did).
     std::uint64_t running_ns(eventlog::ThreadId thread) const;
@@ -40,7 +63,7 @@ struct RunCensus {
 
 class RunCensusCollector {
 public:
-    explicit RunCensusCollector(bool include_env);
+    explicit RunCensusCollector(bool include_env, CensusLimits limits = {});
 
     // Every event, in time order (as the second pass will see them).
     void handle(const eventlog::Event& event);
@@ -53,6 +76,7 @@ private:
     };
 
     void add_running(eventlog::ThreadId thread, std::uint64_t ns);
+    void forget_finished_threads();
 
     RunInfoCollector run_;
     DetailCensusCollector detail_;
@@ -60,6 +84,8 @@ private:
     std::vector<std::optional<Running>> running_;  // by capability
     std::optional<std::uint64_t> tick_interval_;
     std::uint64_t now_ = 0;
+    CensusLimits limits_;
+    std::size_t next_forgetting_;  // the catalog's size that triggers it
 };
 
 }  // namespace el2fx::run

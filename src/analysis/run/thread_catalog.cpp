@@ -28,6 +28,52 @@ ThreadFacts& ThreadCatalog::facts(eventlog::ThreadId id, std::uint64_t time) {
     return threads_[i];
 }
 
+void ThreadCatalog::forget_unless(const std::vector<bool>& keep) {
+    if (finished_) throw Error("thread catalog: forgetting after finish()");
+    std::vector<ThreadFacts> threads;
+    util::IdMap<std::uint32_t> index;  // rebuilt: the old one's table spans every id ever seen
+    std::vector<LabelChange> labels;
+    std::vector<std::uint32_t> previous;
+    std::string bytes;
+    std::vector<std::uint32_t> chain;
+    // The earliest forgotten thread: an earlier round's (its place counted again among the
+    // kept) or this round's first, whichever comes first.
+    std::optional<std::uint32_t> earlier, first_now;
+    for (std::size_t i = 0; i < threads_.size(); ++i) {
+        const auto kept = static_cast<std::uint32_t>(threads.size());
+        if (first_forgotten_place_ && *first_forgotten_place_ == i) earlier = kept;
+        if (i >= keep.size() || !keep[i]) {
+            ++forgotten_;
+            if (!first_now) first_now = kept;
+            continue;
+        }
+        ThreadFacts t = threads_[i];
+        if (t.labelled()) {  // its labels, oldest first, chained again in the new table
+            chain.clear();
+            for (std::uint32_t l = t.last_label_; l != ThreadFacts::kNoLabel; l = previous_label_[l]) chain.push_back(l);
+            std::uint32_t before = ThreadFacts::kNoLabel;
+            for (auto l = chain.rbegin(); l != chain.rend(); ++l) {
+                const LabelChange& old = labels_[*l];
+                const auto offset = static_cast<std::uint32_t>(bytes.size());
+                bytes.append(text(old));
+                labels.push_back({old.time, offset, old.size});
+                previous.push_back(before);
+                before = static_cast<std::uint32_t>(labels.size() - 1);
+            }
+            t.last_label_ = before & ThreadFacts::kNoLabel;
+        }
+        index.try_emplace(t.id, kept);
+        threads.push_back(t);
+    }
+    if (first_forgotten_place_ && !earlier) earlier = static_cast<std::uint32_t>(threads.size());  // after them all
+    if (earlier || first_now) first_forgotten_place_ = std::min(earlier.value_or(UINT32_MAX), first_now.value_or(UINT32_MAX));
+    threads_ = std::move(threads);
+    index_ = std::move(index);
+    labels_ = std::move(labels);
+    previous_label_ = std::move(previous);
+    label_bytes_ = std::move(bytes);
+}
+
 void ThreadCatalog::finish() {
     if (finished_) return;
     std::vector<LabelChange> contiguous;

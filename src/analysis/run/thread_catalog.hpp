@@ -60,6 +60,16 @@ public:
     // The thread's place in threads(): a dense number for per-thread tables.
     std::optional<std::uint32_t> ordinal(eventlog::ThreadId id) const;
 
+    // Forgets the threads whose `keep[ordinal]` is false, with their labels, so that the catalog
+    // of a log with millions of short-lived threads stays small (run_census.cpp chooses whom).
+    // The kept ones keep their order; ordinals change (parallel tables drop the same places).
+    // Before finish() only. A forgotten thread's later events would make it a new one.
+    void forget_unless(const std::vector<bool>& keep);
+    // How many were forgotten.
+    std::uint64_t forgotten() const { return forgotten_; }
+    // Where the earliest forgotten thread stood: the number of threads() before it.
+    std::optional<std::uint32_t> first_forgotten_place() const { return first_forgotten_place_; }
+
     // Once every event is in: each thread's labels side by side (so the label queries take
     // O(1) and O(log n), whatever a program's relabelling), spare capacity given back.
     void finish();
@@ -95,6 +105,8 @@ private:
     std::vector<std::uint32_t> label_ends_;
     std::string label_bytes_;
     bool finished_ = false;
+    std::uint64_t forgotten_ = 0;
+    std::optional<std::uint32_t> first_forgotten_place_;
 };
 
 // The moments, handed to a sink as the events come. A moment's label_index counts the

@@ -1,0 +1,38 @@
+#include "analysis/run/forgotten_labels.hpp"
+
+#include "eventlog/event_types.hpp"
+#include "util/utf8.hpp"
+
+namespace el2fx::run {
+
+void ForgottenLabels::handle(const eventlog::Event& event) {
+    using namespace eventlog;
+    if (catalog_.forgotten() == 0) return;
+    switch (event.tag) {
+        case ThreadLabel::tag:
+            if (const auto* p = event.as<ThreadLabel>(); p && forgotten(p->thread)) {
+                std::string& label = labels_[p->thread];
+                label.clear();
+                utf8::append_sanitized(label, p->label.bytes);
+            }
+            break;
+        case StopThread::tag:
+            if (const auto* p = event.as<StopThread>();
+                p && p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished) &&
+                labels_.contains(p->thread))
+                finished_.emplace_back(event.time, p->thread);
+            break;
+        default: break;
+    }
+    while (!finished_.empty() && finished_.front().first + grace_ns_ < event.time) {
+        labels_.erase(finished_.front().second);
+        finished_.pop_front();
+    }
+}
+
+std::string_view ForgottenLabels::label(eventlog::ThreadId id) const {
+    auto it = labels_.find(id);
+    return it == labels_.end() ? std::string_view() : std::string_view(it->second);
+}
+
+}  // namespace el2fx::run

@@ -1,0 +1,45 @@
+// The labels of the threads the census forgot (ThreadCatalog::forget_unless), for the second
+// pass: each one's latest label so far, replayed from the events, kept while it lives and a
+// grace period after (markers and samples trail the events), then dropped. So a forgotten
+// thread is named as the catalog would name it ("12 worker") as long as its label did not
+// change after it was named, and costs nothing once long finished.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+
+#include "analysis/run/thread_catalog.hpp"
+#include "eventlog/event.hpp"
+
+namespace el2fx::run {
+
+// How long after its finish a forgotten thread is still named: samples and markers trail the
+// events by a few sampling intervals, merged markers by up to a window.
+inline std::uint64_t forgotten_grace_ns(std::uint64_t sampling_interval_ns) {
+    return 10'000'000'000 + 10 * sampling_interval_ns;
+}
+
+class ForgottenLabels {
+public:
+    // `catalog` must outlive this.
+    ForgottenLabels(const ThreadCatalog& catalog, std::uint64_t grace_ns) : catalog_(catalog), grace_ns_(grace_ns) {}
+
+    // Every event of the second pass, in time order, before anyone names its thread.
+    void handle(const eventlog::Event& event);
+    // The forgotten thread's latest label; empty without one (or once dropped).
+    std::string_view label(eventlog::ThreadId id) const;
+
+private:
+    bool forgotten(eventlog::ThreadId id) const { return catalog_.forgotten() > 0 && !catalog_.ordinal(id); }
+
+    const ThreadCatalog& catalog_;
+    std::uint64_t grace_ns_;
+    std::unordered_map<eventlog::ThreadId, std::string> labels_;
+    std::deque<std::pair<std::uint64_t, eventlog::ThreadId>> finished_;  // by when they finished
+};
+
+}  // namespace el2fx::run
