@@ -1,5 +1,7 @@
 #include "convert/activity_stacks.hpp"
 
+#include "analysis/run/forgotten_labels.hpp"
+
 #include "analysis/threading/off_cpu_state.hpp"
 #include "analysis/threading/stop_status_text.hpp"
 
@@ -29,7 +31,18 @@ ActivityStacks::ActivityStacks(ProfileContext& context, const ThreadTrackLayout&
 
 ActivityStacks::PerThread* ActivityStacks::per_thread(ThreadId id) {
     std::optional<std::uint32_t> i = ctx_.threads.ordinal(id);
-    return i && *i < threads_.size() ? &threads_[*i] : nullptr;
+    if (i) return *i < threads_.size() ? &threads_[*i] : nullptr;
+    return ctx_.thread_is_folded(id) ? &forgotten_[id] : nullptr;  // one the census forgot
+}
+
+void ActivityStacks::thread_finished(ThreadId id, std::uint64_t time) {
+    if (ctx_.threads.ordinal(id) || !ctx_.thread_is_folded(id)) return;
+    forgotten_finished_.emplace_back(time, id);
+    const std::uint64_t grace = run::forgotten_grace_ns(ctx_.options.sampling_interval_ns);
+    while (!forgotten_finished_.empty() && forgotten_finished_.front().first + grace < time) {
+        forgotten_.erase(forgotten_finished_.front().second);
+        forgotten_finished_.pop_front();
+    }
 }
 
 CategoryHandle ActivityStacks::stopped_category(std::uint16_t status) const {

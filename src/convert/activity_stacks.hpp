@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -30,6 +31,9 @@ public:
     fxprof::StackHandle thread_stack(const analysis::ThreadActivity& a);
     // A sample of a folded thread on the shared track.
     fxprof::StackHandle folded_stack(eventlog::ThreadId id, const analysis::ThreadActivity& a);
+    // The thread finished (its moment): a thread the census forgot is forgotten here too, a
+    // while later (its last samples may come after the moment).
+    void thread_finished(eventlog::ThreadId id, std::uint64_t time);
 
 private:
     // What is kept of every Haskell thread, by the census's thread ordinal: its stacks once made.
@@ -77,6 +81,11 @@ private:
     ProfileContext& ctx_;
     fxprof::Profile& p_;
     const ThreadTrackLayout& layout_;
+    // The threads the census forgot (ProfileContext::thread_is_folded), while they live: they
+    // get the same frames and stacks as the catalog's folded threads, and cost nothing once
+    // finished. By when they finished, to drop them in order.
+    std::unordered_map<eventlog::ThreadId, PerThread> forgotten_;
+    std::deque<std::pair<std::uint64_t, eventlog::ThreadId>> forgotten_finished_;
     fxprof::CategoryHandle other_{0}, idle_{0}, running_{0}, gc_{0}, gc_wait_{0}, memory_{0};
     std::optional<fxprof::StackHandle> anonymous_root_;  // folded threads without their names
     std::array<fxprof::CategoryHandle, analysis::kOffCpuKinds> stopped_categories_;  // by OffCpuKind

@@ -6,6 +6,7 @@
 #include "analysis/threading/threading_analysis.hpp"
 #include "convert/contributors.hpp"
 #include "redaction/event_rewriter.hpp"
+#include "analysis/run/forgotten_labels.hpp"
 #include "analysis/run/run_census.hpp"
 #include "analysis/run/thread_catalog.hpp"
 #include "eventlog/byte_source.hpp"
@@ -86,7 +87,10 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
         Diagnostics first_pass;  // the second pass reports the eventlog's problems
         eventlog::EventPrefetcher events(reader, first_pass);
         redaction::EventRewriter rewriter(rewriting);
-        run::RunCensusCollector collector(options.include_env);
+        // Threads that cannot get a track of their own are forgotten once finished (run_census.hpp).
+        const run::CensusLimits limits{.thread_tracks = options.all_threads ? std::nullopt
+                                                                           : std::optional(options.max_threads)};
+        run::RunCensusCollector collector(options.include_env, limits);
         window::EventWindow window(options.window.spec);  // both passes: the same window (src/window)
         while (const eventlog::Event* next = window.next(events)) collector.handle(rewriter.apply(*next));
         census = collector.finish();
@@ -146,11 +150,14 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
         report.diagnostics, threading_options,
         keep_threading ? static_cast<analysis::ThreadingSink*>(&tee) : parts.threading);
 
+    run::ForgottenLabels forgotten_labels(census.threads, run::forgotten_grace_ns(options.sampling_interval_ns));
+    context.forgotten_labels = &forgotten_labels;
     redaction::EventRewriter rewriter(rewriting);
     eventlog::EventPrefetcher events(reader, report.diagnostics);
     window::EventWindow window(options.window.spec);
     while (const eventlog::Event* next = window.next(events)) {
         const eventlog::Event* event = &rewriter.apply(*next);
+        forgotten_labels.handle(*event);
         threading.handle(*event);
         for (auto& part : parts.all) part->handle(*event);
         watcher.after(*event, diagnostic_moments);

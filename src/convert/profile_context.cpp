@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/run/forgotten_labels.hpp"
 #include "util/error.hpp"
 
 namespace el2fx::convert {
@@ -43,14 +44,21 @@ const ProfileContext::ThreadTrack* ProfileContext::track_of(eventlog::ThreadId t
     return &thread_tracks_[*i];
 }
 
+// Both passes see the same events: a thread the catalog does not know, when it forgot some,
+// is one of those.
+bool ProfileContext::forgotten(eventlog::ThreadId thread) const {
+    return threads.forgotten() > 0 && folded_track && !threads.ordinal(thread);
+}
+
 std::optional<fxprof::ThreadHandle> ProfileContext::thread_track(eventlog::ThreadId thread) const {
     const ThreadTrack* t = track_of(thread);
-    return t ? std::optional(fxprof::ThreadHandle(t->handle_plus_one - 1)) : std::nullopt;
+    if (!t) return forgotten(thread) ? folded_track : std::nullopt;
+    return fxprof::ThreadHandle(t->handle_plus_one - 1);
 }
 
 bool ProfileContext::thread_is_folded(eventlog::ThreadId thread) const {
     const ThreadTrack* t = track_of(thread);
-    return t && t->folded;
+    return t ? bool(t->folded) : forgotten(thread);
 }
 
 std::optional<eventlog::ThreadId> ProfileContext::running_thread(eventlog::CapNo cap, std::uint64_t time) const {
@@ -70,6 +78,10 @@ std::optional<eventlog::ThreadId> ProfileContext::running_thread(eventlog::CapNo
 std::string ProfileContext::thread_name(eventlog::ThreadId thread) const {
     const run::ThreadFacts* facts = threads.find(thread);
     if (facts && facts->labelled()) return std::to_string(thread) + " " + std::string(threads.label(*facts));
+    if (!facts && forgotten_labels) {  // its label so far (forgotten_labels.hpp)
+        if (std::string_view label = forgotten_labels->label(thread); !label.empty())
+            return std::to_string(thread) + " " + std::string(label);
+    }
     return "thread " + std::to_string(thread);
 }
 

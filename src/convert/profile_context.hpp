@@ -25,6 +25,7 @@
 
 namespace el2fx::run {
 struct RunCensus;
+class ForgottenLabels;
 }
 
 namespace el2fx::convert {
@@ -120,6 +121,11 @@ public:
 
     // Set by the threading mapper, which lays out the tracks (thread_track_layout.hpp).
     std::map<eventlog::CapNo, fxprof::ThreadHandle> capability_tracks;
+    // The shared track of the folded threads, if any: also the one of the threads the census
+    // forgot (unknown to `threads`, so they cost nothing here).
+    std::optional<fxprof::ThreadHandle> folded_track;
+    // Their labels as the events go (converter.cpp).
+    const run::ForgottenLabels* forgotten_labels = nullptr;
     void set_thread_track(eventlog::ThreadId thread, fxprof::ThreadHandle track, bool folded);
 
 private:
@@ -129,6 +135,7 @@ private:
         std::uint32_t folded : 1 = 0;
     };
     const ThreadTrack* track_of(eventlog::ThreadId thread) const;
+    bool forgotten(eventlog::ThreadId thread) const;
     std::vector<ThreadTrack> thread_tracks_;  // by threads.ordinal()
 };
 

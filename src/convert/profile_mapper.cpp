@@ -72,7 +72,10 @@ struct ThreadingMapper::Parts {
 
 ThreadingMapper::ThreadingMapper()
     : moments_([this](const run::ThreadMoment& m) {
-          if (parts_) parts_->markers.moment(m);
+          if (!parts_) return;
+          parts_->markers.moment(m);
+          if (m.kind == run::ThreadMoment::Kind::finished && parts_->stacks)
+              parts_->stacks->thread_finished(m.thread, m.time);
       }) {}
 
 ThreadingMapper::~ThreadingMapper() = default;

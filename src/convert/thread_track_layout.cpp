@@ -63,34 +63,36 @@ void ThreadTrackLayout::add_capability_tracks() {
 }
 
 // Labelled threads first, then the busiest (time running, from the census), up to the
-// limit; the rest are folded.
+// limit; the rest are folded (run::ThreadRank). The census forgot only threads ranking below
+// the limit it was given, which is at least this one.
 void ThreadTrackLayout::choose_thread_tracks() {
-    struct Rank {
-        bool labelled;
-        std::uint64_t busy;
-        ThreadId id;
-    };
-    std::vector<Rank> ranked;
-    ranked.reserve(ctx_.threads.threads().size());
-    for (const run::ThreadFacts& f : ctx_.threads.threads())
-        ranked.push_back({f.labelled(), ctx_.census->running_ns(f.id), f.id});
-    std::stable_sort(ranked.begin(), ranked.end(), [](const Rank& a, const Rank& b) {
-        if (a.labelled != b.labelled) return a.labelled;
-        return a.busy > b.busy;
-    });
-    const std::size_t limit = ctx_.options.all_threads ? ranked.size() : ctx_.options.max_threads;
-    own_by_ordinal_.assign(ctx_.threads.threads().size(), kFolded);
-    for (std::size_t i = 0; i < ranked.size() && i < limit; ++i) {
-        std::optional<std::uint32_t> ordinal = ctx_.threads.ordinal(ranked[i].id);
-        if (ordinal && *ordinal < own_by_ordinal_.size()) own_by_ordinal_[*ordinal] = kWanted;
-    }
+    const std::vector<run::ThreadFacts>& threads = ctx_.threads.threads();
+    std::vector<run::ThreadRank> ranked;
+    ranked.reserve(threads.size());
+    for (std::size_t i = 0; i < threads.size(); ++i)
+        ranked.push_back({threads[i].labelled(), ctx_.census->running_ns(threads[i].id), static_cast<std::uint32_t>(i)});
+    const std::size_t limit = std::min(ranked.size(), ctx_.options.all_threads ? ranked.size() : ctx_.options.max_threads);
+    const auto cut = ranked.begin() + static_cast<std::ptrdiff_t>(limit);
+    std::partial_sort(ranked.begin(), cut, ranked.end(),
+                      [](const run::ThreadRank& a, const run::ThreadRank& b) { return ranks_before(a, b); });
+    own_by_ordinal_.assign(threads.size(), kFolded);
+    for (auto it = ranked.begin(); it != cut; ++it) own_by_ordinal_[it->ordinal] = kWanted;
 }
 
 void ThreadTrackLayout::add_thread_tracks() {
     Profile& p_ = ctx_.profile;
     const std::vector<run::ThreadFacts>& threads = ctx_.threads.threads();
+    // Threads the census forgot are folded: the shared track comes where the first stood.
+    const std::optional<std::uint32_t> first_forgotten = ctx_.threads.first_forgotten_place();
+    auto add_folded_track = [&] {
+        if (folded_) return;
+        folded_ = p_.add_thread(process_, "other threads", kCapabilityTidBase - 1, at(ctx_.run.first_time));
+        p_.set_thread_show_markers_in_timeline(*folded_, false);
+    };
+    summary_.folded_threads = ctx_.threads.forgotten();
     for (std::size_t i = 0; i < threads.size(); ++i) {  // creation order
         const run::ThreadFacts& f = threads[i];
+        if (first_forgotten && *first_forgotten == i) add_folded_track();
         if (own_by_ordinal_[i] == kWanted) {
             ThreadHandle t =
                 p_.add_thread(process_, ctx_.thread_name(f.id), f.id, at(f.created().value_or(f.first_seen)));
@@ -104,14 +106,13 @@ void ThreadTrackLayout::add_thread_tracks() {
             p_.handle_for_string(ctx_.thread_name(f.id));
             ++summary_.thread_tracks;
         } else {
-            if (!folded_) {
-                folded_ = p_.add_thread(process_, "other threads", kCapabilityTidBase - 1, at(ctx_.run.first_time));
-                p_.set_thread_show_markers_in_timeline(*folded_, false);
-            }
+            add_folded_track();
             ctx_.set_thread_track(f.id, *folded_, true);
             ++summary_.folded_threads;
         }
     }
+    if (first_forgotten) add_folded_track();  // after them all
+    if (folded_) ctx_.folded_track = *folded_;
 }
 
 // Capabilities first, then the busiest threads with their own track.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "analysis/run/forgotten_labels.hpp"
 #include "analysis/runtime/binary_preview.hpp"
 #include "util/utf8.hpp"
 
@@ -31,10 +32,17 @@ constexpr runtime::SpanOwner kCapabilityOwner = runtime::SpanOwner{1} << 32;
 constexpr runtime::SpanOwner kNoCapabilityOwner = runtime::SpanOwner{1} << 33;
 
 // "12 worker" with the label the thread had at `time`, "thread 12" before its first.
-std::string thread_name_at(const ProfileContext& ctx, ThreadId thread, std::uint64_t time) {
+std::string thread_name_at(const ProfileContext& ctx, const UserEventsContributor::ForgottenNames& forgotten,
+                           ThreadId thread, std::uint64_t time) {
     if (const run::ThreadFacts* f = ctx.threads.find(thread)) {
         std::string_view label = ctx.threads.label_at(*f, time);
         if (!label.empty()) return std::to_string(thread) + " " + std::string(label);
+    } else if (auto it = forgotten.find(thread); it != forgotten.end()) {  // forgotten by the census
+        const auto& labels = it->second;
+        auto l = std::upper_bound(labels.begin(), labels.end(), time,
+                                  [](std::uint64_t t, const auto& entry) { return t < entry.first; });
+        if (l != labels.begin() && !std::prev(l)->second.empty())
+            return std::to_string(thread) + " " + std::prev(l)->second;
     }
     return "thread " + std::to_string(thread);
 }
@@ -155,13 +163,14 @@ struct Place {
 // Where markers go.
 class UserMarkers {
 public:
-    explicit UserMarkers(ProfileContext& ctx) : ctx_(ctx), p_(ctx.profile) {}
+    UserMarkers(ProfileContext& ctx, const UserEventsContributor::ForgottenNames& forgotten)
+        : ctx_(ctx), p_(ctx.profile), forgotten_(forgotten) {}
 
     Place place(std::optional<CapNo> cap, std::optional<ThreadId> thread, std::uint64_t time) {
         Place out{ctx_.process_track, "", -1};
         if (thread) {
             out.thread = *thread;
-            out.who = thread_name_at(ctx_, *thread, time);
+            out.who = thread_name_at(ctx_, forgotten_, *thread, time);
             if (auto t = ctx_.thread_track(*thread)) {
                 out.track = *t;
                 return out;
@@ -185,7 +194,7 @@ public:
             return out;
         }
         auto thread = static_cast<ThreadId>(owner);
-        Place out{ctx_.process_track, thread_name_at(ctx_, thread, time), thread};
+        Place out{ctx_.process_track, thread_name_at(ctx_, forgotten_, thread, time), thread};
         if (auto t = ctx_.thread_track(thread)) out.track = *t;
         return out;
     }
@@ -193,6 +202,7 @@ public:
 private:
     ProfileContext& ctx_;
     Profile& p_;
+    const UserEventsContributor::ForgottenNames& forgotten_;
 };
 
 std::string edge_text(runtime::SpanConvention c, runtime::SpanEdge e, std::string_view name) {
@@ -218,6 +228,15 @@ void UserEventsContributor::keep(std::uint64_t time, std::optional<CapNo> cap, K
     r.time = time;
     r.cap = cap;
     if (cap) r.running = running_.on(*cap);
+    if (r.running && ctx_ && ctx_->forgotten_labels && !ctx_->threads.ordinal(*r.running)) {
+        // Its label now, which is gone by the end (a change of label only: memory per message at most).
+        std::string_view label = ctx_->forgotten_labels->label(*r.running);
+        auto it = forgotten_names_.find(*r.running);
+        if (it == forgotten_names_.end() && !label.empty())
+            forgotten_names_[*r.running].emplace_back(time, label);
+        else if (it != forgotten_names_.end() && it->second.back().second != label)
+            it->second.emplace_back(time, label);
+    }
     r.kind = kind;
     r.offset = arena_.size();
     if (kind == Kind::binary) {
@@ -265,7 +284,7 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
     if (records_.empty() && messages_ == 0) return;
     Profile& p = ctx.profile;
     const Categories& cat = ctx.categories;
-    UserMarkers m(ctx);
+    UserMarkers m(ctx, forgotten_names_);
     StringHandle trace_event = p.handle_for_string("traceEvent");
     StringHandle trace_binary = p.handle_for_string("traceBinaryEvent");
     runtime::UserSpanPairer pairer;

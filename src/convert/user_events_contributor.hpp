@@ -23,6 +23,11 @@
 #include <optional>
 #include <string>
 
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
 #include "analysis/threading/running_threads.hpp"
 #include "convert/profile_contributor.hpp"
 #include "analysis/runtime/user_spans.hpp"
@@ -36,8 +41,12 @@ public:
     UserEventsContributor(const ConvertOptions& options, Diagnostics& diagnostics);
 
     std::string_view name() const override { return "user events"; }
+    void begin(ProfileContext& context) override { ctx_ = &context; }
     void handle(const eventlog::Event& event) override;
     void contribute(ProfileContext& context, std::uint64_t end) override;
+    // The labels of threads the census forgot, as they were when they wrote (by id, then time):
+    // the markers are named at the end, when those are gone (forgotten_labels.hpp).
+    using ForgottenNames = std::unordered_map<eventlog::ThreadId, std::vector<std::pair<std::uint64_t, std::string>>>;
     std::span<const std::uint16_t> shown_tags() const override;
 
 private:
@@ -59,6 +68,8 @@ private:
     analysis::RunningThreads running_;
     std::string arena_;
     util::ChunkedVector<Record> records_;  // in blocks: a log may have 100,000s
+    ProfileContext* ctx_ = nullptr;
+    ForgottenNames forgotten_names_;
     std::uint64_t messages_ = 0, markers_ = 0, binary_ = 0;
 };
 
