@@ -185,9 +185,8 @@ void ThreadMoments::handle(const eventlog::Event& event) {
         case StopThread::tag:
             if (auto* p = event.as<StopThread>();
                 p && p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished)) {
-                State& t = threads_[p->thread];
-                if (!t.finished) {
-                    t.finished = true;
+                if (finished_.insert(p->thread)) {
+                    labels_.erase(p->thread);
                     sink_({event.time, p->thread, Kind::finished, cap, 0, 0});
                 }
             }
@@ -200,7 +199,7 @@ void ThreadMoments::handle(const eventlog::Event& event) {
             break;
         case ThreadLabel::tag:
             if (auto* p = event.as<ThreadLabel>())
-                sink_({event.time, p->thread, Kind::labelled, cap, 0, threads_[p->thread].labels++});
+                sink_({event.time, p->thread, Kind::labelled, cap, 0, labels_[p->thread]++});
             break;
         default: break;
     }

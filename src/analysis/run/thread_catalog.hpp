@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -117,12 +118,11 @@ public:
     void handle(const eventlog::Event& event);
 
 private:
-    struct State {                      // 4 bytes: one per Haskell thread
-        std::uint32_t labels : 31 = 0;  // (2^31 labels on one thread would take a 20 GB log)
-        std::uint32_t finished : 1 = 0;
-    };
     std::function<void(const ThreadMoment&)> sink_;
-    util::IdMap<State> threads_;
+    // Labels so far of the threads not finished: a finished thread keeps only its bit, so
+    // that memory follows the live threads (its later labels count from 0: a broken log).
+    std::unordered_map<eventlog::ThreadId, std::uint32_t> labels_;
+    util::IdSet finished_;
 };
 
 }  // namespace el2fx::run
