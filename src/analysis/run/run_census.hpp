@@ -1,8 +1,9 @@
 // The first of a conversion's two passes over the eventlog: the facts the profile's layout
 // needs before any track can be filled — the run (program, pid, capabilities), every Haskell
 // thread (labels, creation order) with the time it ran, where the capabilities' lives start,
-// and where time-profile ticks stand in for virtual samples. Small: it grows with the
-// threads and capabilities, not with the events. The second pass then streams everything
+// and where time-profile ticks stand in for virtual samples. Small: it grows with the live
+// threads and capabilities, not with the events (finished threads that cannot get a track of
+// their own are forgotten in huge logs: CensusLimits). The second pass then streams everything
 // else straight into those tracks (converter.cpp).
 #pragma once
 
