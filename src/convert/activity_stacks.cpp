@@ -41,6 +41,7 @@ void ActivityStacks::thread_finished(ThreadId id, std::uint64_t time) {
     const std::uint64_t grace = run::forgotten_grace_ns(ctx_.options.sampling_interval_ns);
     while (!forgotten_finished_.empty() && forgotten_finished_.front().first + grace < time) {
         forgotten_.erase(forgotten_finished_.front().second);
+        forgotten_names_.erase(forgotten_finished_.front().second);
         forgotten_finished_.pop_front();
     }
 }
@@ -75,9 +76,15 @@ FrameHandle ActivityStacks::thread_frame(PerThread& t, ThreadId id) {
     } else {
         const StringHandle name =
             !layout_.own_track_index(id) ? p_.add_distinct_string(text) : p_.handle_for_string(text);
+        if (!ctx_.threads.ordinal(id)) forgotten_names_.insert_or_assign(id, name);  // one the census forgot
         t.frame = p_.add_distinct_frame({.func = p_.add_distinct_func({.name = name})});
     }
     return *t.frame;
+}
+
+void ActivityStacks::thread_labelled(ThreadId id) {
+    auto it = forgotten_names_.find(id);
+    if (it != forgotten_names_.end()) p_.replace_distinct_string(it->second, ctx_.thread_name(id));
 }
 
 // A stack under a thread's own frame (see thread_frame).

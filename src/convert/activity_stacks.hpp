@@ -34,6 +34,9 @@ public:
     // The thread finished (its moment): a thread the census forgot is forgotten here too, a
     // while later (its last samples may come after the moment).
     void thread_finished(eventlog::ThreadId id, std::uint64_t time);
+    // The thread was labelled (its moment): a forgotten thread named already is renamed, as
+    // the catalog would have named it by its last label from the start.
+    void thread_labelled(eventlog::ThreadId id);
 
 private:
     // What is kept of every Haskell thread, by the census's thread ordinal: its stacks once made.
@@ -85,6 +88,7 @@ private:
     // get the same frames and stacks as the catalog's folded threads, and cost nothing once
     // finished. By when they finished, to drop them in order.
     std::unordered_map<eventlog::ThreadId, PerThread> forgotten_;
+    std::unordered_map<eventlog::ThreadId, fxprof::StringHandle> forgotten_names_;  // a distinct string each
     std::deque<std::pair<std::uint64_t, eventlog::ThreadId>> forgotten_finished_;
     fxprof::CategoryHandle other_{0}, idle_{0}, running_{0}, gc_{0}, gc_wait_{0}, memory_{0};
     std::optional<fxprof::StackHandle> anonymous_root_;  // folded threads without their names

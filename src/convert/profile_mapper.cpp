@@ -76,6 +76,7 @@ ThreadingMapper::ThreadingMapper()
           parts_->markers.moment(m);
           if (m.kind == run::ThreadMoment::Kind::finished && parts_->stacks)
               parts_->stacks->thread_finished(m.thread, m.time);
+          if (m.kind == run::ThreadMoment::Kind::labelled && parts_->stacks) parts_->stacks->thread_labelled(m.thread);
       }) {}
 
 ThreadingMapper::~ThreadingMapper() = default;

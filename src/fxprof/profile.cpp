@@ -119,6 +119,7 @@ void Profile::reserve_markers(ThreadHandle t, std::size_t, std::size_t) { thread
 
 StringHandle Profile::handle_for_string(std::string_view s) { return strings_.handle_for(s); }
 StringHandle Profile::add_distinct_string(std::string_view s) { return strings_.add_distinct(s); }
+void Profile::replace_distinct_string(StringHandle h, std::string_view s) { strings_.replace_distinct(h, s); }
 
 CategoryHandle Profile::handle_for_category(std::string_view name, CategoryColor color) {
     return categories_.handle_for(name, color);

@@ -121,6 +121,8 @@ public:
     // its stacks): added without interning, which for 100,000s of threads saves most of the
     // tables' indexes and their lookups. Interning an equal row later adds a second one.
     StringHandle add_distinct_string(std::string_view s);
+    // Renames a string from add_distinct_string (a thread labelled after it was named).
+    void replace_distinct_string(StringHandle h, std::string_view s);
     FuncHandle add_distinct_func(const FuncInfo& func);
     FrameHandle add_distinct_frame(const FrameInfo& frame);
     StackHandle add_distinct_stack(std::optional<StackHandle> prefix, FrameHandle frame);

@@ -52,6 +52,11 @@ StringHandle StringTable::add_distinct(std::string_view s) {
     return StringHandle(static_cast<std::uint32_t>(strings_.size() - 1));
 }
 
+void StringTable::replace_distinct(StringHandle h, std::string_view s) {
+    if (!contains(h)) throw Error("profile string table: no such string");
+    strings_[h.index()] = store(s);
+}
+
 StringHandle StringTable::handle_for(std::string_view s) {
     if (strings_.size() >= UINT32_MAX) throw Error("profile string table is full");
     const auto next = static_cast<std::uint32_t>(strings_.size());

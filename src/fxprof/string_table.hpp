@@ -27,6 +27,9 @@ public:
     // A string the caller knows to be new and keeps the handle of: stored without an index
     // entry (handle_for() of the same string later stores it again).
     StringHandle add_distinct(std::string_view s);
+    // A new text for a string from add_distinct() (one no index entry names); the old bytes
+    // stay unused.
+    void replace_distinct(StringHandle h, std::string_view s);
     // Valid as long as the table lives: stored bytes never move.
     std::string_view get(StringHandle h) const { return stored(strings_[h.index()]); }
     std::size_t size() const { return strings_.size(); }
