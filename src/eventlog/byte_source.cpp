@@ -66,6 +66,13 @@ std::size_t InputFile::read_at(std::uint64_t offset, std::uint8_t* buffer, std::
     return done;
 }
 
+std::optional<std::uint64_t> InputFile::size() const {
+    if (!seekable_) return std::nullopt;
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) io_error(name_, "cannot stat");
+    return static_cast<std::uint64_t>(st.st_size);
+}
+
 void InputFile::rewind() {
     if (!seekable_ || ::lseek(fd_, 0, SEEK_SET) != 0) io_error(name_, "cannot read the input a second time");
 }

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace el2fx::eventlog {
@@ -21,6 +22,8 @@ public:
     std::size_t read_at(std::uint64_t offset, std::uint8_t* buffer, std::size_t size) const;
 
     bool seekable() const { return seekable_; }
+    // Bytes in a seekable input, now; nullopt for a pipe or FIFO not yet spooled.
+    std::optional<std::uint64_t> size() const;
     const std::string& name() const { return name_; }
 
     // Copies the rest of a non-seekable input into an unlinked temporary file and

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "eventlog/block_index.hpp"
 #include "eventlog/byte_reader.hpp"
 #include "eventlog/push_decoder.hpp"
 #include "eventlog/timestamp_guard.hpp"
@@ -10,82 +11,6 @@
 
 namespace el2fx::eventlog {
 namespace {
-
-// Pass one: finds the ranges, and for each the lookahead a stable sort needs.
-// An event at index i must overtake every earlier event with a larger time; the
-// earliest such event is found by binary search over the (non-decreasing) running
-// maximum of the last kMaxReorderWindow times.
-class RangeIndexer : public EventSink {
-public:
-    explicit RangeIndexer(Diagnostics& diagnostics) : diagnostics_(diagnostics), prefix_max_(kMaxReorderWindow) {}
-
-    void on_header(const Header& header) override { header_ = header; }
-
-    void on_event(const Event& event) override {
-        bool starts_block = event.tag == BlockMarker::tag && std::holds_alternative<BlockMarker>(event.payload);
-        bool leaves_block = in_block_ && event.offset >= block_end_;
-        if (starts_block || leaves_block || ranges_.empty()) {
-            start_range(event, starts_block);
-            if (starts_block) {
-                in_block_ = true;
-                block_end_ = event.offset + std::get<BlockMarker>(event.payload).size;
-            } else {
-                in_block_ = false;
-            }
-        }
-        EventRange& r = ranges_.back();
-        last_time_ = event.time;
-        r.end = event.offset + event.size;
-        r.min_time = std::min(r.min_time, event.time);
-        track_order(r, event.time);
-    }
-
-    Header header_;
-    std::vector<EventRange> ranges_;
-
-private:
-    void start_range(const Event& event, bool block) {
-        EventRange r;
-        r.begin = event.offset;
-        r.cap = block ? event.cap : std::nullopt;
-        r.min_time = event.time;
-        r.previous_time = last_time_;
-        ranges_.push_back(r);
-        count_ = 0;
-    }
-
-    void track_order(EventRange& r, std::uint64_t time) {
-        std::uint64_t running_max = count_ == 0 ? time : std::max(time, prefix_max_[(count_ - 1) % kMaxReorderWindow]);
-        if (count_ > 0 && time < running_max) {
-            // Oldest index still in the ring, and the first of those with a larger time.
-            std::uint64_t lo = count_ > kMaxReorderWindow ? count_ - kMaxReorderWindow : 0;
-            if (prefix_max_[lo % kMaxReorderWindow] > time && lo > 0) {
-                r.window = kMaxReorderWindow;
-                diagnostics_.add(Diagnostic::reorder_window_exceeded);
-            } else {
-                std::uint64_t a = lo, b = count_ - 1;  // prefix_max_[b] > time is known
-                while (a < b) {
-                    std::uint64_t mid = a + (b - a) / 2;
-                    if (prefix_max_[mid % kMaxReorderWindow] > time)
-                        b = mid;
-                    else
-                        a = mid + 1;
-                }
-                std::uint64_t needed = count_ - a + 1;
-                r.window = static_cast<std::uint32_t>(std::max<std::uint64_t>(r.window, needed));
-            }
-        }
-        prefix_max_[count_ % kMaxReorderWindow] = running_max;
-        ++count_;
-    }
-
-    Diagnostics& diagnostics_;
-    std::vector<std::uint64_t> prefix_max_;
-    std::uint64_t count_ = 0;
-    std::uint64_t last_time_ = 0;  // of the previous event, as the decoder corrected it
-    bool in_block_ = false;
-    std::uint64_t block_end_ = 0;
-};
 
 constexpr std::size_t kInitialBuffer = 16 << 10;
 constexpr std::size_t kMaxWindowBytes = 64u << 20;
@@ -214,11 +139,14 @@ private:
 TimeOrderedReader::TimeOrderedReader(InputFile& input, Diagnostics& diagnostics)
     : input_(input), diagnostics_(&diagnostics) {
     input_.spool_to_temporary_file();
-    input_.rewind();  // a second reader of the same input starts over
-    RangeIndexer indexer(diagnostics);
-    stream_end_ = decode_stream(input_, indexer, diagnostics);
-    header_ = std::move(indexer.header_);
-    ranges_ = std::move(indexer.ranges_);
+    std::optional<RangeIndex> index = index_by_blocks(input_);
+    if (!index) {
+        input_.rewind();  // a second reader of the same input starts over
+        index = index_by_decoding(input_, diagnostics);
+    }
+    header_ = std::move(index->header);
+    stream_end_ = index->stream_end;
+    ranges_ = std::move(index->ranges);
     std::stable_sort(ranges_.begin(), ranges_.end(), [](const EventRange& a, const EventRange& b) {
         return a.min_time < b.min_time || (a.min_time == b.min_time && a.begin < b.begin);
     });

@@ -1,8 +1,9 @@
 // Events in time order without loading the file: GHC writes each capability's
 // events in blocks, in the order the buffers were flushed, so the file is in time
 // order only within a block (and even there GC_STATS_GHC is written before GC_END
-// but stamped later). A first pass indexes the blocks — byte range, earliest time,
-// and how far out of order each one is — and the second pass merges the blocks
+// but stamped later). First the blocks are indexed — byte range, earliest time,
+// and how far out of order each one is (range_index.hpp: from the block markers when the
+// log is well formed, else by decoding it) — then every pass merges the blocks
 // k-way, each through a lookahead window just large enough to sort it exactly.
 // The result is what `ghc-events show` prints: a stable sort by timestamp.
 #pragma once
@@ -15,20 +16,12 @@
 #include "eventlog/byte_source.hpp"
 #include "eventlog/event.hpp"
 #include "eventlog/header.hpp"
+#include "eventlog/range_index.hpp"
+#include "eventlog/reorder_window.hpp"
 #include "eventlog/stream.hpp"
 #include "util/diagnostics.hpp"
 
 namespace el2fx::eventlog {
-
-// A block, or a run of events written outside any block.
-struct EventRange {
-    std::uint64_t begin = 0;          // offset of its first record
-    std::uint64_t end = 0;            // offset just past its last complete record
-    std::optional<CapNo> cap;         // the block's capability
-    std::uint64_t min_time = 0;       // earliest timestamp inside
-    std::uint32_t window = 1;         // lookahead that sorts it exactly (1: already sorted)
-    std::uint64_t previous_time = 0;  // the (corrected) time of the record before it in the file
-};
 
 // A record in time order, framed but not decoded.
 struct RawRecord {
@@ -38,10 +31,6 @@ struct RawRecord {
     std::uint64_t time = 0;    // as TimestampGuard corrected it (the bytes keep the original)
     std::optional<CapNo> cap;  // its block's capability
 };
-
-// Largest lookahead a range gets; a range more disordered than this is merged
-// approximately and counted as reorder_window_exceeded.
-constexpr std::uint32_t kMaxReorderWindow = 4096;
 
 class RangeCursor;
 

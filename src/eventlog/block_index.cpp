@@ -1,0 +1,246 @@
+#include "eventlog/block_index.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "eventlog/byte_reader.hpp"
+#include "eventlog/payload_decoder.hpp"
+#include "eventlog/push_decoder.hpp"
+#include "eventlog/reorder_window.hpp"
+#include "eventlog/timestamp_guard.hpp"
+#include "util/error.hpp"
+
+namespace el2fx::eventlog {
+namespace {
+
+constexpr std::uint16_t kEndOfData = 0xFFFF;
+constexpr std::size_t kEventHeader = 2 + 8;                    // tag, timestamp
+constexpr std::size_t kMarkerPayload = 4 + 8 + 2;              // size, end time, capability
+constexpr std::size_t kMarkerRecord = kEventHeader + kMarkerPayload;
+constexpr std::size_t kMaxRecord = kEventHeader + 2 + 0xFFFF;  // a variable-size record at its largest
+constexpr std::size_t kChunk = 1 << 20;                        // > kMaxRecord
+constexpr std::size_t kMaxHeaderBytes = 16 << 20;              // as the decoder allows
+
+struct Block {
+    std::uint64_t begin = 0, end = 0;
+    CapNo cap = 0;
+    std::uint64_t start_time = 0, end_time = 0;  // as its marker says
+};
+
+// What framing alone can tell of a tag's records inside a block.
+enum class TagCheck : std::uint8_t {
+    decline,      // never acceptable there (undeclared, unknown, another block marker, too short)
+    whole,        // its declared size is enough for every field
+    decode_each,  // only decoding tells (variable size, or fields whose length depends on the bytes)
+};
+
+bool decodes_whole(std::uint16_t tag, const std::vector<std::uint8_t>& payload) {
+    Payload out;
+    decode_payload_into(tag, payload.data(), payload.size(), out);
+    return !std::holds_alternative<UnknownEvent>(out);
+}
+
+std::vector<TagCheck> tag_checks(const Header& header) {
+    std::vector<TagCheck> checks(std::size_t{1} << 16, TagCheck::decline);
+    for (const EventTypeDecl& decl : header.types()) {
+        if (decl.tag == BlockMarker::tag || decl.tag == kEndOfData || !is_known_tag(decl.tag)) continue;
+        if (!decl.size) {
+            checks[decl.tag] = TagCheck::decode_each;
+            continue;
+        }
+        // A string field reads to its terminator: zeros end it at once, 0xFF never.
+        const bool zeros = decodes_whole(decl.tag, std::vector<std::uint8_t>(*decl.size, 0x00));
+        const bool ones = decodes_whole(decl.tag, std::vector<std::uint8_t>(*decl.size, 0xFF));
+        if (zeros && ones)
+            checks[decl.tag] = TagCheck::whole;
+        else if (zeros || ones)
+            checks[decl.tag] = TagCheck::decode_each;
+    }
+    return checks;
+}
+
+std::optional<std::pair<Header, std::uint64_t>> read_header(const InputFile& input) {
+    std::vector<std::uint8_t> bytes(64 << 10);
+    for (;;) {
+        const std::size_t got = input.read_at(0, bytes.data(), bytes.size());
+        Header header;
+        try {
+            if (auto taken = parse_header(bytes.data(), got, header)) return std::pair{std::move(header), *taken};
+        } catch (const Error&) {
+            return std::nullopt;  // decoding says where and why
+        }
+        if (got < bytes.size() || bytes.size() >= kMaxHeaderBytes) return std::nullopt;
+        bytes.resize(bytes.size() * 2);
+    }
+}
+
+// The blocks from `start` to the end-of-data marker, or nullopt if anything else is found.
+std::optional<std::vector<Block>> find_blocks(const InputFile& input, std::uint64_t start, std::uint64_t file_size) {
+    std::vector<Block> blocks;
+    std::uint8_t marker[kMarkerRecord];
+    for (std::uint64_t at = start;;) {
+        const std::size_t got = input.read_at(at, marker, sizeof marker);
+        if (got >= 2 && load_be16(marker) == kEndOfData) {
+            if (at + 2 == file_size) return blocks;
+            return std::nullopt;  // bytes after the end marker
+        }
+        if (got < sizeof marker || load_be16(marker) != BlockMarker::tag) return std::nullopt;
+        Block b;
+        b.begin = at;
+        b.start_time = load_be64(marker + 2);
+        const std::uint32_t size = load_be32(marker + kEventHeader);
+        b.end_time = load_be64(marker + kEventHeader + 4);
+        b.cap = load_be16(marker + kEventHeader + 12);
+        // The end marker must follow the last block: a block reaching the file's end is truncated.
+        if (size < kMarkerRecord || at + size + 2 > file_size) return std::nullopt;
+        b.end = at + size;
+        blocks.push_back(b);
+        at = b.end;
+    }
+}
+
+struct Checked {
+    bool ok = false;
+    std::uint64_t min_time = 0, last_time = 0;
+    std::uint32_t window = 1;
+};
+
+// Frames one block's records as the decoder would, declining at anything it would remark on.
+class BlockChecker {
+public:
+    BlockChecker(const InputFile& input, const Header& header, const std::vector<TagCheck>& checks)
+        : input_(input), header_(header), checks_(checks), buffer_(kChunk) {}
+
+    Checked check(const Block& b) {
+        Checked out;
+        TimestampGuard guard;
+        guard.enter_block(b.start_time, b.end_time);
+        order_.restart();
+        base_ = b.begin;
+        loaded_ = 0;
+        for (std::uint64_t at = b.begin; at < b.end;) {
+            const std::size_t left = static_cast<std::size_t>(std::min<std::uint64_t>(b.end - at, kMaxRecord));
+            if (left < kEventHeader || !available(at, std::min(left, kEventHeader + 2), b.end)) return out;
+            const std::uint8_t* p = buffer_.data() + (at - base_);
+            const std::uint16_t tag = load_be16(p);
+            std::size_t size;
+            TagCheck check;
+            if (at == b.begin) {  // the marker itself, read already
+                size = kMarkerRecord;
+                check = TagCheck::whole;
+            } else {
+                check = checks_[tag];
+                if (check == TagCheck::decline) return out;
+                const std::int32_t declared = header_.size_of(tag);
+                if (declared >= 0) {
+                    size = kEventHeader + static_cast<std::size_t>(declared);
+                } else {
+                    if (left < kEventHeader + 2) return out;
+                    size = kEventHeader + 2 + load_be16(p + kEventHeader);
+                }
+            }
+            if (size > left || !available(at, size, b.end)) return out;  // past the block's end
+            p = buffer_.data() + (at - base_);
+            if (check == TagCheck::decode_each) {
+                const std::size_t payload = payload_offset(header_, tag);
+                decode_payload_into(tag, p + payload, size - payload, scratch_);
+                if (std::holds_alternative<UnknownEvent>(scratch_)) return out;
+            }
+            bool corrected = false;
+            const std::uint64_t time = guard.check(load_be64(p + 2), corrected);
+            if (corrected || !order_.add(time)) return out;
+            out.min_time = at == b.begin ? time : std::min(out.min_time, time);
+            out.last_time = time;
+            at += size;
+        }
+        out.window = order_.window();
+        out.ok = true;
+        return out;
+    }
+
+private:
+    // Makes [at, at + need) readable in buffer_; false if the file is shorter than it said.
+    bool available(std::uint64_t at, std::size_t need, std::uint64_t end) {
+        if (at >= base_ && at + need <= base_ + loaded_) return true;
+        const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, end - at));
+        base_ = at;
+        loaded_ = input_.read_at(at, buffer_.data(), want);
+        return loaded_ >= need;
+    }
+
+    const InputFile& input_;
+    const Header& header_;
+    const std::vector<TagCheck>& checks_;
+    std::vector<std::uint8_t> buffer_;
+    std::uint64_t base_ = 0;
+    std::size_t loaded_ = 0;
+    ReorderWindow order_;
+    Payload scratch_;
+};
+
+}  // namespace
+
+std::optional<RangeIndex> index_by_blocks(const InputFile& input) {
+    const std::optional<std::uint64_t> file_size = input.size();
+    if (!file_size) return std::nullopt;
+    auto header = read_header(input);
+    if (!header) return std::nullopt;
+    const Header& h = header->first;
+    if (h.size_of(BlockMarker::tag) != static_cast<std::int32_t>(kMarkerPayload)) return std::nullopt;
+    const std::optional<std::vector<Block>> blocks = find_blocks(input, header->second, *file_size);
+    if (!blocks) return std::nullopt;
+
+    // Both cores check blocks, taking the next one unchecked; the first decline stops both.
+    const std::vector<TagCheck> checks = tag_checks(h);
+    std::vector<Checked> checked(blocks->size());
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> declined{false};
+    std::exception_ptr failure;  // a read error on the helper thread
+    auto work = [&] {
+        BlockChecker checker(input, h, checks);
+        for (std::size_t i; !declined.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < blocks->size();) {
+            checked[i] = checker.check((*blocks)[i]);
+            if (!checked[i].ok) declined = true;
+        }
+    };
+    std::thread helper([&] {
+        try {
+            work();
+        } catch (...) {
+            failure = std::current_exception();
+            declined = true;
+        }
+    });
+    try {
+        work();
+    } catch (...) {
+        declined = true;
+        helper.join();
+        throw;
+    }
+    helper.join();
+    if (failure) std::rethrow_exception(failure);
+    if (declined) return std::nullopt;
+
+    RangeIndex index;
+    index.header = std::move(header->first);
+    index.stream_end.bytes = *file_size;
+    index.ranges.reserve(blocks->size());
+    std::uint64_t previous_time = 0;
+    for (std::size_t i = 0; i < blocks->size(); ++i) {
+        const Block& b = (*blocks)[i];
+        EventRange r;
+        r.begin = b.begin;
+        r.end = b.end;
+        r.cap = b.cap == kGlobalCap ? std::nullopt : std::optional<CapNo>(b.cap);
+        r.min_time = checked[i].min_time;
+        r.window = checked[i].window;
+        r.previous_time = previous_time;
+        previous_time = checked[i].last_time;
+        index.ranges.push_back(r);
+    }
+    return index;
+}
+
+}  // namespace el2fx::eventlog

@@ -1,0 +1,212 @@
+// The index from block markers (block_index.hpp) must equal the one decoding gives, for every
+// log it accepts, and decline every log decoding would have something to say about.
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "eventlog/block_index.hpp"
+#include "eventlog/range_index.hpp"
+#include "eventlog/reorder_window.hpp"
+#include "eventlog_builder.hpp"
+#include "temp_file.hpp"
+#include "upstream_data.hpp"
+
+using namespace el2fx;
+using namespace el2fx::eventlog;
+using el2fx::testing::EventlogBuilder;
+using el2fx::testing::TempFile;
+
+namespace {
+
+struct Both {
+    std::optional<RangeIndex> fast;
+    RangeIndex decoded;
+    Diagnostics diagnostics;  // decoding's
+};
+
+Both index_both(const std::string& path) {
+    Both out;
+    InputFile fast_input(path);
+    out.fast = index_by_blocks(fast_input);
+    InputFile input(path);
+    out.decoded = index_by_decoding(input, out.diagnostics);
+    return out;
+}
+
+void check_same(const Both& both) {
+    BOOST_REQUIRE(both.fast);
+    BOOST_TEST(both.diagnostics.total() == 0u);
+    BOOST_TEST(both.fast->stream_end.bytes == both.decoded.stream_end.bytes);
+    BOOST_TEST(!both.decoded.stream_end.truncated_at);
+    BOOST_TEST(both.decoded.stream_end.lost.empty());
+    BOOST_TEST(both.fast->ranges.size() == both.decoded.ranges.size());
+    BOOST_CHECK(both.fast->ranges == both.decoded.ranges);
+    const auto& a = both.fast->header.types();
+    const auto& b = both.decoded.header.types();
+    BOOST_REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        BOOST_TEST(a[i].tag == b[i].tag);
+        BOOST_CHECK(a[i].size == b[i].size);
+        BOOST_TEST(a[i].description == b[i].description);
+    }
+}
+
+EventlogBuilder base() {
+    EventlogBuilder b;
+    b.declare_block_marker()
+        .declare<RunThread>()
+        .declare<StopThread>()
+        .declare<GCStatsGHC>()
+        .declare<CapsetCreate>()
+        .declare<UserMessage>();
+    return b;
+}
+
+// Two capabilities' blocks and the global one, with a message (variable size).
+EventlogBuilder well_formed() {
+    auto b = base();
+    b.begin_block(100, 0, 400).event(110, RunThread{1}).event(300, StopThread{1, 3, 0}).end_block();
+    b.begin_block(105, 1, 400).event(120, RunThread{2}).event(200, UserMessage{{"hello"}}).end_block();
+    b.begin_block(50, kGlobalCap, 400).event(60, CapsetCreate{0, 2}).end_block();
+    return b;
+}
+
+bool declined(const std::string& bytes) {
+    TempFile f(bytes);
+    InputFile input(f.path);
+    return !index_by_blocks(input).has_value();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_well_formed_log_is_indexed_as_decoding_does) {
+    TempFile f(well_formed().finish());
+    Both both = index_both(f.path);
+    check_same(both);
+    BOOST_TEST(both.fast->ranges.size() == 3u);
+    BOOST_TEST(both.fast->ranges[2].previous_time == 200u);  // the record before it in the file
+    BOOST_TEST(!both.fast->ranges[2].cap.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(disorder_inside_a_block_gets_the_window_decoding_finds) {
+    auto b = base();
+    b.begin_block(10, 0, 1000).event(20, RunThread{1}).event(90, GCStatsGHC{}).event(30, StopThread{1, 3, 0});
+    b.event(40, RunThread{1}).event(35, StopThread{1, 3, 0}).end_block();
+    TempFile f(b.finish());
+    Both both = index_both(f.path);
+    check_same(both);
+    BOOST_TEST(both.fast->ranges[0].window == 4u);  // 35 overtakes 90, three records before it
+    BOOST_TEST(both.fast->ranges[0].min_time == 10u);
+}
+
+// Real logs: every one decoding has nothing to say of is accepted, every other declined
+// (the fixtures include logs of killed programs).
+BOOST_AUTO_TEST_CASE(real_eventlogs_are_indexed_from_their_blocks) {
+    const char* dir = std::getenv("EL2FX_FIXTURES");
+    BOOST_REQUIRE(dir);
+    std::size_t clean = 0, damaged = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().extension() != ".eventlog") continue;
+        BOOST_TEST_CONTEXT(entry.path().filename()) {
+            Both both = index_both(entry.path().string());
+            if (both.diagnostics.total() == 0) {
+                check_same(both);
+                ++clean;
+            } else {
+                BOOST_TEST(!both.fast.has_value());
+                ++damaged;
+            }
+        }
+    }
+    BOOST_TEST(clean >= 4u);
+    BOOST_TEST(damaged >= 1u);
+}
+
+BOOST_AUTO_TEST_CASE(upstream_eventlogs_agree_where_accepted, UPSTREAM_DATA) {
+    auto dir = el2fx::testing::upstream_data_dir();
+    BOOST_REQUIRE(dir);
+    std::size_t accepted = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(*dir)) {
+        if (entry.path().extension() != ".eventlog") continue;
+        BOOST_TEST_CONTEXT(entry.path().filename()) {
+            Both both = index_both(entry.path().string());
+            if (!both.fast) continue;  // declined: decoding indexes it (its own tests)
+            check_same(both);
+            ++accepted;
+        }
+    }
+    BOOST_TEST(accepted > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(damage_inside_a_block_declines) {
+    auto b = base();
+    b.begin_block(100, 0, 400).event(110, RunThread{1});
+    b.raw_event(200, 120, "");  // a tag the header does not declare
+    b.event(130, StopThread{1, 3, 0}).end_block();
+    BOOST_TEST(declined(b.finish()));
+}
+
+BOOST_AUTO_TEST_CASE(a_truncated_log_declines) {
+    BOOST_TEST(declined(well_formed().finish(false)));
+    std::string bytes = well_formed().finish();
+    BOOST_TEST(declined(bytes.substr(0, bytes.size() - 7)));  // the last block cut short
+}
+
+BOOST_AUTO_TEST_CASE(bytes_after_the_end_marker_decline) { BOOST_TEST(declined(well_formed().finish() + "xx")); }
+
+BOOST_AUTO_TEST_CASE(a_timestamp_after_its_blocks_end_declines) {
+    auto b = base();
+    b.begin_block(100, 0, 400).event(110, RunThread{1}).event(5'000'000'000, StopThread{1, 3, 0}).end_block();
+    BOOST_TEST(declined(b.finish()));
+}
+
+BOOST_AUTO_TEST_CASE(an_event_outside_any_block_declines) {
+    auto b = well_formed();
+    b.event(500, RunThread{3});
+    BOOST_TEST(declined(b.finish()));
+}
+
+BOOST_AUTO_TEST_CASE(an_event_type_unknown_to_the_decoder_declines) {
+    auto b = base();
+    b.declare_raw(250, 4, "a type of a newer GHC");
+    b.begin_block(100, 0, 400).event(110, RunThread{1}).raw_event(250, 120, "abcd").end_block();
+    BOOST_TEST(declined(b.finish()));
+}
+
+BOOST_AUTO_TEST_CASE(a_payload_too_short_for_its_type_declines) {
+    auto b = base();
+    b.declare<RunThread>(std::optional<std::uint16_t>{2});  // a thread id needs 4 bytes
+    b.begin_block(100, 0, 400).event(110, RunThread{1}).end_block();
+    BOOST_TEST(declined(b.finish()));
+    auto m = base();  // a message is whole however long: no too-short one to build here
+    m.begin_block(100, 0, 400).raw_event(UserMessage::tag, 110, "").end_block();
+    TempFile f(m.finish());
+    check_same(index_both(f.path));
+}
+
+BOOST_AUTO_TEST_CASE(a_block_marker_inside_a_block_declines) {
+    auto b = base();
+    b.begin_block(100, 0, 400).event(110, RunThread{1});
+    b.event(120, BlockMarker{24, 400, 1});
+    b.end_block();
+    BOOST_TEST(declined(b.finish()));
+}
+
+BOOST_AUTO_TEST_CASE(a_block_size_past_the_file_declines) {
+    auto b = base();
+    b.begin_block(100, 0, 400).event(110, RunThread{1});  // never ended: its size stays 0
+    BOOST_TEST(declined(b.finish()));
+    std::string bytes = well_formed().finish();
+    const std::size_t marker = base().header().size();  // the first block's marker
+    bytes[marker + 10] = '\x7f';                        // its size: about 2 GB
+    BOOST_TEST(declined(bytes));
+}
+
+BOOST_AUTO_TEST_CASE(disorder_beyond_the_reorder_window_declines) {
+    auto b = base();
+    b.begin_block(10, 0, 100'000).event(90'000, RunThread{1});
+    for (std::uint64_t i = 0; i < kMaxReorderWindow + 10; ++i) b.event(100 + i, StopThread{1, 3, 0});
+    b.event(50, RunThread{1}).end_block();
+    BOOST_TEST(declined(b.finish()));
+}
