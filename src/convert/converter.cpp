@@ -65,7 +65,8 @@ struct RunPlacement {
 // The first (a census) learns what the layout needs: the threads and how long each ran, the
 // capabilities, the run's facts, where time-profile ticks are. The second streams: analyses
 // hand spans and samples to the threading mapper, which adds them to their tracks at once;
-// every contributor sees each event, then adds what it kept.
+// every contributor sees each event, then adds what it kept. Of a window, only the first pass
+// reads what comes before it: the second begins at its start (window/window_start.hpp).
 void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOptions& given,
              const RunPlacement& placement, ConversionReport& report) {
     ConvertOptions options = given;
@@ -83,6 +84,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     report.stream_end = reader.stream_end();
     report.timings.index = stopwatch.lap();
     run::RunCensus census;
+    std::optional<window::WindowStart> window_start;  // the second pass begins there
     {
         Diagnostics first_pass;  // the second pass reports the eventlog's problems
         eventlog::EventPrefetcher events(reader, first_pass);
@@ -94,7 +96,14 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
         window::EventWindow window(options.window.spec);  // both passes: the same window (src/window)
         while (const eventlog::Event* next = window.next(events)) collector.handle(rewriter.apply(*next));
         census = collector.finish();
-        if (options.window.spec.active()) options.window.bounds = window.bounds();
+        if (options.window.spec.active()) {
+            options.window.bounds = window.bounds();
+            // Skipping to the start by (time, offset) gives what this pass read only if the
+            // merge was exact.
+            if (first_pass.count(Diagnostic::reorder_window_exceeded) == 0 &&
+                report.diagnostics.count(Diagnostic::reorder_window_exceeded) == 0)
+                window_start = window.start_state();
+        }
     }
     report.run = census.run;
     report.timings.census = stopwatch.lap();
@@ -153,8 +162,9 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     run::ForgottenLabels forgotten_labels(census.threads, run::forgotten_grace_ns(options.sampling_interval_ns));
     context.forgotten_labels = &forgotten_labels;
     redaction::EventRewriter rewriter(rewriting);
-    eventlog::EventPrefetcher events(reader, report.diagnostics);
-    window::EventWindow window(options.window.spec);
+    eventlog::EventPrefetcher events(reader, report.diagnostics,
+                                     window_start ? std::optional(window_start->first) : std::nullopt);
+    window::EventWindow window(options.window.spec, std::move(window_start));
     while (const eventlog::Event* next = window.next(events)) {
         const eventlog::Event* event = &rewriter.apply(*next);
         forgotten_labels.handle(*event);

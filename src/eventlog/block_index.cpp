@@ -102,7 +102,7 @@ std::optional<std::vector<Block>> find_blocks(const InputFile& input, std::uint6
 
 struct Checked {
     bool ok = false;
-    std::uint64_t min_time = 0, last_time = 0;
+    std::uint64_t min_time = 0, max_time = 0, last_time = 0;
     std::uint32_t window = 1;
 };
 
@@ -151,6 +151,7 @@ public:
             const std::uint64_t time = guard.check(load_be64(p + 2), corrected);
             if (corrected || !order_.add(time)) return out;
             out.min_time = at == b.begin ? time : std::min(out.min_time, time);
+            out.max_time = std::max(out.max_time, time);
             out.last_time = time;
             at += size;
         }
@@ -235,6 +236,7 @@ std::optional<RangeIndex> index_by_blocks(const InputFile& input) {
         r.end = b.end;
         r.cap = b.cap == kGlobalCap ? std::nullopt : std::optional<CapNo>(b.cap);
         r.min_time = checked[i].min_time;
+        r.max_time = checked[i].max_time;
         r.window = checked[i].window;
         r.previous_time = previous_time;
         previous_time = checked[i].last_time;

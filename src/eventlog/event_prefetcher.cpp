@@ -19,11 +19,18 @@ constexpr std::size_t kBatches = 3;
 }  // namespace
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events)
+    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt) {}
+
+EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::optional<OrderKey> from)
+    : EventPrefetcher(reader, diagnostics, kBatchEvents, from) {}
+
+EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
+                                 std::optional<OrderKey> from)
     : reader_(reader),
       header_(reader.header()),
       diagnostics_(diagnostics),
       batch_events_(std::max<std::size_t>(1, batch_events)) {
-    reader_.restart(reader_diagnostics_);
+    reader_.restart(reader_diagnostics_, from);
     for (std::size_t i = 0; i < kBatches; ++i) {
         auto batch = std::make_unique<Batch>();
         batch->records.resize(batch_events_);

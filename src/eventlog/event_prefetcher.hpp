@@ -37,6 +37,8 @@ public:
     // Restarts `reader` and reads it on a worker thread; its diagnostics go to `diagnostics`
     // (on this thread, as the events that caused them come out).
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events = kBatchEvents);
+    // The same, from `from` on (TimeOrderedReader::restart).
+    EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::optional<OrderKey> from);
     // Stops the worker, whether or not every event was taken.
     ~EventPrefetcher();
     EventPrefetcher(const EventPrefetcher&) = delete;
@@ -74,6 +76,8 @@ private:
         std::exception_ptr failure;
     };
 
+    EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
+                    std::optional<OrderKey> from);
     void run();  // the worker
     void fill(Batch& batch);
     void note_diagnostics(Batch& batch);

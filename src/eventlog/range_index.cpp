@@ -31,6 +31,7 @@ public:
         last_time_ = event.time;
         r.end = event.offset + event.size;
         r.min_time = std::min(r.min_time, event.time);
+        r.max_time = std::max(r.max_time, event.time);
         if (!order_.add(event.time)) diagnostics_.add(Diagnostic::reorder_window_exceeded);
         r.window = order_.window();
     }

@@ -26,6 +26,7 @@ struct EventRange {
     std::uint64_t end = 0;            // offset just past its last complete record
     std::optional<CapNo> cap;         // the block's capability
     std::uint64_t min_time = 0;       // earliest timestamp inside
+    std::uint64_t max_time = 0;       // latest
     std::uint32_t window = 1;         // lookahead that sorts it exactly (1: already sorted)
     std::uint64_t previous_time = 0;  // the (corrected) time of the record before it in the file
 

@@ -154,8 +154,9 @@ TimeOrderedReader::TimeOrderedReader(InputFile& input, Diagnostics& diagnostics)
 
 TimeOrderedReader::~TimeOrderedReader() = default;
 
-void TimeOrderedReader::restart(Diagnostics& diagnostics) {
+void TimeOrderedReader::restart(Diagnostics& diagnostics, std::optional<OrderKey> from) {
     diagnostics_ = &diagnostics;
+    from_ = from;
     next_range_ = 0;
     cursors_.clear();
     free_slots_.clear();
@@ -179,6 +180,10 @@ void TimeOrderedReader::push(std::size_t cursor) {
 
 void TimeOrderedReader::activate_due_ranges() {
     while (next_range_ < ranges_.size() && (heap_.empty() || ranges_[next_range_].min_time <= heap_.front().time)) {
+        if (from_ && ranges_[next_range_].max_time < from_->time) {
+            ++next_range_;  // wholly before the start: never read
+            continue;
+        }
         auto cursor = std::make_unique<RangeCursor>(input_, header_, ranges_[next_range_++], *diagnostics_);
         if (cursor->done()) continue;
         std::size_t slot;
@@ -221,6 +226,17 @@ const Event* TimeOrderedReader::next() {
 }
 
 const RawRecord* TimeOrderedReader::next_record() {
+    for (;;) {
+        const RawRecord* r = next_merged();
+        if (!r || !from_) return r;
+        if (r->time > from_->time || (r->time == from_->time && r->offset >= from_->offset)) {
+            from_.reset();  // every later record comes after it
+            return r;
+        }
+    }
+}
+
+const RawRecord* TimeOrderedReader::next_merged() {
     try {
         if (last_cursor_) {
             std::size_t c = *last_cursor_;

@@ -23,6 +23,12 @@
 
 namespace el2fx::eventlog {
 
+// A record's place in time order: by time, then by offset in the file.
+struct OrderKey {
+    std::uint64_t time = 0, offset = 0;
+    bool operator==(const OrderKey&) const = default;
+};
+
 // A record in time order, framed but not decoded.
 struct RawRecord {
     const std::uint8_t* bytes = nullptr;  // the whole record: tag, time, length, payload
@@ -53,14 +59,16 @@ public:
     const RawRecord* next_record();
 
     // Reads the events again from the first, keeping the index (no second indexing pass);
-    // this pass's problems go to `diagnostics`.
-    void restart(Diagnostics& diagnostics);
+    // this pass's problems go to `diagnostics`. From `from` on, if given: what comes before
+    // it is passed over (the blocks wholly before it are not read at all).
+    void restart(Diagnostics& diagnostics, std::optional<OrderKey> from = std::nullopt);
 
 private:
     struct Active {
         std::uint64_t time, offset;
         std::size_t cursor;
     };
+    const RawRecord* next_merged();
     void activate_due_ranges();
     void push(std::size_t cursor);
     bool still_first(const RangeCursor& cursor) const;
@@ -77,6 +85,7 @@ private:
     std::vector<Active> heap_;
     std::optional<std::size_t> last_cursor_;  // emitted from last; re-queued on the next call
     std::uint64_t last_time_ = 0;
+    std::optional<OrderKey> from_;  // records before it are passed over
     RawRecord record_;
     Event event_;
 };

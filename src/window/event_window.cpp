@@ -22,6 +22,29 @@ EventWindow::EventWindow(const WindowSpec& spec) : spec_(spec), active_(spec.act
     skip_.wanted = &WindowPrelude::wanted(spec_.from_marker.has_value());
 }
 
+EventWindow::EventWindow(const WindowSpec& spec, std::optional<WindowStart> start) : EventWindow(spec) {
+    if (!active_ || !start) return;
+    phase_ = Phase::inside;
+    from_ = start->from;
+    to_ = start->to ? start->to : to_;
+    last_time_ = start->from;
+    stated_ = std::move(start->stated);
+    for (OwnedEvent& e : stated_) queue_.push_back(e.event());
+    prelude_ = WindowPrelude(std::move(start->collection), std::move(start->baselines));
+}
+
+std::optional<WindowStart> EventWindow::start_state() const {
+    if (!start_) return std::nullopt;
+    WindowStart copy;
+    copy.from = start_->from;
+    copy.first = start_->first;
+    copy.to = to_;
+    for (const OwnedEvent& e : start_->stated) copy.stated.emplace_back(e.event());
+    copy.collection = start_->collection;
+    copy.baselines = start_->baselines;
+    return copy;
+}
+
 bool EventWindow::marks(const Event& event, std::string_view text) {
     if (const auto* m = event.as<UserMarker>()) return m->marker.bytes.starts_with(text);
     if (const auto* m = event.as<UserMessage>()) return m->message.bytes.starts_with(text);
@@ -69,6 +92,13 @@ void EventWindow::start(const Event& event) {
     opening.synthetic = true;
     queue_.push_back(opening);
     for (Event& e : prelude_.state_at(from_)) queue_.push_back(std::move(e));
+    // For a later pass: the same start, kept (the prelude's events live only as long as it).
+    start_.emplace();
+    start_->from = from_;
+    start_->first = {event.time, event.offset};
+    for (const Event& e : queue_) start_->stated.emplace_back(e);
+    start_->collection = prelude_.collection();
+    start_->baselines = prelude_.baselines();
 }
 
 void EventWindow::inside(const Event& event) {

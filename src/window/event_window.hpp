@@ -19,6 +19,7 @@
 #include "eventlog/event.hpp"
 #include "eventlog/skip_before.hpp"
 #include "window/window_prelude.hpp"
+#include "window/window_start.hpp"
 #include "window/window_spec.hpp"
 
 namespace el2fx::window {
@@ -28,6 +29,9 @@ public:
     // An inactive spec hands on every event unchanged. Throws el2fx::Error for a spec that
     // cannot hold anything (check_spec).
     explicit EventWindow(const WindowSpec& spec);
+    // A later pass over the same events, from where an earlier one found the start: `source`
+    // must begin at start->first (EventPrefetcher's `from`). Without a start, as above.
+    EventWindow(const WindowSpec& spec, std::optional<WindowStart> start);
 
     // The next event of the window from `source` (anything with `const Event* next()`), or
     // nullptr at its end. Valid until the next call.
@@ -48,6 +52,8 @@ public:
 
     // Where the window was cut, once its start was found.
     WindowBounds bounds() const { return {from_, to_, cut_}; }
+    // What a later pass needs to begin at the start; none before the window started.
+    std::optional<WindowStart> start_state() const;
     bool started() const { return phase_ != Phase::before; }
 
 private:
@@ -85,6 +91,8 @@ private:
     const eventlog::Event* held_ = nullptr;  // then this one (the source's, or rewritten_)
     eventlog::Event rewritten_;
     eventlog::SkipBefore skip_;
+    std::optional<WindowStart> start_;  // a first pass: what it found at the start
+    std::vector<OwnedEvent> stated_;    // a later pass: the start's events (queue_ points into them)
 };
 
 }  // namespace el2fx::window

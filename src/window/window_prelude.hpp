@@ -46,6 +46,11 @@ struct Baselines {
 
 class WindowPrelude {
 public:
+    WindowPrelude() = default;
+    // A prelude that took its events in an earlier pass: what the window needs inside.
+    WindowPrelude(CollectionAtStart collection, Baselines baselines)
+        : baselines_(std::move(baselines)), gc_(std::move(collection)) {}
+
     // One event before the window's start; events come in time order.
     void handle(const eventlog::Event& event);
 
@@ -57,6 +62,7 @@ public:
     bool passes(const eventlog::Event& event) { return gc_.passes(event); }
 
     const Baselines& baselines() const { return baselines_; }
+    const CollectionAtStart& collection() const { return gc_; }
 
     // The types handle() looks at (with traceMarker and traceEvent messages: those a
     // --from-marker looks for too); of the others it only needs the capability.

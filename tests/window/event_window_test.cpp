@@ -32,12 +32,14 @@ struct Out {
     std::uint64_t time;
     std::uint16_t tag;
     bool synthetic;
+    std::uint64_t offset = 0;
+    bool operator==(const Out&) const = default;
 };
 
 template <typename Source>
 std::vector<Out> run(EventWindow& window, Source& source) {
     std::vector<Out> out;
-    while (const Event* e = window.next(source)) out.push_back({e->time, e->tag, e->synthetic});
+    while (const Event* e = window.next(source)) out.push_back({e->time, e->tag, e->synthetic, e->offset});
     return out;
 }
 
@@ -165,6 +167,14 @@ BOOST_AUTO_TEST_CASE(heap_allocated_counts_from_the_start) {
     while (const Event* e = w.next(s))
         if (const auto* a = e->as<HeapAllocated>()) last = a->alloc_bytes;
     BOOST_TEST(last == 600u);
+    // A later pass from the start state counts from the same baseline.
+    ListSource rest;
+    rest.events = {make_event(30, CapNo{0}, HeapAllocated{0, 1600})};
+    EventWindow later(WindowSpec{.from = 20}, w.start_state());
+    last = 0;
+    while (const Event* e = later.next(rest))
+        if (const auto* a = e->as<HeapAllocated>()) last = a->alloc_bytes;
+    BOOST_TEST(last == 600u);
 }
 
 // A source that can pass over records undecoded (as EventPrefetcher can): the window asks it
@@ -220,6 +230,38 @@ BOOST_AUTO_TEST_CASE(before_the_start_a_skipping_source_passes_over_what_the_pre
     (void)run(d, markers);
     BOOST_TEST(d.bounds().from == 60u);
     BOOST_TEST(markers.passed_over.empty());  // the markers, and what the prelude wants
+}
+
+// A later pass resumes where the first found the start (the reader from that event on) and
+// hands on the same events: the state at the start, the window, its end.
+BOOST_AUTO_TEST_CASE(a_later_pass_from_the_start_state_hands_on_the_same_events) {
+    const std::vector<WindowSpec> specs = {{.from = 25},
+                                           {.from = 25, .to = 55},
+                                           {.from = 20},
+                                           {.from_marker = "minute 2"},
+                                           {.from_marker = "minute 1", .to_marker = "minute 3"}};
+    for (const WindowSpec& spec : specs) {
+        auto numbered = [] {
+            ListSource s = log();
+            for (std::size_t i = 0; i < s.events.size(); ++i) s.events[i].offset = 100 + i;
+            return s;
+        };
+        ListSource whole = numbered();
+        EventWindow first(spec);
+        const std::vector<Out> expected = run(first, whole);
+        std::optional<el2fx::window::WindowStart> start = first.start_state();
+        BOOST_REQUIRE(start);
+        ListSource rest = numbered();
+        std::erase_if(rest.events, [&](const Event& e) {
+            return e.time < start->first.time || (e.time == start->first.time && e.offset < start->first.offset);
+        });
+        EventWindow later(spec, std::move(start));
+        BOOST_CHECK(run(later, rest) == expected);
+        BOOST_TEST(later.bounds().from == first.bounds().from);
+        BOOST_CHECK(later.bounds().to == first.bounds().to);
+    }
+    EventWindow none(WindowSpec{.from = 25});
+    BOOST_TEST(!none.start_state().has_value());  // not started yet
 }
 
 BOOST_AUTO_TEST_CASE(from_marker_not_found_is_an_error) {
