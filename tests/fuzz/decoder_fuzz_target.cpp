@@ -2,7 +2,11 @@
 
 #include <string>
 
+#include <cstdlib>
+
+#include "eventlog/block_index.hpp"
 #include "eventlog/byte_source.hpp"
+#include "eventlog/range_index.hpp"
 #include "eventlog/push_decoder.hpp"
 #include "eventlog/show_text.hpp"
 #include "eventlog/time_ordered_reader.hpp"
@@ -52,10 +56,38 @@ void ordered_decode(const std::uint8_t* data, std::size_t size) {
     } catch (const el2fx::Error&) {}
 }
 
+// The index from block markers accepts only what decoding indexes the same way and has nothing
+// to say of: anything else is a defect (abort).
+void index_agreement(const std::uint8_t* data, std::size_t size) {
+    el2fx::fuzz::MemoryFile file(data, size);
+    if (!file.ok()) return;
+    std::optional<el2fx::eventlog::RangeIndex> fast;
+    try {
+        el2fx::eventlog::InputFile input(file.path());
+        fast = el2fx::eventlog::index_by_blocks(input);
+    } catch (const el2fx::Error&) {
+        return;
+    }
+    if (!fast) return;
+    el2fx::Diagnostics diagnostics;
+    el2fx::eventlog::RangeIndex decoded;
+    try {
+        el2fx::eventlog::InputFile input(file.path());
+        decoded = el2fx::eventlog::index_by_decoding(input, diagnostics);
+    } catch (const el2fx::Error&) {
+        std::abort();  // accepted, yet not decodable
+    }
+    const el2fx::eventlog::StreamEnd& end = decoded.stream_end;
+    if (diagnostics.total() != 0 || end.truncated_at || !end.lost.empty() || end.bytes != fast->stream_end.bytes ||
+        !(decoded.ranges == fast->ranges) || decoded.header.types().size() != fast->header.types().size())
+        std::abort();
+}
+
 }  // namespace
 
 int fuzz_decoder(const std::uint8_t* data, std::size_t size) {
     push_decode(data, size);
     ordered_decode(data, size);
+    index_agreement(data, size);
     return 0;
 }
