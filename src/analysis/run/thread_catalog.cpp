@@ -8,16 +8,6 @@
 
 namespace el2fx::run {
 
-const ThreadFacts* ThreadCatalog::find(eventlog::ThreadId id) const {
-    const std::uint32_t* i = index_.find(id);
-    return i ? &threads_[*i] : nullptr;
-}
-
-std::optional<std::uint32_t> ThreadCatalog::ordinal(eventlog::ThreadId id) const {
-    const std::uint32_t* i = index_.find(id);
-    return i ? std::optional(*i) : std::nullopt;
-}
-
 ThreadFacts& ThreadCatalog::facts(eventlog::ThreadId id, std::uint64_t time) {
     auto [i, added] = index_.try_emplace(id, static_cast<std::uint32_t>(threads_.size()));
     if (added) {

@@ -57,9 +57,16 @@ public:
 
     // Threads in order of first appearance (creation order for a complete log).
     const std::vector<ThreadFacts>& threads() const { return threads_; }
-    const ThreadFacts* find(eventlog::ThreadId id) const;
+    // Inline: the second pass asks for every thread event, several times.
+    const ThreadFacts* find(eventlog::ThreadId id) const {
+        const std::uint32_t* i = index_.find(id);
+        return i ? &threads_[*i] : nullptr;
+    }
     // The thread's place in threads(): a dense number for per-thread tables.
-    std::optional<std::uint32_t> ordinal(eventlog::ThreadId id) const;
+    std::optional<std::uint32_t> ordinal(eventlog::ThreadId id) const {
+        const std::uint32_t* i = index_.find(id);
+        return i ? std::optional(*i) : std::nullopt;
+    }
 
     // Forgets the threads whose `keep[ordinal]` is false, with their labels, so that the catalog
     // of a log with millions of short-lived threads stays small (run_census.cpp chooses whom).
