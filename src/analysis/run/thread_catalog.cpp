@@ -164,6 +164,18 @@ void ThreadCatalog::handle(const eventlog::Event& event) {
     }
 }
 
+bool ThreadMoments::concerns(std::uint16_t tag) {
+    using namespace eventlog;
+    switch (tag) {
+        case CreateThread::tag:
+        case StopThread::tag:
+        case MigrateThread::tag:
+        case WakeupThread::tag:
+        case ThreadLabel::tag: return true;
+        default: return false;
+    }
+}
+
 void ThreadMoments::handle(const eventlog::Event& event) {
     using namespace eventlog;
     using Kind = ThreadMoment::Kind;

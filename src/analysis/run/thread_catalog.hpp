@@ -123,6 +123,8 @@ class ThreadMoments {
 public:
     explicit ThreadMoments(std::function<void(const ThreadMoment&)> sink) : sink_(std::move(sink)) {}
     void handle(const eventlog::Event& event);
+    // The tags handle() acts on.
+    static bool concerns(std::uint16_t tag);
 
 private:
     std::function<void(const ThreadMoment&)> sink_;
