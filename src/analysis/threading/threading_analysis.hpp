@@ -53,7 +53,12 @@ private:
         VirtualSamplingTimer<ThreadActivity> timer;
     };
 
-    CapabilityTrack& capability(eventlog::CapNo cap, std::uint64_t time);
+    // Inline: every event of a capability asks; only its first starts the track.
+    CapabilityTrack& capability(eventlog::CapNo cap, std::uint64_t time) {
+        if (cap < capabilities_.size() && capabilities_[cap]) return *capabilities_[cap];
+        return start_capability(cap, time);
+    }
+    CapabilityTrack& start_capability(eventlog::CapNo cap, std::uint64_t time);
     // nullptr for a finished thread (the event is counted as coming after its end).
     ThreadTrack* thread(eventlog::ThreadId id);
     void handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap, std::uint64_t time);
