@@ -8,12 +8,6 @@
 
 namespace el2fx::run {
 
-void LengthHistogram::add(std::uint64_t length_ns) {
-    ++buckets_[static_cast<std::size_t>(std::bit_width(length_ns))];
-    ++count_;
-    total_ += length_ns;
-}
-
 double LengthHistogram::at_least(std::uint64_t length_ns) const {
     if (length_ns == 0) return static_cast<double>(count_);
     const std::size_t straddling = static_cast<std::size_t>(std::bit_width(length_ns));

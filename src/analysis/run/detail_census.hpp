@@ -14,6 +14,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -26,7 +27,11 @@ namespace el2fx::run {
 // Span lengths in powers of two: bucket b holds lengths in [2^(b-1), 2^b) ns (bucket 0: 0).
 class LengthHistogram {
 public:
-    void add(std::uint64_t length_ns);
+    void add(std::uint64_t length_ns) {  // inline: a few per scheduler event of the census
+        ++buckets_[static_cast<std::size_t>(std::bit_width(length_ns))];
+        ++count_;
+        total_ += length_ns;
+    }
     std::uint64_t count() const { return count_; }
     std::uint64_t total_ns() const { return total_; }
     // How many spans are at least `length_ns` long (a bucket that straddles it counts in

@@ -8,14 +8,12 @@
 
 namespace el2fx::run {
 
-ThreadFacts& ThreadCatalog::facts(eventlog::ThreadId id, std::uint64_t time) {
-    auto [i, added] = index_.try_emplace(id, static_cast<std::uint32_t>(threads_.size()));
-    if (added) {
-        threads_.push_back(ThreadFacts{});
-        threads_.back().id = id;
-        threads_.back().first_seen = time;
-    }
-    return threads_[i];
+ThreadFacts& ThreadCatalog::add(eventlog::ThreadId id, std::uint64_t time) {
+    index_.try_emplace(id, static_cast<std::uint32_t>(threads_.size()));
+    threads_.push_back(ThreadFacts{});
+    threads_.back().id = id;
+    threads_.back().first_seen = time;
+    return threads_.back();
 }
 
 void ThreadCatalog::forget_unless(const std::vector<bool>& keep) {

@@ -94,7 +94,12 @@ private:
         std::uint64_t time = 0;
         std::uint32_t offset = 0, size = 0;  // in label_bytes_
     };
-    ThreadFacts& facts(eventlog::ThreadId id, std::uint64_t time);
+    // Inline for a known thread (nearly every event of the census); add() for a new one.
+    ThreadFacts& facts(eventlog::ThreadId id, std::uint64_t time) {
+        if (const std::uint32_t* i = index_.find(id)) return threads_[*i];
+        return add(id, time);
+    }
+    ThreadFacts& add(eventlog::ThreadId id, std::uint64_t time);
     std::string_view text(const LabelChange& l) const {
         return std::string_view(label_bytes_).substr(l.offset, l.size);
     }
