@@ -70,8 +70,8 @@ void ThreadingAnalysis::handle_capability_event(const eventlog::Event& event, ev
             break;
         case eventlog::WakeupThread::tag:
             if (const auto* wakeup = event.as<eventlog::WakeupThread>()) {
-                if (auto it = threads_.find(wakeup->thread); it != threads_.end())
-                    it->second.state.wakeup_thread();
+                if (ThreadTrack* t = live_thread(wakeup->thread))
+                    t->state.wakeup_thread();
                 else if (finished_.contains(wakeup->thread))
                     diagnostics_.add(Diagnostic::event_after_thread_finished);
             }
@@ -94,18 +94,15 @@ ThreadingAnalysis::CapabilityTrack& ThreadingAnalysis::start_capability(eventlog
 }
 
 ThreadingAnalysis::ThreadTrack* ThreadingAnalysis::thread(eventlog::ThreadId id) {
-    auto it = threads_.find(id);
-    if (it == threads_.end()) {
-        if (finished_.contains(id)) {
-            diagnostics_.add(Diagnostic::event_after_thread_finished);
-            return nullptr;
-        }
-        it = threads_
-                 .emplace(id, ThreadTrack{id, ThreadStateAnalysis(diagnostics_),
-                                          VirtualSamplingTimer<ThreadActivity>(options_.sampling_interval_ns)})
-                 .first;
+    if (ThreadTrack* t = live_thread(id)) return t;
+    if (finished_.contains(id)) {
+        diagnostics_.add(Diagnostic::event_after_thread_finished);
+        return nullptr;
     }
-    return &it->second;
+    return &threads_
+                .emplace(id, ThreadTrack{id, ThreadStateAnalysis(diagnostics_),
+                                         VirtualSamplingTimer<ThreadActivity>(options_.sampling_interval_ns)})
+                .first->second;
 }
 
 void ThreadingAnalysis::record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span) {
@@ -140,6 +137,7 @@ void ThreadingAnalysis::record(ThreadTrack& track, std::uint64_t time, std::opti
         track.timer.finish(time);
         drain(track);
         finished_.insert(track.id);
+        if (RecentThread& r = recent_[track.id % recent_.size()]; r.track == &track) r = RecentThread{};
         threads_.erase(track.id);  // `track` is gone from here on
         return;
     }
@@ -177,6 +175,7 @@ ThreadingResult ThreadingAnalysis::finish() {
         drain(*track);
     }
     threads_.clear();
+    recent_ = {};
     finished_ = util::IdSet();
     if (!own_sink_) return lives;
     ThreadingResult result = collector_.take(now_);

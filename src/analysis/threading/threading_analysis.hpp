@@ -5,6 +5,7 @@
 // capabilities, threads, spans and samples found, not with the events read.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -61,6 +62,15 @@ private:
     CapabilityTrack& start_capability(eventlog::CapNo cap, std::uint64_t time);
     // nullptr for a finished thread (the event is counted as coming after its end).
     ThreadTrack* thread(eventlog::ThreadId id);
+    // The live thread's track, else nullptr; through recent_ first.
+    ThreadTrack* live_thread(eventlog::ThreadId id) {
+        RecentThread& r = recent_[id % recent_.size()];
+        if (r.track && r.id == id) return r.track;
+        auto it = threads_.find(id);
+        if (it == threads_.end()) return nullptr;
+        r = RecentThread{id, &it->second};
+        return r.track;
+    }
     void handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap, std::uint64_t time);
     void record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span);
     // GC_WORK / GC_IDLE / GC_DONE on a capability in a collection.
@@ -89,6 +99,14 @@ private:
     };
     std::optional<PendingDone> census_candidate_;
     std::unordered_map<eventlog::ThreadId, ThreadTrack> threads_;  // live threads
+    // The tracks of recently seen threads, by id modulo its size: a scheduler event (tens of
+    // millions) finds its thread without hashing. The map's elements never move; an erased
+    // one leaves here first.
+    struct RecentThread {
+        eventlog::ThreadId id = 0;
+        ThreadTrack* track = nullptr;
+    };
+    std::array<RecentThread, 64> recent_{};
     // Finished threads are forgotten but for their id: later events of theirs only count as
     // a diagnostic, and a program with a million short-lived threads keeps a million ids only.
     util::IdSet finished_;
