@@ -5,6 +5,7 @@
 // before the second pass, and noted in the ProfileContext for every contributor.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -39,10 +40,11 @@ public:
     // The threads with a track of their own, in creation order.
     const std::vector<OwnTrack>& own_tracks() const { return own_; }
     // A thread's index in own_tracks(); none for a folded thread (or one the census missed).
+    // Asked for every span, sample and moment: a recently asked thread is answered from recent_.
     std::optional<std::uint32_t> own_track_index(eventlog::ThreadId id) const {
-        std::optional<std::uint32_t> i = ctx_.threads.ordinal(id);
-        if (!i || *i >= own_by_ordinal_.size() || own_by_ordinal_[*i] >= own_.size()) return std::nullopt;
-        return own_by_ordinal_[*i];
+        Recent& r = recent_[id % recent_.size()];
+        if (r.id_plus_one != std::uint64_t{id} + 1) r = Recent{std::uint64_t{id} + 1, find_own_track(id)};
+        return r.own;
     }
     // The shared track of the folded threads, if any.
     std::optional<fxprof::ThreadHandle> folded_track() const { return folded_; }
@@ -50,6 +52,12 @@ public:
 
 private:
     static constexpr std::uint32_t kFolded = UINT32_MAX, kWanted = UINT32_MAX - 1;
+
+    std::optional<std::uint32_t> find_own_track(eventlog::ThreadId id) const {
+        std::optional<std::uint32_t> i = ctx_.threads.ordinal(id);
+        if (!i || *i >= own_by_ordinal_.size() || own_by_ordinal_[*i] >= own_.size()) return std::nullopt;
+        return own_by_ordinal_[*i];
+    }
 
     void add_capability_tracks();
     void choose_thread_tracks();
@@ -65,6 +73,13 @@ private:
     std::vector<std::uint32_t> own_by_ordinal_;
     std::vector<OwnTrack> own_;
     std::optional<fxprof::ThreadHandle> folded_;
+    // Answers of own_track_index() by id modulo its size (id + 1: 0 is none), fixed once laid
+    // out: lay_out() clears it.
+    struct Recent {
+        std::uint64_t id_plus_one = 0;
+        std::optional<std::uint32_t> own;
+    };
+    mutable std::array<Recent, 64> recent_{};
 };
 
 }  // namespace el2fx::convert

@@ -43,11 +43,6 @@ void ThreadingMarkers::begin() {
                                  {moments, moments}});
 }
 
-ThreadingMarkers::OwnThread* ThreadingMarkers::own_thread(ThreadId id) {
-    std::optional<std::uint32_t> i = layout_.own_track_index(id);
-    return i ? &own_[*i] : nullptr;
-}
-
 auto ThreadingMarkers::mutator_sink(ThreadHandle t) {
     return MarkerSink{p_, t, names_.mutator, running_, [this, t](std::uint64_t start, std::uint64_t end, ThreadId id) {
                           StringHandle name = p_.handle_for_string(ctx_.thread_name(id));

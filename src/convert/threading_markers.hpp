@@ -68,7 +68,10 @@ private:
                                                                                run::ThreadMoment::Kind::woken};
     struct StoppedSink;
 
-    OwnThread* own_thread(eventlog::ThreadId id);
+    OwnThread* own_thread(eventlog::ThreadId id) {
+        std::optional<std::uint32_t> i = layout_.own_track_index(id);
+        return i ? &own_[*i] : nullptr;
+    }
     auto mutator_sink(fxprof::ThreadHandle t);
     auto idle_sink(fxprof::ThreadHandle t);
     auto running_sink(fxprof::ThreadHandle t);
