@@ -5,13 +5,13 @@
 // before the second pass, and noted in the ProfileContext for every contributor.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "convert/profile_context.hpp"
 #include "fxprof/profile.hpp"
+#include "util/recent_ids.hpp"
 
 namespace el2fx::convert {
 
@@ -42,9 +42,8 @@ public:
     // A thread's index in own_tracks(); none for a folded thread (or one the census missed).
     // Asked for every span, sample and moment: a recently asked thread is answered from recent_.
     std::optional<std::uint32_t> own_track_index(eventlog::ThreadId id) const {
-        Recent& r = recent_[id % recent_.size()];
-        if (r.id_plus_one != std::uint64_t{id} + 1) r = Recent{std::uint64_t{id} + 1, find_own_track(id)};
-        return r.own;
+        if (const std::optional<std::uint32_t>* own = recent_.find(id)) return *own;
+        return recent_.note(id, find_own_track(id));
     }
     // The shared track of the folded threads, if any.
     std::optional<fxprof::ThreadHandle> folded_track() const { return folded_; }
@@ -73,13 +72,8 @@ private:
     std::vector<std::uint32_t> own_by_ordinal_;
     std::vector<OwnTrack> own_;
     std::optional<fxprof::ThreadHandle> folded_;
-    // Answers of own_track_index() by id modulo its size (id + 1: 0 is none), fixed once laid
-    // out: lay_out() clears it.
-    struct Recent {
-        std::uint64_t id_plus_one = 0;
-        std::optional<std::uint32_t> own;
-    };
-    mutable std::array<Recent, 64> recent_{};
+    // Recent answers of own_track_index(), fixed once laid out: lay_out() clears it.
+    mutable util::RecentIds<std::optional<std::uint32_t>> recent_;
 };
 
 }  // namespace el2fx::convert

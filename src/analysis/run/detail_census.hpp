@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "eventlog/event.hpp"
+#include "util/recent_ids.hpp"
 
 namespace el2fx::run {
 
@@ -94,6 +95,8 @@ private:
     Thread& thread(eventlog::ThreadId id);
 
     std::unordered_map<eventlog::ThreadId, Thread> live_;  // threads that have not finished
+    // live_'s recently asked elements (which never move; an erased one leaves here first).
+    util::RecentIds<Thread*> recent_;
     std::uint64_t now_ = 0;
     void prune_runs();
     std::optional<std::size_t> busiest_;

@@ -137,7 +137,7 @@ void ThreadingAnalysis::record(ThreadTrack& track, std::uint64_t time, std::opti
         track.timer.finish(time);
         drain(track);
         finished_.insert(track.id);
-        if (RecentThread& r = recent_[track.id % recent_.size()]; r.track == &track) r = RecentThread{};
+        recent_.forget(track.id);
         threads_.erase(track.id);  // `track` is gone from here on
         return;
     }
@@ -175,7 +175,7 @@ ThreadingResult ThreadingAnalysis::finish() {
         drain(*track);
     }
     threads_.clear();
-    recent_ = {};
+    recent_.clear();
     finished_ = util::IdSet();
     if (!own_sink_) return lives;
     ThreadingResult result = collector_.take(now_);

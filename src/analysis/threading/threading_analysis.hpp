@@ -5,7 +5,6 @@
 // capabilities, threads, spans and samples found, not with the events read.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -20,6 +19,7 @@
 #include "eventlog/time_ordered_reader.hpp"
 #include "util/diagnostics.hpp"
 #include "util/id_map.hpp"
+#include "util/recent_ids.hpp"
 
 namespace el2fx::analysis {
 
@@ -64,12 +64,10 @@ private:
     ThreadTrack* thread(eventlog::ThreadId id);
     // The live thread's track, else nullptr; through recent_ first.
     ThreadTrack* live_thread(eventlog::ThreadId id) {
-        RecentThread& r = recent_[id % recent_.size()];
-        if (r.track && r.id == id) return r.track;
+        if (ThreadTrack** t = recent_.find(id)) return *t;
         auto it = threads_.find(id);
         if (it == threads_.end()) return nullptr;
-        r = RecentThread{id, &it->second};
-        return r.track;
+        return recent_.note(id, &it->second);
     }
     void handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap, std::uint64_t time);
     void record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span);
@@ -99,14 +97,9 @@ private:
     };
     std::optional<PendingDone> census_candidate_;
     std::unordered_map<eventlog::ThreadId, ThreadTrack> threads_;  // live threads
-    // The tracks of recently seen threads, by id modulo its size: a scheduler event (tens of
-    // millions) finds its thread without hashing. The map's elements never move; an erased
-    // one leaves here first.
-    struct RecentThread {
-        eventlog::ThreadId id = 0;
-        ThreadTrack* track = nullptr;
-    };
-    std::array<RecentThread, 64> recent_{};
+    // The tracks of recently seen live threads: a scheduler event (tens of millions) finds
+    // its thread without hashing. The map's elements never move; an erased one leaves here first.
+    util::RecentIds<ThreadTrack*> recent_;
     // Finished threads are forgotten but for their id: later events of theirs only count as
     // a diagnostic, and a program with a million short-lived threads keeps a million ids only.
     util::IdSet finished_;
