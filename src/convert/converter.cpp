@@ -5,6 +5,7 @@
 
 #include "analysis/threading/threading_analysis.hpp"
 #include "convert/contributors.hpp"
+#include "convert/tag_dispatch.hpp"
 #include "redaction/event_rewriter.hpp"
 #include "analysis/run/forgotten_labels.hpp"
 #include "analysis/run/run_census.hpp"
@@ -65,8 +66,9 @@ struct RunPlacement {
 // The first (a census) learns what the layout needs: the threads and how long each ran, the
 // capabilities, the run's facts, where time-profile ticks are. The second streams: analyses
 // hand spans and samples to the threading mapper, which adds them to their tracks at once;
-// every contributor sees each event, then adds what it kept. Of a window, only the first pass
-// reads what comes before it: the second begins at its start (window/window_start.hpp).
+// every contributor sees the events it wants (tag_dispatch.hpp), then adds what it kept. Of a
+// window, only the first pass reads what comes before it: the second begins at its start
+// (window/window_start.hpp).
 void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOptions& given,
              const RunPlacement& placement, ConversionReport& report) {
     ConvertOptions options = given;
@@ -162,6 +164,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     run::ForgottenLabels forgotten_labels(census.threads, run::forgotten_grace_ns(options.sampling_interval_ns));
     context.forgotten_labels = &forgotten_labels;
     redaction::EventRewriter rewriter(rewriting);
+    const TagDispatch dispatch(parts.all);
     eventlog::EventPrefetcher events(reader, report.diagnostics,
                                      window_start ? std::optional(window_start->first) : std::nullopt);
     window::EventWindow window(options.window.spec, std::move(window_start));
@@ -169,7 +172,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
         const eventlog::Event* event = &rewriter.apply(*next);
         forgotten_labels.handle(*event);
         threading.handle(*event);
-        for (auto& part : parts.all) part->handle(*event);
+        dispatch.handle(*event);
         watcher.after(*event, diagnostic_moments);
     }
     analysis::ThreadingResult lives = threading.finish();

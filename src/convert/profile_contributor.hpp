@@ -25,8 +25,11 @@ public:
     // Before the first event of the second pass: the tracks exist, so a contributor may add
     // to the profile as events come instead of keeping them for contribute().
     virtual void begin(ProfileContext& /*context*/) {}
-    // Every event, in time order.
+    // Every event it wants(), in time order.
     virtual void handle(const eventlog::Event& event) = 0;
+    // Whether handle() may act on events of this tag: asked once per tag before the second
+    // pass (tag_dispatch.hpp), so that a part acting on a few tags costs nothing for the rest.
+    virtual bool wants(std::uint16_t /*tag*/) const { return true; }
     // After the last event (end: the log's last timestamp).
     virtual void contribute(ProfileContext& context, std::uint64_t end) = 0;
     // The event tags this contributor shows in the profile.

@@ -35,6 +35,7 @@ void ThreadTrackLayout::lay_out() {
     add_capability_tracks();
     choose_thread_tracks();
     add_thread_tracks();
+    recent_.clear();  // answers given while laying out may have changed
 }
 
 // Runs in one profile may share a pid: the later ones get "1234.1", "1234.2" (as samply does).

@@ -11,6 +11,7 @@
 
 #include "convert/profile_context.hpp"
 #include "fxprof/profile.hpp"
+#include "util/recent_ids.hpp"
 
 namespace el2fx::convert {
 
@@ -39,10 +40,10 @@ public:
     // The threads with a track of their own, in creation order.
     const std::vector<OwnTrack>& own_tracks() const { return own_; }
     // A thread's index in own_tracks(); none for a folded thread (or one the census missed).
+    // Asked for every span, sample and moment: a recently asked thread is answered from recent_.
     std::optional<std::uint32_t> own_track_index(eventlog::ThreadId id) const {
-        std::optional<std::uint32_t> i = ctx_.threads.ordinal(id);
-        if (!i || *i >= own_by_ordinal_.size() || own_by_ordinal_[*i] >= own_.size()) return std::nullopt;
-        return own_by_ordinal_[*i];
+        if (const std::optional<std::uint32_t>* own = recent_.find(id)) return *own;
+        return recent_.note(id, find_own_track(id));
     }
     // The shared track of the folded threads, if any.
     std::optional<fxprof::ThreadHandle> folded_track() const { return folded_; }
@@ -50,6 +51,12 @@ public:
 
 private:
     static constexpr std::uint32_t kFolded = UINT32_MAX, kWanted = UINT32_MAX - 1;
+
+    std::optional<std::uint32_t> find_own_track(eventlog::ThreadId id) const {
+        std::optional<std::uint32_t> i = ctx_.threads.ordinal(id);
+        if (!i || *i >= own_by_ordinal_.size() || own_by_ordinal_[*i] >= own_.size()) return std::nullopt;
+        return own_by_ordinal_[*i];
+    }
 
     void add_capability_tracks();
     void choose_thread_tracks();
@@ -65,6 +72,8 @@ private:
     std::vector<std::uint32_t> own_by_ordinal_;
     std::vector<OwnTrack> own_;
     std::optional<fxprof::ThreadHandle> folded_;
+    // Recent answers of own_track_index(), fixed once laid out: lay_out() clears it.
+    mutable util::RecentIds<std::optional<std::uint32_t>> recent_;
 };
 
 }  // namespace el2fx::convert

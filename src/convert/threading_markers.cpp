@@ -35,14 +35,12 @@ void ThreadingMarkers::begin() {
         caps_.emplace(cap, CapabilityTrack{t, SpanDetailFilter<ThreadId>(ctx_.span_detail),
                                            SpanDetailFilter<Idle>(ctx_.span_detail)});
     const StoppedFilter stopped(ctx_.span_detail);
+    const SpanDetailFilter<run::ThreadMoment> moments(ctx_.span_detail);
     for (const ThreadTrackLayout::OwnTrack& t : layout_.own_tracks())
-        own_.push_back(
-            OwnThread{t.handle, SpanDetailFilter<CapNo>(ctx_.span_detail), {stopped, stopped, stopped, stopped}});
-}
-
-ThreadingMarkers::OwnThread* ThreadingMarkers::own_thread(ThreadId id) {
-    std::optional<std::uint32_t> i = layout_.own_track_index(id);
-    return i ? &own_[*i] : nullptr;
+        own_.push_back(OwnThread{t.handle,
+                                 SpanDetailFilter<CapNo>(ctx_.span_detail),
+                                 {stopped, stopped, stopped, stopped},
+                                 {moments, moments}});
 }
 
 auto ThreadingMarkers::mutator_sink(ThreadHandle t) {
@@ -91,10 +89,9 @@ StringHandle ThreadingMarkers::stopped_name(std::uint16_t status) {
 CategoryHandle ThreadingMarkers::stopped_category(std::uint16_t status) const {
     return stopped_categories_[static_cast<std::size_t>(analysis::off_cpu_kind(status))];
 }
-auto ThreadingMarkers::moment_sink(const MomentStream& s) {
-    return MarkerSink{
-        p_, s.track, moment_name(s.kind), other_,
-        [this, t = s.track](std::uint64_t, std::uint64_t, const run::ThreadMoment& m) { add_moment(t, m); }};
+auto ThreadingMarkers::moment_sink(ThreadHandle t, run::ThreadMoment::Kind kind) {
+    return MarkerSink{p_, t, moment_name(kind), other_,
+                      [this, t](std::uint64_t, std::uint64_t, const run::ThreadMoment& m) { add_moment(t, m); }};
 }
 
 void ThreadingMarkers::finish() {
@@ -110,10 +107,12 @@ void ThreadingMarkers::finish() {
         auto stopped = stopped_sink(track.handle);
         for (StoppedFilter& filter : track.stopped) filter.finish(stopped);
     }
-    for (auto& [key, stream] : moment_streams_) {
-        auto sink = moment_sink(stream);
-        stream.filter.finish(sink);
-    }
+    // Last, track by track (own_ is in track order), migrations before wake-ups.
+    for (OwnThread& track : own_)
+        for (std::size_t k = 0; k < kMergedMoments.size(); ++k) {
+            auto sink = moment_sink(track.handle, kMergedMoments[k]);
+            track.moments[k].finish(sink);
+        }
 }
 
 void ThreadingMarkers::capability_span(CapNo cap, const analysis::CapabilitySpan& span) {
@@ -160,13 +159,9 @@ void ThreadingMarkers::moment(const run::ThreadMoment& m) {
         return;
     }
     // Wake-ups and migrations are merged where they crowd (a thread woken thousands of times).
-    auto key = std::make_pair(t.index(), static_cast<int>(m.kind));
-    auto s = moment_streams_.find(key);
-    if (s == moment_streams_.end())
-        s = moment_streams_.emplace(key, MomentStream{t, m.kind, SpanDetailFilter<run::ThreadMoment>(ctx_.span_detail)})
-                .first;
-    auto sink = moment_sink(s->second);
-    s->second.filter.offer(m.time, m.time, m, sink);
+    const std::size_t k = m.kind == kMergedMoments[0] ? 0 : 1;
+    auto sink = moment_sink(t, m.kind);
+    own->moments[k].offer(m.time, m.time, m, sink);
 }
 
 StringHandle ThreadingMarkers::moment_name(run::ThreadMoment::Kind kind) const {

@@ -60,20 +60,23 @@ private:
         SpanDetailFilter<eventlog::CapNo> running;
         // One stream per kind of stop (waiting for GC, runnable, …): each is a row of its own.
         std::array<StoppedFilter, analysis::kOffCpuKinds> stopped;
+        // Its migrations and wake-ups (kMergedMoments), merged where they crowd.
+        std::array<SpanDetailFilter<run::ThreadMoment>, 2> moments;
     };
-    struct MomentStream {
-        fxprof::ThreadHandle track;
-        run::ThreadMoment::Kind kind;
-        SpanDetailFilter<run::ThreadMoment> filter;
-    };
+    // The moment kinds that come often enough to be merged, by their place in OwnThread::moments.
+    static constexpr std::array<run::ThreadMoment::Kind, 2> kMergedMoments = {run::ThreadMoment::Kind::migrated,
+                                                                               run::ThreadMoment::Kind::woken};
     struct StoppedSink;
 
-    OwnThread* own_thread(eventlog::ThreadId id);
+    OwnThread* own_thread(eventlog::ThreadId id) {
+        std::optional<std::uint32_t> i = layout_.own_track_index(id);
+        return i ? &own_[*i] : nullptr;
+    }
     auto mutator_sink(fxprof::ThreadHandle t);
     auto idle_sink(fxprof::ThreadHandle t);
     auto running_sink(fxprof::ThreadHandle t);
     StoppedSink stopped_sink(fxprof::ThreadHandle t);
-    auto moment_sink(const MomentStream& s);
+    auto moment_sink(fxprof::ThreadHandle t, run::ThreadMoment::Kind kind);
     fxprof::StringHandle stopped_name(std::uint16_t status);
     fxprof::CategoryHandle stopped_category(std::uint16_t status) const;
     fxprof::StringHandle moment_name(run::ThreadMoment::Kind kind) const;
@@ -89,7 +92,6 @@ private:
     ThreadingMarkerNames names_;
     std::map<eventlog::CapNo, CapabilityTrack> caps_;
     std::vector<OwnThread> own_;  // by the layout's own track index
-    std::map<std::pair<std::uint32_t, int>, MomentStream> moment_streams_;
 };
 
 }  // namespace el2fx::convert

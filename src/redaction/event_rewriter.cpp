@@ -78,12 +78,11 @@ std::string redacted_command_line(std::string_view line) {
 
 }  // namespace
 
-const Event& EventRewriter::apply(const Event& event) {
+const Event& EventRewriter::rewrite(const Event& event) {
     if (!started_) {
         started_ = true;
         shift_ = options_.shift_to_zero ? event.time : 0;
     }
-    if (!options_.shift_to_zero && !options_.redact_args && !options_.redact_paths) return event;
     texts_.clear();
     event_ = event;
     // Every field that is a time on the event clock moves with the events: the event's

@@ -1,18 +1,23 @@
 #include "analysis/gc/gc_analysis.hpp"
 
+#include "analysis/gc/gc_event_class.hpp"
+
 namespace el2fx::gc {
 
 void GcAnalysis::handle(const eventlog::Event& event) {
     summary_.handle(event);
-    if (std::optional<HeapSample> s = heap_.handle(event)) {
-        summary_.add(*s);
-        if (sink_)
-            sink_->heap_sample(*s);
-        else if (keep_)
-            result_.heap.push_back(*s);
+    // The heap counters and the tracker act on GC and heap events only (gc_event_class.hpp).
+    if (is_gc_class_event(event.tag)) {
+        if (std::optional<HeapSample> s = heap_.handle(event)) {
+            summary_.add(*s);
+            if (sink_)
+                sink_->heap_sample(*s);
+            else if (keep_)
+                result_.heap.push_back(*s);
+        }
+        tracker_.handle(event, done_);
+        if (!done_.empty()) take_done();
     }
-    tracker_.handle(event, done_);
-    if (!done_.empty()) take_done();
     if (!keep_ || !NonmovingTracker::concerns(event.tag)) return;
     NonmovingRecord r = nonmoving_.handle(event);
     if (r.empty()) return;

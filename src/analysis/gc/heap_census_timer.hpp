@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "eventlog/event.hpp"
+#include "eventlog/event_types.hpp"
 
 namespace el2fx::gc {
 
@@ -22,6 +23,11 @@ public:
     //                                unmeasured without one (a sequential or non-threaded GC)
     //   HEAP_PROF_SAMPLE_END       → the measured census ends
     void handle(const eventlog::Event& event);
+    // The tags handle() acts on.
+    static bool concerns(std::uint16_t tag) {
+        return tag == eventlog::StartGC::tag || tag == eventlog::GCDone::tag ||
+               tag == eventlog::HeapProfSampleBegin::tag || tag == eventlog::HeapProfSampleEnd::tag;
+    }
 
     std::uint64_t total_ns() const { return total_; }
     std::uint64_t measured() const { return measured_; }

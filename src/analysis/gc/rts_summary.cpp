@@ -5,31 +5,6 @@
 #include "util/utf8.hpp"
 
 namespace el2fx::gc {
-namespace {
-
-bool is_gc_class_event(std::uint16_t tag) {
-    using namespace eventlog;
-    switch (tag) {
-        case StartGC::tag:
-        case EndGC::tag:
-        case RequestSeqGC::tag:
-        case RequestParGC::tag:
-        case GCIdle::tag:
-        case GCWork::tag:
-        case GCDone::tag:
-        case HeapAllocated::tag:
-        case HeapSize::tag:
-        case HeapLive::tag:
-        case HeapInfoGHC::tag:
-        case GCStatsGHC::tag:
-        case GlobalSyncGC::tag:
-        case MemReturn::tag:
-        case BlocksSize::tag: return true;
-        default: return false;
-    }
-}
-
-}  // namespace
 
 const char* accuracy_name(Accuracy a) {
     switch (a) {
@@ -41,11 +16,8 @@ const char* accuracy_name(Accuracy a) {
     return "unavailable";
 }
 
-void RtsSummaryCalculator::handle(const eventlog::Event& event) {
+void RtsSummaryCalculator::handle_concerned(const eventlog::Event& event) {
     using namespace eventlog;
-    if (events_++ == 0) first_time_ = event.time;
-    first_time_ = std::min(first_time_, event.time);
-    last_time_ = std::max(last_time_, event.time);
     if (is_gc_class_event(event.tag)) gc_events_declared_ = true;
     censuses_.handle(event);
     switch (event.tag) {

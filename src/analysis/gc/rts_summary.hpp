@@ -19,6 +19,7 @@
 //   Total                the runtime's final HEAP_ALLOCATED events, posted as it stops the clock
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "eventlog/event.hpp"
+#include "analysis/gc/gc_event_class.hpp"
 #include "analysis/gc/heap_census_timer.hpp"
 #include "analysis/gc/gc_collection.hpp"
 #include "analysis/gc/heap_counters.hpp"
@@ -141,12 +143,32 @@ struct SummaryEnd {
 // with events.
 class RtsSummaryCalculator {
 public:
-    void handle(const eventlog::Event& event);
+    // Inline: most events only move the clock and the count.
+    void handle(const eventlog::Event& event) {
+        if (events_++ == 0) first_time_ = event.time;
+        first_time_ = std::min(first_time_, event.time);
+        last_time_ = std::max(last_time_, event.time);
+        if (concerns(event.tag)) handle_concerned(event);
+    }
     void add(const HeapSample& sample);
     void add(const GcCollection& collection);
     RtsSummary finish(const SummaryEnd& end, const GcTrackerAnomalies& anomalies) const;
 
 private:
+    // The tags handle_concerned() acts on.
+    static bool concerns(std::uint16_t tag) {
+        using namespace eventlog;
+        if (is_gc_class_event(tag) || HeapCensusTimer::concerns(tag)) return true;
+        switch (tag) {
+            case RtsIdentifier::tag:
+            case OsProcessPid::tag:
+            case TaskCreate::tag:
+            case TaskDelete::tag:
+            case SparkCounters::tag: return true;  // HEAP_INFO_GHC, GC_STATS_GHC: GC class
+            default: return false;
+        }
+    }
+    void handle_concerned(const eventlog::Event& event);
     GenerationFigures& generation(std::uint16_t gen);
     CapabilityGcFigures& capability(CapNo cap);
 

@@ -8,12 +8,6 @@
 
 namespace el2fx::run {
 
-void LengthHistogram::add(std::uint64_t length_ns) {
-    ++buckets_[static_cast<std::size_t>(std::bit_width(length_ns))];
-    ++count_;
-    total_ += length_ns;
-}
-
 double LengthHistogram::at_least(std::uint64_t length_ns) const {
     if (length_ns == 0) return static_cast<double>(count_);
     const std::size_t straddling = static_cast<std::size_t>(std::bit_width(length_ns));
@@ -36,12 +30,13 @@ double DetailCensus::run_share_of_busiest(std::size_t n) const {
 }
 
 DetailCensusCollector::Thread& DetailCensusCollector::thread(eventlog::ThreadId id) {
+    if (Thread** t = recent_.find(id)) return **t;
     auto [it, fresh] = live_.try_emplace(id);
     if (fresh) {
         ++census_.threads;
         it->second.stopped_since = now_;
     }
-    return it->second;
+    return *recent_.note(id, &it->second);
 }
 
 DetailCensusCollector::Capability& DetailCensusCollector::capability(eventlog::CapNo cap) {
@@ -78,6 +73,7 @@ void DetailCensusCollector::handle(const eventlog::Event& event) {
                 t.runs = std::max<std::uint32_t>(t.runs, 1);  // a stop without its run (a cut log) ran too
                 if (p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished)) {
                     census_.runs_by_thread.push_back(t.runs);
+                    recent_.forget(p->thread);
                     live_.erase(p->thread);
                     if (busiest_ && census_.runs_by_thread.size() > next_prune_) prune_runs();
                 }
@@ -136,6 +132,7 @@ DetailCensus DetailCensusCollector::finish() {
     std::sort(census_.runs_by_thread.begin(), census_.runs_by_thread.end(), std::greater<>());
     census_.capabilities = caps_.size();
     caps_.clear();
+    recent_.clear();
     live_.clear();
     return std::move(census_);
 }

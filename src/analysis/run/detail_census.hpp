@@ -14,19 +14,25 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
 #include <vector>
 
 #include "eventlog/event.hpp"
+#include "util/recent_ids.hpp"
 
 namespace el2fx::run {
 
 // Span lengths in powers of two: bucket b holds lengths in [2^(b-1), 2^b) ns (bucket 0: 0).
 class LengthHistogram {
 public:
-    void add(std::uint64_t length_ns);
+    void add(std::uint64_t length_ns) {  // inline: a few per scheduler event of the census
+        ++buckets_[static_cast<std::size_t>(std::bit_width(length_ns))];
+        ++count_;
+        total_ += length_ns;
+    }
     std::uint64_t count() const { return count_; }
     std::uint64_t total_ns() const { return total_; }
     // How many spans are at least `length_ns` long (a bucket that straddles it counts in
@@ -89,6 +95,8 @@ private:
     Thread& thread(eventlog::ThreadId id);
 
     std::unordered_map<eventlog::ThreadId, Thread> live_;  // threads that have not finished
+    // live_'s recently asked elements (which never move; an erased one leaves here first).
+    util::RecentIds<Thread*> recent_;
     std::uint64_t now_ = 0;
     void prune_runs();
     std::optional<std::size_t> busiest_;

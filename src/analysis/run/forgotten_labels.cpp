@@ -5,9 +5,8 @@
 
 namespace el2fx::run {
 
-void ForgottenLabels::handle(const eventlog::Event& event) {
+void ForgottenLabels::follow(const eventlog::Event& event) {
     using namespace eventlog;
-    if (catalog_.forgotten() == 0) return;
     switch (event.tag) {
         case ThreadLabel::tag:
             if (const auto* p = event.as<ThreadLabel>(); p && forgotten(p->thread)) {

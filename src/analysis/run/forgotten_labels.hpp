@@ -29,11 +29,15 @@ public:
     ForgottenLabels(const ThreadCatalog& catalog, std::uint64_t grace_ns) : catalog_(catalog), grace_ns_(grace_ns) {}
 
     // Every event of the second pass, in time order, before anyone names its thread.
-    void handle(const eventlog::Event& event);
+    // Inline: without forgotten threads (most logs) there is nothing to follow.
+    void handle(const eventlog::Event& event) {
+        if (catalog_.forgotten() > 0) follow(event);
+    }
     // The forgotten thread's latest label; empty without one (or once dropped).
     std::string_view label(eventlog::ThreadId id) const;
 
 private:
+    void follow(const eventlog::Event& event);
     bool forgotten(eventlog::ThreadId id) const { return catalog_.forgotten() > 0 && !catalog_.ordinal(id); }
 
     const ThreadCatalog& catalog_;

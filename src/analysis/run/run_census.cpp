@@ -60,7 +60,12 @@ void RunCensusCollector::handle(const eventlog::Event& event) {
     run_.handle(event);
     detail_.handle(event);
     census_.threads.handle(event);
-    if (event.cap) census_.capability_starts.try_emplace(*event.cap, now_);
+    // A bit per capability spares every event a lookup in the map.
+    if (event.cap && (*event.cap >= cap_started_.size() || !cap_started_[*event.cap])) {
+        if (*event.cap >= cap_started_.size()) cap_started_.resize(std::size_t{*event.cap} + 1, false);
+        cap_started_[*event.cap] = true;
+        census_.capability_starts.try_emplace(*event.cap, now_);
+    }
     switch (event.tag) {
         case RunThread::tag:
             if (const auto* p = event.as<RunThread>(); p && event.cap) {

@@ -83,6 +83,7 @@ private:
     DetailCensusCollector detail_;
     RunCensus census_;
     std::vector<std::optional<Running>> running_;  // by capability
+    std::vector<bool> cap_started_;                 // by capability: in census_.capability_starts
     std::optional<std::uint64_t> tick_interval_;
     std::uint64_t now_ = 0;
     CensusLimits limits_;

@@ -8,24 +8,12 @@
 
 namespace el2fx::run {
 
-const ThreadFacts* ThreadCatalog::find(eventlog::ThreadId id) const {
-    const std::uint32_t* i = index_.find(id);
-    return i ? &threads_[*i] : nullptr;
-}
-
-std::optional<std::uint32_t> ThreadCatalog::ordinal(eventlog::ThreadId id) const {
-    const std::uint32_t* i = index_.find(id);
-    return i ? std::optional(*i) : std::nullopt;
-}
-
-ThreadFacts& ThreadCatalog::facts(eventlog::ThreadId id, std::uint64_t time) {
-    auto [i, added] = index_.try_emplace(id, static_cast<std::uint32_t>(threads_.size()));
-    if (added) {
-        threads_.push_back(ThreadFacts{});
-        threads_.back().id = id;
-        threads_.back().first_seen = time;
-    }
-    return threads_[i];
+ThreadFacts& ThreadCatalog::add(eventlog::ThreadId id, std::uint64_t time) {
+    index_.try_emplace(id, static_cast<std::uint32_t>(threads_.size()));
+    threads_.push_back(ThreadFacts{});
+    threads_.back().id = id;
+    threads_.back().first_seen = time;
+    return threads_.back();
 }
 
 void ThreadCatalog::forget_unless(const std::vector<bool>& keep) {
@@ -171,6 +159,18 @@ void ThreadCatalog::handle(const eventlog::Event& event) {
             }
             break;
         default: break;
+    }
+}
+
+bool ThreadMoments::concerns(std::uint16_t tag) {
+    using namespace eventlog;
+    switch (tag) {
+        case CreateThread::tag:
+        case StopThread::tag:
+        case MigrateThread::tag:
+        case WakeupThread::tag:
+        case ThreadLabel::tag: return true;
+        default: return false;
     }
 }
 

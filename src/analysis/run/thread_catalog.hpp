@@ -57,9 +57,16 @@ public:
 
     // Threads in order of first appearance (creation order for a complete log).
     const std::vector<ThreadFacts>& threads() const { return threads_; }
-    const ThreadFacts* find(eventlog::ThreadId id) const;
+    // Inline: the second pass asks for every thread event, several times.
+    const ThreadFacts* find(eventlog::ThreadId id) const {
+        const std::uint32_t* i = index_.find(id);
+        return i ? &threads_[*i] : nullptr;
+    }
     // The thread's place in threads(): a dense number for per-thread tables.
-    std::optional<std::uint32_t> ordinal(eventlog::ThreadId id) const;
+    std::optional<std::uint32_t> ordinal(eventlog::ThreadId id) const {
+        const std::uint32_t* i = index_.find(id);
+        return i ? std::optional(*i) : std::nullopt;
+    }
 
     // Forgets the threads whose `keep[ordinal]` is false, with their labels, so that the catalog
     // of a log with millions of short-lived threads stays small (run_census.cpp chooses whom).
@@ -87,7 +94,12 @@ private:
         std::uint64_t time = 0;
         std::uint32_t offset = 0, size = 0;  // in label_bytes_
     };
-    ThreadFacts& facts(eventlog::ThreadId id, std::uint64_t time);
+    // Inline for a known thread (nearly every event of the census); add() for a new one.
+    ThreadFacts& facts(eventlog::ThreadId id, std::uint64_t time) {
+        if (const std::uint32_t* i = index_.find(id)) return threads_[*i];
+        return add(id, time);
+    }
+    ThreadFacts& add(eventlog::ThreadId id, std::uint64_t time);
     std::string_view text(const LabelChange& l) const {
         return std::string_view(label_bytes_).substr(l.offset, l.size);
     }
@@ -116,6 +128,8 @@ class ThreadMoments {
 public:
     explicit ThreadMoments(std::function<void(const ThreadMoment&)> sink) : sink_(std::move(sink)) {}
     void handle(const eventlog::Event& event);
+    // The tags handle() acts on.
+    static bool concerns(std::uint16_t tag);
 
 private:
     std::function<void(const ThreadMoment&)> sink_;

@@ -41,16 +41,6 @@ void CapabilityUsageAnalysis::gc_phase(GcPhase phase) {
     if (gc_.in_gc()) phase_ = phase;
 }
 
-CapabilityActivity CapabilityUsageAnalysis::sample_activity() const {
-    return current_.state == CapabilityState::gc ? CapabilityActivity::gc(phase_) : current_;
-}
-
-CapabilityActivity CapabilityUsageAnalysis::derived_activity() const {
-    if (gc_.in_gc()) return CapabilityActivity::gc();
-    if (auto thread = mutator_.running_thread()) return CapabilityActivity::mutator(*thread);
-    return CapabilityActivity::idle();
-}
-
 std::optional<CapabilitySpan> CapabilityUsageAnalysis::update(std::uint64_t time) {
     CapabilityActivity next = derived_activity();
     if (next == current_) return std::nullopt;

@@ -51,11 +51,17 @@ public:
     // What the current span is (a GC span has no phase).
     CapabilityActivity activity() const { return current_; }
     // What a sample taken now says: the activity, with the collection's phase.
-    CapabilityActivity sample_activity() const;
+    CapabilityActivity sample_activity() const {  // inline: asked after each of its events
+        return current_.state == CapabilityState::gc ? CapabilityActivity::gc(phase_) : current_;
+    }
     bool in_gc() const { return gc_.in_gc(); }
 
 private:
-    CapabilityActivity derived_activity() const;
+    CapabilityActivity derived_activity() const {  // inline: after each event
+        if (gc_.in_gc()) return CapabilityActivity::gc();
+        if (auto thread = mutator_.running_thread()) return CapabilityActivity::mutator(*thread);
+        return CapabilityActivity::idle();
+    }
     // Re-derives the activity after an event; a change closes the current span.
     std::optional<CapabilitySpan> update(std::uint64_t time);
     std::optional<CapabilitySpan> switch_to(std::uint64_t time, CapabilityActivity next);

@@ -25,6 +25,10 @@ public:
             slot(*event.cap).reset();  // a collection stops the capability's mutator
         }
     }
+    // The tags handle() acts on.
+    static bool concerns(std::uint16_t tag) {
+        return tag == eventlog::RunThread::tag || tag == eventlog::StopThread::tag || tag == eventlog::StartGC::tag;
+    }
     std::optional<eventlog::ThreadId> on(eventlog::CapNo cap) const {
         return cap < running_.size() ? running_[cap] : std::nullopt;
     }

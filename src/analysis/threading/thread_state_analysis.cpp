@@ -56,11 +56,6 @@ std::optional<ThreadStateSpan> ThreadStateAnalysis::finish(std::uint64_t end) {
     return span;
 }
 
-std::optional<ThreadActivity> ThreadStateAnalysis::activity() const {
-    if (phase_ != Phase::in_span) return std::nullopt;
-    return current_;
-}
-
 std::optional<ThreadStateSpan> ThreadStateAnalysis::close_span(std::uint64_t time) {
     if (phase_ != Phase::in_span) return std::nullopt;
     return ThreadStateSpan{since_, time, current_};

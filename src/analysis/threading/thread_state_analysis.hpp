@@ -48,7 +48,10 @@ public:
     std::optional<ThreadStateSpan> finish(std::uint64_t end);
 
     // What the thread does now; none before its first RunThread and once finished.
-    std::optional<ThreadActivity> activity() const;
+    std::optional<ThreadActivity> activity() const {  // inline: asked after each of its events
+        if (phase_ != Phase::in_span) return std::nullopt;
+        return current_;
+    }
     bool finished() const { return phase_ == Phase::finished; }
 
 private:

@@ -36,34 +36,51 @@ void ThreadingAnalysis::handle(const eventlog::Event& event) {
 void ThreadingAnalysis::handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap, std::uint64_t time) {
     if (census_candidate_ && census_candidate_->cap == cap) settle_census_candidate(GcPhase::done);
     CapabilityTrack& c = capability(cap, time);
-    if (const auto* run = event.as<eventlog::RunThread>()) {
-        record(c, time, c.usage.run_thread(time, run->thread));
-        if (ThreadTrack* t = thread(run->thread)) record(*t, time, t->state.run_thread(time, cap));
-    } else if (const auto* stop = event.as<eventlog::StopThread>()) {
-        record(c, time, c.usage.stop_thread(time, stop->thread, stop->status));
-        if (ThreadTrack* t = thread(stop->thread))
-            record(*t, time,
-                   event.synthetic ? t->state.stopped_at_start(time, stop->status, stop->blocker.value_or(0))
-                                   : t->state.stop_thread(time, stop->status, stop->blocker.value_or(0)));
-    } else if (event.as<eventlog::StartGC>()) {
-        record(c, time, c.usage.start_gc(time));
-    } else if (event.as<eventlog::EndGC>()) {
-        record(c, time, c.usage.end_gc(time));
-    } else if (event.as<eventlog::GCWork>()) {
-        gc_phase_event(c, time, GcPhase::working);
-    } else if (event.as<eventlog::GCIdle>()) {
-        gc_phase_event(c, time, GcPhase::idle);
-    } else if (event.as<eventlog::GCDone>()) {
-        gc_phase_event(c, time, GcPhase::done);
-    } else if (const auto* wakeup = event.as<eventlog::WakeupThread>()) {
-        if (auto it = threads_.find(wakeup->thread); it != threads_.end())
-            it->second.state.wakeup_thread();
-        else if (finished_.contains(wakeup->thread))
-            diagnostics_.add(Diagnostic::event_after_thread_finished);
+    // By tag (a payload has one tag), then its payload: one jump instead of a test per kind.
+    switch (event.tag) {
+        case eventlog::RunThread::tag:
+            if (const auto* run = event.as<eventlog::RunThread>()) {
+                record(c, time, c.usage.run_thread(time, run->thread));
+                if (ThreadTrack* t = thread(run->thread)) record(*t, time, t->state.run_thread(time, cap));
+            }
+            break;
+        case eventlog::StopThread::tag:
+            if (const auto* stop = event.as<eventlog::StopThread>()) {
+                record(c, time, c.usage.stop_thread(time, stop->thread, stop->status));
+                if (ThreadTrack* t = thread(stop->thread))
+                    record(*t, time,
+                           event.synthetic ? t->state.stopped_at_start(time, stop->status, stop->blocker.value_or(0))
+                                           : t->state.stop_thread(time, stop->status, stop->blocker.value_or(0)));
+            }
+            break;
+        case eventlog::StartGC::tag:
+            if (event.as<eventlog::StartGC>()) record(c, time, c.usage.start_gc(time));
+            break;
+        case eventlog::EndGC::tag:
+            if (event.as<eventlog::EndGC>()) record(c, time, c.usage.end_gc(time));
+            break;
+        case eventlog::GCWork::tag:
+            if (event.as<eventlog::GCWork>()) gc_phase_event(c, time, GcPhase::working);
+            break;
+        case eventlog::GCIdle::tag:
+            if (event.as<eventlog::GCIdle>()) gc_phase_event(c, time, GcPhase::idle);
+            break;
+        case eventlog::GCDone::tag:
+            if (event.as<eventlog::GCDone>()) gc_phase_event(c, time, GcPhase::done);
+            break;
+        case eventlog::WakeupThread::tag:
+            if (const auto* wakeup = event.as<eventlog::WakeupThread>()) {
+                if (ThreadTrack* t = live_thread(wakeup->thread))
+                    t->state.wakeup_thread();
+                else if (finished_.contains(wakeup->thread))
+                    diagnostics_.add(Diagnostic::event_after_thread_finished);
+            }
+            break;
+        default: break;
     }
 }
 
-ThreadingAnalysis::CapabilityTrack& ThreadingAnalysis::capability(eventlog::CapNo cap, std::uint64_t time) {
+ThreadingAnalysis::CapabilityTrack& ThreadingAnalysis::start_capability(eventlog::CapNo cap, std::uint64_t time) {
     if (cap >= capabilities_.size()) capabilities_.resize(std::size_t{cap} + 1);
     std::optional<CapabilityTrack>& slot = capabilities_[cap];
     if (!slot) {
@@ -77,18 +94,15 @@ ThreadingAnalysis::CapabilityTrack& ThreadingAnalysis::capability(eventlog::CapN
 }
 
 ThreadingAnalysis::ThreadTrack* ThreadingAnalysis::thread(eventlog::ThreadId id) {
-    auto it = threads_.find(id);
-    if (it == threads_.end()) {
-        if (finished_.contains(id)) {
-            diagnostics_.add(Diagnostic::event_after_thread_finished);
-            return nullptr;
-        }
-        it = threads_
-                 .emplace(id, ThreadTrack{id, ThreadStateAnalysis(diagnostics_),
-                                          VirtualSamplingTimer<ThreadActivity>(options_.sampling_interval_ns)})
-                 .first;
+    if (ThreadTrack* t = live_thread(id)) return t;
+    if (finished_.contains(id)) {
+        diagnostics_.add(Diagnostic::event_after_thread_finished);
+        return nullptr;
     }
-    return &it->second;
+    return &threads_
+                .emplace(id, ThreadTrack{id, ThreadStateAnalysis(diagnostics_),
+                                         VirtualSamplingTimer<ThreadActivity>(options_.sampling_interval_ns)})
+                .first->second;
 }
 
 void ThreadingAnalysis::record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span) {
@@ -123,6 +137,7 @@ void ThreadingAnalysis::record(ThreadTrack& track, std::uint64_t time, std::opti
         track.timer.finish(time);
         drain(track);
         finished_.insert(track.id);
+        recent_.forget(track.id);
         threads_.erase(track.id);  // `track` is gone from here on
         return;
     }
@@ -160,6 +175,7 @@ ThreadingResult ThreadingAnalysis::finish() {
         drain(*track);
     }
     threads_.clear();
+    recent_.clear();
     finished_ = util::IdSet();
     if (!own_sink_) return lives;
     ThreadingResult result = collector_.take(now_);

@@ -19,6 +19,7 @@
 #include "eventlog/time_ordered_reader.hpp"
 #include "util/diagnostics.hpp"
 #include "util/id_map.hpp"
+#include "util/recent_ids.hpp"
 
 namespace el2fx::analysis {
 
@@ -53,9 +54,21 @@ private:
         VirtualSamplingTimer<ThreadActivity> timer;
     };
 
-    CapabilityTrack& capability(eventlog::CapNo cap, std::uint64_t time);
+    // Inline: every event of a capability asks; only its first starts the track.
+    CapabilityTrack& capability(eventlog::CapNo cap, std::uint64_t time) {
+        if (cap < capabilities_.size() && capabilities_[cap]) return *capabilities_[cap];
+        return start_capability(cap, time);
+    }
+    CapabilityTrack& start_capability(eventlog::CapNo cap, std::uint64_t time);
     // nullptr for a finished thread (the event is counted as coming after its end).
     ThreadTrack* thread(eventlog::ThreadId id);
+    // The live thread's track, else nullptr; through recent_ first.
+    ThreadTrack* live_thread(eventlog::ThreadId id) {
+        if (ThreadTrack** t = recent_.find(id)) return *t;
+        auto it = threads_.find(id);
+        if (it == threads_.end()) return nullptr;
+        return recent_.note(id, &it->second);
+    }
     void handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap, std::uint64_t time);
     void record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span);
     // GC_WORK / GC_IDLE / GC_DONE on a capability in a collection.
@@ -84,6 +97,9 @@ private:
     };
     std::optional<PendingDone> census_candidate_;
     std::unordered_map<eventlog::ThreadId, ThreadTrack> threads_;  // live threads
+    // The tracks of recently seen live threads: a scheduler event (tens of millions) finds
+    // its thread without hashing. The map's elements never move; an erased one leaves here first.
+    util::RecentIds<ThreadTrack*> recent_;
     // Finished threads are forgotten but for their id: later events of theirs only count as
     // a diagnostic, and a program with a million short-lived threads keeps a million ids only.
     util::IdSet finished_;

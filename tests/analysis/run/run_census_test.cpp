@@ -140,6 +140,24 @@ BOOST_AUTO_TEST_CASE(ticks_cover_their_capability_from_one_interval_before_the_f
     BOOST_TEST(!census.tick_coverage.covers(0, 5000));
 }
 
+// The convert pass hands ThreadMoments only the tags it concerns: every other event type (a
+// default payload each) makes no moment, and each it concerns may.
+BOOST_AUTO_TEST_CASE(thread_moments_concern_the_tags_that_make_moments) {
+    std::size_t made = 0;
+    ThreadMoments moments([&](const ThreadMoment&) { ++made; });
+    auto each = [&]<typename... Ts>(ev::TypeList<Ts...>) {
+        ([&] {
+            const std::size_t before = made;
+            moments.handle(event(10, 0, Ts{}));
+            if (!ThreadMoments::concerns(Ts::tag)) BOOST_TEST(made == before, "tag " << Ts::tag);
+        }(), ...);
+    };
+    each(ev::AllPayloads{});
+    for (std::uint16_t tag : {ev::CreateThread::tag, ev::StopThread::tag, ev::MigrateThread::tag, ev::WakeupThread::tag,
+                              ev::ThreadLabel::tag})
+        BOOST_TEST(ThreadMoments::concerns(tag));
+}
+
 // The second pass's moments: one per event of a kind, a thread's labels counted, its finish once.
 BOOST_AUTO_TEST_CASE(thread_moments_come_as_the_events_do) {
     std::vector<ThreadMoment> got;

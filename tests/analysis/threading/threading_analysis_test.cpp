@@ -143,6 +143,36 @@ BOOST_AUTO_TEST_CASE(driver_thread_moves_between_capabilities) {
                "thread 4: 40-50: blocked on black hole owned by thread 9\n");
 }
 
+// Threads 1 and 65 share a place among the recently seen threads: each event still finds
+// its own thread, and a finished one is gone for the events after it.
+BOOST_AUTO_TEST_CASE(driver_tells_threads_apart_that_share_a_recent_place) {
+    Diagnostics d;
+    ThreadingAnalysis a(d, ThreadingOptions{10});
+    a.handle(event(10, 0, ev::RunThread{1}));
+    a.handle(event(20, 0, ev::StopThread{1, kMVar, 0}));
+    a.handle(event(30, 0, ev::RunThread{65}));
+    a.handle(event(35, 0, ev::WakeupThread{1, 0}));
+    a.handle(event(40, 0, ev::StopThread{65, kFinished, 0}));
+    a.handle(event(45, 0, ev::WakeupThread{65, 0}));
+    a.handle(event(50, 0, ev::RunThread{1}));
+    a.handle(event(60, 0, ev::StopThread{1, kYield, 0}));
+    a.handle(event(70, 0, ev::RunThread{65}));
+    ThreadingResult r = a.finish();
+    BOOST_TEST(d.count(Diagnostic::event_after_thread_finished) == 2u);
+    BOOST_TEST(spans_text(r) ==
+               "cap 0: 10-20: mutator thread 1\n"
+               "cap 0: 20-30: idle\n"
+               "cap 0: 30-40: mutator thread 65\n"
+               "cap 0: 40-50: idle\n"
+               "cap 0: 50-60: mutator thread 1\n"
+               "cap 0: 60-70: idle\n"
+               "thread 1: 10-20: running on cap 0\n"
+               "thread 1: 20-50: blocked on an MVar\n"
+               "thread 1: 50-60: running on cap 0\n"
+               "thread 1: 60-70: thread yielding\n"
+               "thread 65: 30-40: running on cap 0\n");
+}
+
 BOOST_AUTO_TEST_CASE(driver_ignores_false_run_and_wakeup_after_thread_finished) {
     Diagnostics d;
     ThreadingAnalysis a(d, ThreadingOptions{10});
