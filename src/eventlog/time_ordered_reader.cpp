@@ -32,7 +32,7 @@ public:
         fill();
     }
 
-    bool done() const { return window_.empty(); }
+    bool done() const { return first_ == window_.size(); }
     std::uint64_t head_time() const { return window_[head_].time; }
     std::uint64_t head_offset() const { return window_[head_].offset; }
 
@@ -44,12 +44,23 @@ public:
         out.offset = f.offset;
         out.time = f.time;
         out.cap = range_.cap;
-        window_.erase(window_.begin() + static_cast<std::ptrdiff_t>(head_));
+        // The window is window_[first_..]. The head is nearly always its first record: taking
+        // it moves nothing (a call to memmove per record, before); else the ones before it
+        // move up one place, keeping their order.
+        for (std::size_t i = head_; i > first_; --i) window_[i] = window_[i - 1];
+        ++first_;
     }
 
     // Frames records until the window is full; call after emit() and before reading the head.
     void fill() {
-        while (window_.size() < range_.window && scan_ < range_.end) {
+        if (first_ == window_.size()) {
+            window_.clear();
+            first_ = 0;
+        } else if (first_ >= kCompactAfter) {
+            window_.erase(window_.begin(), window_.begin() + static_cast<std::ptrdiff_t>(first_));
+            first_ = 0;
+        }
+        while (window_.size() - first_ < range_.window && scan_ < range_.end) {
             std::size_t need = 2;
             for (;;) {
                 std::size_t avail = static_cast<std::size_t>(loaded_end() - scan_);
@@ -57,8 +68,7 @@ public:
                     need = 0;
                     break;
                 }
-                std::size_t size =
-                    record_size(header_, at(scan_), static_cast<std::size_t>(loaded_end() - scan_), scan_);
+                std::size_t size = frame_size(static_cast<std::size_t>(loaded_end() - scan_));
                 if (size == 0 || size <= need) {
                     need = size;
                     break;
@@ -76,8 +86,8 @@ public:
             window_.push_back(Framed{time, scan_, static_cast<std::uint32_t>(need)});
             scan_ += need;
         }
-        head_ = 0;
-        for (std::size_t i = 1; i < window_.size(); ++i)
+        head_ = first_;
+        for (std::size_t i = first_ + 1; i < window_.size(); ++i)
             if (window_[i].time < window_[head_].time) head_ = i;  // ties: the earlier offset (lower i)
     }
 
@@ -90,7 +100,20 @@ private:
     const std::uint8_t* at(std::uint64_t offset) const { return buffer_.data() + (offset - base_); }
 
     // A block range starts with its marker: its declared end bounds the times (as in the decoder).
-    void enter_block_of(const std::uint8_t* record, std::size_t size) {
+    // record_size(), with the common case (a declared fixed size) inline: every record of
+    // every pass is framed here.
+    std::size_t frame_size(std::size_t avail) const {
+        const std::uint8_t* p = at(scan_);
+        if (avail >= 2) {
+            const std::uint16_t tag = load_be16(p);
+            const std::int32_t declared = header_.size_of(tag);
+            if (declared >= 0 && tag != 0xFFFF) return 2 + 8 + static_cast<std::size_t>(declared);  // not the end marker
+        }
+        return record_size(header_, p, avail, scan_);
+    }
+
+    // Rare (once per range), and its decoded event would make every fill() set up a large frame.
+    [[gnu::noinline, gnu::cold]] void enter_block_of(const std::uint8_t* record, std::size_t size) {
         if (load_be16(record) != BlockMarker::tag) return;
         Event marker = decode_record(header_, record, size, scan_);
         if (const auto* block = marker.as<BlockMarker>()) guard_.enter_block(marker.time, block->end_time);
@@ -98,10 +121,10 @@ private:
     std::uint64_t loaded_end() const { return base_ + loaded_; }
 
     // Makes [scan_, scan_ + need) available; false if the range ends first.
-    bool load(std::size_t need) {
+    [[gnu::noinline]] bool load(std::size_t need) {
         if (scan_ + need > range_.end) return false;
         std::uint64_t keep = scan_;
-        for (const Framed& f : window_) keep = std::min(keep, f.offset);
+        for (std::size_t i = first_; i < window_.size(); ++i) keep = std::min(keep, window_[i].offset);
         std::size_t kept = static_cast<std::size_t>(loaded_end() - keep);
         std::memmove(buffer_.data(), buffer_.data() + (keep - base_), kept);
         base_ = keep;
@@ -111,7 +134,7 @@ private:
             if (wanted > kMaxWindowBytes) {
                 // Pathologically disordered: give up exactness, not memory.
                 diagnostics_.add(Diagnostic::reorder_window_exceeded);
-                range_.window = static_cast<std::uint32_t>(std::max<std::size_t>(1, window_.size()));
+                range_.window = static_cast<std::uint32_t>(std::max<std::size_t>(1, window_.size() - first_));
             }
             buffer_.resize(std::max(wanted, buffer_.size() * 2));
         }
@@ -132,7 +155,9 @@ private:
     std::vector<std::uint8_t> buffer_;
     std::uint64_t base_;      // file offset of buffer_[0]
     std::size_t loaded_ = 0;  // bytes of buffer_ holding file data
+    static constexpr std::size_t kCompactAfter = 4096;  // records taken before the vector is compacted
     std::vector<Framed> window_;
+    std::size_t first_ = 0;  // window_[first_..] is the window
     std::size_t head_ = 0;
 };
 
