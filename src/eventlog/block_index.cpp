@@ -14,8 +14,6 @@
 namespace el2fx::eventlog {
 namespace {
 
-constexpr std::uint16_t kEndOfData = 0xFFFF;
-constexpr std::size_t kEventHeader = 2 + 8;                    // tag, timestamp
 constexpr std::size_t kMarkerPayload = 4 + 8 + 2;              // size, end time, capability
 constexpr std::size_t kMarkerRecord = kEventHeader + kMarkerPayload;
 constexpr std::size_t kMaxRecord = kEventHeader + 2 + 0xFFFF;  // a variable-size record at its largest

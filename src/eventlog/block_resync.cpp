@@ -9,8 +9,6 @@
 namespace el2fx::eventlog {
 namespace {
 
-constexpr std::size_t kEventHeader = 2 + 8;  // tag, timestamp
-constexpr std::uint16_t kEndOfData = 0xFFFF;
 // GHC numbers capabilities from 0 and has never run near this many; 0xFFFF is the global block.
 constexpr std::uint16_t kMaxPlausibleCap = 0x1000;
 // GHC's buffers, and so its blocks, hold 2 MiB; a larger claim is read ahead no further.

@@ -207,6 +207,10 @@ struct BlockMarker {
 };
 constexpr CapNo kGlobalCap = 0xFFFF;
 
+// Every record starts with its tag and timestamp; the end-of-data marker is a bare tag.
+constexpr std::size_t kEventHeader = 2 + 8;
+constexpr std::uint16_t kEndOfData = 0xFFFF;
+
 struct UserMessage {  // traceEvent
     static constexpr std::uint16_t tag = 19;
     static constexpr std::string_view name = "USER_MSG";

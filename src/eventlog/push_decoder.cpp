@@ -11,8 +11,6 @@
 namespace el2fx::eventlog {
 namespace {
 
-constexpr std::uint16_t kEndOfData = 0xFFFF;
-constexpr std::size_t kEventHeader = 2 + 8;  // tag, timestamp
 constexpr std::size_t kMaxHeaderBytes = 16u << 20;
 constexpr std::uint32_t kMaxDescription = 1u << 20;
 constexpr std::uint64_t kEndSlackNs = 1'000'000'000;
@@ -176,7 +174,8 @@ std::size_t PushDecoder::feed_header(const std::uint8_t* data, std::size_t size)
     return used_now;
 }
 
-std::size_t record_size(const Header& header, const std::uint8_t* p, std::size_t avail, std::uint64_t offset) {
+std::size_t record_size_beyond_fixed(const Header& header, const std::uint8_t* p, std::size_t avail,
+                                     std::uint64_t offset) {
     if (avail < 2) return 2;
     std::uint16_t tag = load_be16(p);
     if (tag == kEndOfData) return 0;

@@ -107,8 +107,18 @@ private:
 std::size_t payload_offset(const Header& header, std::uint16_t tag);
 // Bytes the record starting at p needs in all, as far as `avail` bytes tell (call
 // again with more bytes until it stops growing); 0 means the end-of-data marker.
-// Throws for a tag the header does not declare.
-std::size_t record_size(const Header& header, const std::uint8_t* p, std::size_t avail, std::uint64_t offset);
+// Throws for a tag the header does not declare. Inline for the common case, a type of fixed
+// size (every pass frames every record).
+std::size_t record_size_beyond_fixed(const Header& header, const std::uint8_t* p, std::size_t avail,
+                                     std::uint64_t offset);
+inline std::size_t record_size(const Header& header, const std::uint8_t* p, std::size_t avail, std::uint64_t offset) {
+    if (avail >= 2) {
+        const auto tag = static_cast<std::uint16_t>((p[0] << 8) | p[1]);
+        const std::int32_t declared = header.size_of(tag);
+        if (declared >= 0 && tag != kEndOfData) return kEventHeader + static_cast<std::size_t>(declared);
+    }
+    return record_size_beyond_fixed(header, p, avail, offset);
+}
 // Decodes a complete record of `size` bytes found at `offset`.
 void decode_record_into(const Header& header, const std::uint8_t* p, std::size_t size, std::uint64_t offset,
                         Event& event);

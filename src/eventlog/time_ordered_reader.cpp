@@ -68,7 +68,8 @@ public:
                     need = 0;
                     break;
                 }
-                std::size_t size = frame_size(static_cast<std::size_t>(loaded_end() - scan_));
+                std::size_t size =
+                    record_size(header_, at(scan_), static_cast<std::size_t>(loaded_end() - scan_), scan_);
                 if (size == 0 || size <= need) {
                     need = size;
                     break;
@@ -100,18 +101,6 @@ private:
     const std::uint8_t* at(std::uint64_t offset) const { return buffer_.data() + (offset - base_); }
 
     // A block range starts with its marker: its declared end bounds the times (as in the decoder).
-    // record_size(), with the common case (a declared fixed size) inline: every record of
-    // every pass is framed here.
-    std::size_t frame_size(std::size_t avail) const {
-        const std::uint8_t* p = at(scan_);
-        if (avail >= 2) {
-            const std::uint16_t tag = load_be16(p);
-            const std::int32_t declared = header_.size_of(tag);
-            if (declared >= 0 && tag != 0xFFFF) return 2 + 8 + static_cast<std::size_t>(declared);  // not the end marker
-        }
-        return record_size(header_, p, avail, scan_);
-    }
-
     // Rare (once per range), and its decoded event would make every fill() set up a large frame.
     [[gnu::noinline, gnu::cold]] void enter_block_of(const std::uint8_t* record, std::size_t size) {
         if (load_be16(record) != BlockMarker::tag) return;
