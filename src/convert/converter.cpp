@@ -104,7 +104,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
             // merge was exact.
             if (first_pass.count(Diagnostic::reorder_window_exceeded) == 0 &&
                 report.diagnostics.count(Diagnostic::reorder_window_exceeded) == 0)
-                window_start = window.start_state();
+                window_start = window.take_start_state();
         }
     }
     report.run = census.run;

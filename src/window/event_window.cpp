@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #include "util/error.hpp"
 
@@ -33,16 +34,9 @@ EventWindow::EventWindow(const WindowSpec& spec, std::optional<WindowStart> star
     prelude_ = WindowPrelude(std::move(start->collection), std::move(start->baselines));
 }
 
-std::optional<WindowStart> EventWindow::start_state() const {
-    if (!start_) return std::nullopt;
-    WindowStart copy;
-    copy.from = start_->from;
-    copy.first = start_->first;
-    copy.to = to_;
-    for (const OwnedEvent& e : start_->stated) copy.stated.emplace_back(e.event());
-    copy.collection = start_->collection;
-    copy.baselines = start_->baselines;
-    return copy;
+std::optional<WindowStart> EventWindow::take_start_state() {
+    if (start_) start_->to = to_;  // found inside the window, after the start
+    return std::exchange(start_, std::nullopt);
 }
 
 bool EventWindow::marks(const Event& event, std::string_view text) {

@@ -52,8 +52,9 @@ public:
 
     // Where the window was cut, once its start was found.
     WindowBounds bounds() const { return {from_, to_, cut_}; }
-    // What a later pass needs to begin at the start; none before the window started.
-    std::optional<WindowStart> start_state() const;
+    // What a later pass needs to begin at the start (once: it is moved out); none before the
+    // window started.
+    std::optional<WindowStart> take_start_state();
     bool started() const { return phase_ != Phase::before; }
 
 private:

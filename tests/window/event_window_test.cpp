@@ -170,7 +170,7 @@ BOOST_AUTO_TEST_CASE(heap_allocated_counts_from_the_start) {
     // A later pass from the start state counts from the same baseline.
     ListSource rest;
     rest.events = {make_event(30, CapNo{0}, HeapAllocated{0, 1600})};
-    EventWindow later(WindowSpec{.from = 20}, w.start_state());
+    EventWindow later(WindowSpec{.from = 20}, w.take_start_state());
     last = 0;
     while (const Event* e = later.next(rest))
         if (const auto* a = e->as<HeapAllocated>()) last = a->alloc_bytes;
@@ -249,7 +249,7 @@ BOOST_AUTO_TEST_CASE(a_later_pass_from_the_start_state_hands_on_the_same_events)
         ListSource whole = numbered();
         EventWindow first(spec);
         const std::vector<Out> expected = run(first, whole);
-        std::optional<el2fx::window::WindowStart> start = first.start_state();
+        std::optional<el2fx::window::WindowStart> start = first.take_start_state();
         BOOST_REQUIRE(start);
         ListSource rest = numbered();
         std::erase_if(rest.events, [&](const Event& e) {
@@ -261,7 +261,7 @@ BOOST_AUTO_TEST_CASE(a_later_pass_from_the_start_state_hands_on_the_same_events)
         BOOST_CHECK(later.bounds().to == first.bounds().to);
     }
     EventWindow none(WindowSpec{.from = 25});
-    BOOST_TEST(!none.start_state().has_value());  // not started yet
+    BOOST_TEST(!none.take_start_state().has_value());  // not started yet
 }
 
 BOOST_AUTO_TEST_CASE(from_marker_not_found_is_an_error) {

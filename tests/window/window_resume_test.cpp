@@ -55,7 +55,7 @@ void check_resume(const std::string& log, const WindowSpec& spec) {
         EventPrefetcher events(reader, d);
         EventWindow window(spec);
         whole = drain(window, events);
-        start = window.start_state();
+        start = window.take_start_state();
     }
     BOOST_REQUIRE(start);
     BOOST_REQUIRE(!whole.empty());
