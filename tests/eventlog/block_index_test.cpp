@@ -210,3 +210,26 @@ BOOST_AUTO_TEST_CASE(disorder_beyond_the_reorder_window_declines) {
     b.event(50, RunThread{1}).end_block();
     BOOST_TEST(declined(b.finish()));
 }
+
+// The format lets a type grow fields at its end (the header gives its length; readers ignore
+// what they do not know). Extra fields on an event are accepted as decoding reads them; on the
+// block marker itself, whose fields the jump reads, they send the log to decoding.
+BOOST_AUTO_TEST_CASE(extra_fields_at_the_end_of_an_event_are_accepted) {
+    auto b = base();
+    b.declare<RunThread>(std::optional<std::uint16_t>{4 + 6});
+    b.begin_block(100, 0, 400).event(110, RunThread{1}).event(120, StopThread{1, 3, 0}).end_block();
+    TempFile f(b.finish());
+    check_same(index_both(f.path));
+}
+
+BOOST_AUTO_TEST_CASE(a_block_marker_with_extra_fields_goes_to_decoding) {
+    EventlogBuilder b;
+    b.declare<BlockMarker>(std::optional<std::uint16_t>{14 + 2}).declare<RunThread>().declare<StopThread>();
+    b.begin_block(100, 0, 400).event(110, RunThread{1}).event(130, StopThread{1, 3, 0}).end_block();
+    b.begin_block(105, 1, 400).event(120, RunThread{2}).end_block();
+    TempFile f(b.finish());
+    Both both = index_both(f.path);
+    BOOST_TEST(!both.fast.has_value());
+    BOOST_TEST(both.diagnostics.total() == 0u);
+    BOOST_TEST(both.decoded.ranges.size() == 2u);  // decoding still finds both blocks
+}
