@@ -28,6 +28,7 @@ public:
           scan_(range.begin),
           guard_(range.previous_time, TimestampGuard::kOutsideLimit),
           buffer_(kInitialBuffer),
+          data_(buffer_.data()),
           base_(range.begin) {
         fill();
     }
@@ -61,6 +62,17 @@ public:
             first_ = 0;
         }
         while (window_.size() - first_ < range_.window && scan_ < range_.end) {
+            // Nearly every record: a fixed size, wholly loaded already (record_size's first case).
+            if (const std::size_t avail = static_cast<std::size_t>(loaded_end() - scan_); avail >= kEventHeader) {
+                const std::uint8_t* p = at(scan_);
+                const std::uint16_t tag = load_be16(p);
+                const std::int32_t declared = header_.size_of(tag);
+                const std::size_t size = kEventHeader + static_cast<std::size_t>(declared);
+                if (declared >= 0 && tag != kEndOfData && size <= avail && scan_ != range_.begin) {
+                    frame(load_be64(p + 2), size);
+                    continue;
+                }
+            }
             std::size_t need = 2;
             for (;;) {
                 std::size_t avail = static_cast<std::size_t>(loaded_end() - scan_);
@@ -80,12 +92,8 @@ public:
                 scan_ = range_.end;
                 break;
             }
-            std::uint64_t time = load_be64(at(scan_) + 2);
             if (scan_ == range_.begin) enter_block_of(at(scan_), need);
-            bool corrected = false;  // counted by the decoder in the first pass
-            time = guard_.check(time, corrected);
-            window_.push_back(Framed{time, scan_, static_cast<std::uint32_t>(need)});
-            scan_ += need;
+            frame(load_be64(at(scan_) + 2), need);
         }
         head_ = first_;
         for (std::size_t i = first_ + 1; i < window_.size(); ++i)
@@ -98,7 +106,15 @@ private:
         std::uint32_t size;
     };
 
-    const std::uint8_t* at(std::uint64_t offset) const { return buffer_.data() + (offset - base_); }
+    const std::uint8_t* at(std::uint64_t offset) const { return data_ + (offset - base_); }
+
+    // The record at scan_, `size` bytes stamped `time`, joins the window.
+    void frame(std::uint64_t time, std::size_t size) {
+        bool corrected = false;  // counted by the decoder in the first pass
+        time = guard_.check(time, corrected);
+        window_.push_back(Framed{time, scan_, static_cast<std::uint32_t>(size)});
+        scan_ += size;
+    }
 
     // A block range starts with its marker: its declared end bounds the times (as in the decoder).
     // Rare (once per range), and its decoded event would make every fill() set up a large frame.
@@ -126,6 +142,7 @@ private:
                 range_.window = static_cast<std::uint32_t>(std::max<std::size_t>(1, window_.size() - first_));
             }
             buffer_.resize(std::max(wanted, buffer_.size() * 2));
+            data_ = buffer_.data();
         }
         std::size_t room = buffer_.size() - loaded_;
         std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(room, range_.end - loaded_end()));
@@ -142,7 +159,8 @@ private:
     std::uint64_t scan_;
     TimestampGuard guard_;
     std::vector<std::uint8_t> buffer_;
-    std::uint64_t base_;      // file offset of buffer_[0]
+    const std::uint8_t* data_;  // buffer_.data(), kept at hand
+    std::uint64_t base_;        // file offset of buffer_[0]
     std::size_t loaded_ = 0;  // bytes of buffer_ holding file data
     static constexpr std::size_t kCompactAfter = 4096;  // records taken before the vector is compacted
     std::vector<Framed> window_;
@@ -213,16 +231,18 @@ void TimeOrderedReader::activate_due_ranges() {
     }
 }
 
-// The cursor's next event comes before every other cursor's and before any range not yet
-// started (whose events are all at or after its min_time): pushing the cursor and popping the
-// heap would give it back.
-bool TimeOrderedReader::still_first(const RangeCursor& c) const {
-    const std::uint64_t t = c.head_time();
-    if (next_range_ < ranges_.size() && ranges_[next_range_].min_time <= t) return false;
-    return heap_.empty() || later(heap_.front().time, heap_.front().offset, t, c.head_offset());
+// What a cursor taken from the heap must come before to be taken again at once: every other
+// cursor's head and the first event of any range not yet started (all at or after its
+// min_time, so (min_time, 0) is before each of them). Pushing the cursor and popping the heap
+// would give it back. Changes only when the heap or the next range does.
+void TimeOrderedReader::update_bound() {
+    bound_ = {~std::uint64_t{0}, ~std::uint64_t{0}};
+    if (!heap_.empty()) bound_ = {heap_.front().time, heap_.front().offset};
+    if (next_range_ < ranges_.size() && ranges_[next_range_].min_time <= bound_.time)
+        bound_ = {ranges_[next_range_].min_time, 0};
 }
 
-const RawRecord* TimeOrderedReader::emit_from(std::size_t c) {
+inline const RawRecord* TimeOrderedReader::emit_from(std::size_t c) {
     cursors_[c]->pop_into(record_);
     last_cursor_ = c;
     if (record_.time < last_time_) diagnostics_->add(Diagnostic::reorder_window_exceeded);
@@ -259,7 +279,8 @@ const RawRecord* TimeOrderedReader::next_merged() {
             if (cursors_[c]->done()) {
                 cursors_[c].reset();
                 free_slots_.push_back(c);
-            } else if (still_first(*cursors_[c])) {
+            } else if (const RangeCursor& next = *cursors_[c];
+                       later(bound_.time, bound_.offset, next.head_time(), next.head_offset())) {
                 return emit_from(c);  // the same block again: no heap work
             } else {
                 push(c);
@@ -271,6 +292,7 @@ const RawRecord* TimeOrderedReader::next_merged() {
                       [](const Active& a, const Active& b) { return later(a.time, a.offset, b.time, b.offset); });
         std::size_t c = heap_.back().cursor;
         heap_.pop_back();
+        update_bound();
         return emit_from(c);
     } catch (const Error& e) {
         if (!e.context().file.empty()) throw;

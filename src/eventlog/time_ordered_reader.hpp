@@ -71,7 +71,7 @@ private:
     const RawRecord* next_merged();
     void activate_due_ranges();
     void push(std::size_t cursor);
-    bool still_first(const RangeCursor& cursor) const;
+    void update_bound();
     const RawRecord* emit_from(std::size_t cursor);
 
     InputFile& input_;
@@ -85,6 +85,7 @@ private:
     std::vector<Active> heap_;
     std::optional<std::size_t> last_cursor_;  // emitted from last; re-queued on the next call
     std::uint64_t last_time_ = 0;
+    OrderKey bound_;  // last_cursor_ is taken again while its head comes before it (update_bound)
     std::optional<OrderKey> from_;  // records before it are passed over
     RawRecord record_;
     Event event_;
