@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "eventlog/block_index.hpp"
 #include "eventlog/byte_reader.hpp"
@@ -10,164 +11,6 @@
 #include "util/error.hpp"
 
 namespace el2fx::eventlog {
-namespace {
-
-constexpr std::size_t kInitialBuffer = 16 << 10;
-constexpr std::size_t kMaxWindowBytes = 64u << 20;
-
-}  // namespace
-
-// Pass two: reads one range through a lookahead window of framed records.
-class RangeCursor {
-public:
-    RangeCursor(const InputFile& input, const Header& header, const EventRange& range, Diagnostics& diagnostics)
-        : input_(input),
-          header_(header),
-          range_(range),
-          diagnostics_(diagnostics),
-          scan_(range.begin),
-          guard_(range.previous_time, TimestampGuard::kOutsideLimit),
-          buffer_(kInitialBuffer),
-          data_(buffer_.data()),
-          base_(range.begin) {
-        fill();
-    }
-
-    bool done() const { return first_ == window_.size(); }
-    std::uint64_t head_time() const { return window_[head_].time; }
-    std::uint64_t head_offset() const { return window_[head_].offset; }
-
-    // Takes the head out of the window; its bytes stay in place until the next fill().
-    void pop_into(RawRecord& out) {
-        const Framed& f = window_[head_];
-        out.bytes = at(f.offset);  // field by field: a whole-struct copy stalls on store forwarding
-        out.size = f.size;
-        out.offset = f.offset;
-        out.time = f.time;
-        out.cap = range_.cap;
-        // The window is window_[first_..]. The head is nearly always its first record: taking
-        // it moves nothing (a call to memmove per record, before); else the ones before it
-        // move up one place, keeping their order.
-        for (std::size_t i = head_; i > first_; --i) window_[i] = window_[i - 1];
-        ++first_;
-    }
-
-    // Frames records until the window is full; call after emit() and before reading the head.
-    void fill() {
-        if (first_ == window_.size()) {
-            window_.clear();
-            first_ = 0;
-        } else if (first_ >= kCompactAfter) {
-            window_.erase(window_.begin(), window_.begin() + static_cast<std::ptrdiff_t>(first_));
-            first_ = 0;
-        }
-        while (window_.size() - first_ < range_.window && scan_ < range_.end) {
-            // Nearly every record: a fixed size, wholly loaded already (record_size's first case).
-            if (const std::size_t avail = static_cast<std::size_t>(loaded_end() - scan_); avail >= kEventHeader) {
-                const std::uint8_t* p = at(scan_);
-                const std::uint16_t tag = load_be16(p);
-                const std::int32_t declared = header_.size_of(tag);
-                const std::size_t size = kEventHeader + static_cast<std::size_t>(declared);
-                if (declared >= 0 && tag != kEndOfData && size <= avail && scan_ != range_.begin) {
-                    frame(load_be64(p + 2), size);
-                    continue;
-                }
-            }
-            std::size_t need = 2;
-            for (;;) {
-                std::size_t avail = static_cast<std::size_t>(loaded_end() - scan_);
-                if (avail < need && !load(need)) {
-                    need = 0;
-                    break;
-                }
-                std::size_t size =
-                    record_size(header_, at(scan_), static_cast<std::size_t>(loaded_end() - scan_), scan_);
-                if (size == 0 || size <= need) {
-                    need = size;
-                    break;
-                }
-                need = size;
-            }
-            if (need == 0) {  // cannot happen for an indexed range; stop safely
-                scan_ = range_.end;
-                break;
-            }
-            if (scan_ == range_.begin) enter_block_of(at(scan_), need);
-            frame(load_be64(at(scan_) + 2), need);
-        }
-        head_ = first_;
-        for (std::size_t i = first_ + 1; i < window_.size(); ++i)
-            if (window_[i].time < window_[head_].time) head_ = i;  // ties: the earlier offset (lower i)
-    }
-
-private:
-    struct Framed {
-        std::uint64_t time, offset;
-        std::uint32_t size;
-    };
-
-    const std::uint8_t* at(std::uint64_t offset) const { return data_ + (offset - base_); }
-
-    // The record at scan_, `size` bytes stamped `time`, joins the window.
-    void frame(std::uint64_t time, std::size_t size) {
-        bool corrected = false;  // counted by the decoder in the first pass
-        time = guard_.check(time, corrected);
-        window_.push_back(Framed{time, scan_, static_cast<std::uint32_t>(size)});
-        scan_ += size;
-    }
-
-    // A block range starts with its marker: its declared end bounds the times (as in the decoder).
-    // Rare (once per range), and its decoded event would make every fill() set up a large frame.
-    [[gnu::noinline, gnu::cold]] void enter_block_of(const std::uint8_t* record, std::size_t size) {
-        if (load_be16(record) != BlockMarker::tag) return;
-        Event marker = decode_record(header_, record, size, scan_);
-        if (const auto* block = marker.as<BlockMarker>()) guard_.enter_block(marker.time, block->end_time);
-    }
-    std::uint64_t loaded_end() const { return base_ + loaded_; }
-
-    // Makes [scan_, scan_ + need) available; false if the range ends first.
-    [[gnu::noinline]] bool load(std::size_t need) {
-        if (scan_ + need > range_.end) return false;
-        std::uint64_t keep = scan_;
-        for (std::size_t i = first_; i < window_.size(); ++i) keep = std::min(keep, window_[i].offset);
-        std::size_t kept = static_cast<std::size_t>(loaded_end() - keep);
-        std::memmove(buffer_.data(), buffer_.data() + (keep - base_), kept);
-        base_ = keep;
-        loaded_ = kept;
-        std::size_t wanted = static_cast<std::size_t>(scan_ - base_) + need;
-        if (wanted > buffer_.size()) {
-            if (wanted > kMaxWindowBytes) {
-                // Pathologically disordered: give up exactness, not memory.
-                diagnostics_.add(Diagnostic::reorder_window_exceeded);
-                range_.window = static_cast<std::uint32_t>(std::max<std::size_t>(1, window_.size() - first_));
-            }
-            buffer_.resize(std::max(wanted, buffer_.size() * 2));
-            data_ = buffer_.data();
-        }
-        std::size_t room = buffer_.size() - loaded_;
-        std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(room, range_.end - loaded_end()));
-        std::size_t got = input_.read_at(loaded_end(), buffer_.data() + loaded_, want);
-        loaded_ += got;
-        if (got < want) throw Error("the input changed while it was being read", {input_.name(), loaded_end(), {}});
-        return loaded_end() - scan_ >= need;
-    }
-
-    const InputFile& input_;
-    const Header& header_;
-    EventRange range_;
-    Diagnostics& diagnostics_;
-    std::uint64_t scan_;
-    TimestampGuard guard_;
-    std::vector<std::uint8_t> buffer_;
-    const std::uint8_t* data_;  // buffer_.data(), kept at hand
-    std::uint64_t base_;        // file offset of buffer_[0]
-    std::size_t loaded_ = 0;  // bytes of buffer_ holding file data
-    static constexpr std::size_t kCompactAfter = 4096;  // records taken before the vector is compacted
-    std::vector<Framed> window_;
-    std::size_t first_ = 0;  // window_[first_..] is the window
-    std::size_t head_ = 0;
-};
-
 TimeOrderedReader::TimeOrderedReader(InputFile& input, Diagnostics& diagnostics)
     : input_(input), diagnostics_(&diagnostics) {
     input_.spool_to_temporary_file();
@@ -193,7 +36,7 @@ void TimeOrderedReader::restart(Diagnostics& diagnostics, std::optional<OrderKey
     cursors_.clear();
     free_slots_.clear();
     heap_.clear();
-    last_cursor_.reset();
+    last_cursor_ = kNoCursor;
     last_time_ = 0;
 }
 
@@ -242,14 +85,6 @@ void TimeOrderedReader::update_bound() {
         bound_ = {ranges_[next_range_].min_time, 0};
 }
 
-inline const RawRecord* TimeOrderedReader::emit_from(std::size_t c) {
-    cursors_[c]->pop_into(record_);
-    last_cursor_ = c;
-    if (record_.time < last_time_) diagnostics_->add(Diagnostic::reorder_window_exceeded);
-    last_time_ = std::max(last_time_, record_.time);
-    return &record_;
-}
-
 const Event* TimeOrderedReader::next() {
     const RawRecord* r = next_record();
     if (!r) return nullptr;
@@ -259,9 +94,15 @@ const Event* TimeOrderedReader::next() {
     return &event_;
 }
 
-const RawRecord* TimeOrderedReader::next_record() {
-    for (;;) {
-        const RawRecord* r = next_merged();
+void TimeOrderedReader::throw_with_file(const Error& e) const {
+    if (!e.context().file.empty()) throw e;
+    throw e.with_file(input_.name());
+}
+
+// next_record() filled the last cursor already.
+const RawRecord* TimeOrderedReader::next_record_slowly() {
+    for (bool filled = true;; filled = false) {
+        const RawRecord* r = next_merged(filled);
         if (!r || !from_) return r;
         if (r->time > from_->time || (r->time == from_->time && r->offset >= from_->offset)) {
             from_.reset();  // every later record comes after it
@@ -270,17 +111,15 @@ const RawRecord* TimeOrderedReader::next_record() {
     }
 }
 
-const RawRecord* TimeOrderedReader::next_merged() {
+const RawRecord* TimeOrderedReader::next_merged(bool last_filled) {
     try {
-        if (last_cursor_) {
-            std::size_t c = *last_cursor_;
-            last_cursor_.reset();
-            cursors_[c]->fill();
+        if (last_cursor_ != kNoCursor) {
+            const std::size_t c = std::exchange(last_cursor_, kNoCursor);
+            if (!last_filled) cursors_[c]->fill();
             if (cursors_[c]->done()) {
                 cursors_[c].reset();
                 free_slots_.push_back(c);
-            } else if (const RangeCursor& next = *cursors_[c];
-                       later(bound_.time, bound_.offset, next.head_time(), next.head_offset())) {
+            } else if (before_bound(*cursors_[c])) {
                 return emit_from(c);  // the same block again: no heap work
             } else {
                 push(c);
@@ -295,8 +134,7 @@ const RawRecord* TimeOrderedReader::next_merged() {
         update_bound();
         return emit_from(c);
     } catch (const Error& e) {
-        if (!e.context().file.empty()) throw;
-        throw e.with_file(input_.name());
+        throw_with_file(e);
     }
 }
 

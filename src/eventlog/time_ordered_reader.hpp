@@ -16,10 +16,12 @@
 #include "eventlog/byte_source.hpp"
 #include "eventlog/event.hpp"
 #include "eventlog/header.hpp"
+#include "eventlog/range_cursor.hpp"
 #include "eventlog/range_index.hpp"
 #include "eventlog/reorder_window.hpp"
 #include "eventlog/stream.hpp"
 #include "util/diagnostics.hpp"
+#include "util/error.hpp"
 
 namespace el2fx::eventlog {
 
@@ -28,17 +30,6 @@ struct OrderKey {
     std::uint64_t time = 0, offset = 0;
     bool operator==(const OrderKey&) const = default;
 };
-
-// A record in time order, framed but not decoded.
-struct RawRecord {
-    const std::uint8_t* bytes = nullptr;  // the whole record: tag, time, length, payload
-    std::uint32_t size = 0;
-    std::uint64_t offset = 0;  // in the input
-    std::uint64_t time = 0;    // as TimestampGuard corrected it (the bytes keep the original)
-    std::optional<CapNo> cap;  // its block's capability
-};
-
-class RangeCursor;
 
 // Aligned so that its state, written by the thread that reads it, shares no cache line with
 // a neighbour written by another thread (EventPrefetcher).
@@ -56,7 +47,15 @@ public:
     // The next event by (time, offset), or nullptr at the end. Valid until the next call.
     const Event* next();
     // The same, not decoded (for a reader that decodes elsewhere). Valid until the next call.
-    const RawRecord* next_record();
+    // Inline for the usual case: the range read last stays first (no heap work).
+    const RawRecord* next_record() {
+        if (last_cursor_ != kNoCursor) {
+            RangeCursor& cursor = *cursors_[last_cursor_];
+            fill_with_context(cursor);
+            if (!from_ && !cursor.done() && before_bound(cursor)) return emit_from(last_cursor_);
+        }
+        return next_record_slowly();
+    }
 
     // Reads the events again from the first, keeping the index (no second indexing pass);
     // this pass's problems go to `diagnostics`. From `from` on, if given: what comes before
@@ -68,11 +67,31 @@ private:
         std::uint64_t time, offset;
         std::size_t cursor;
     };
-    const RawRecord* next_merged();
+    static constexpr std::size_t kNoCursor = ~std::size_t{0};
+
+    const RawRecord* next_record_slowly();
+    const RawRecord* next_merged(bool last_filled);
+    void fill_with_context(RangeCursor& cursor) {
+        try {
+            cursor.fill();
+        } catch (const Error& e) {
+            throw_with_file(e);
+        }
+    }
+    [[noreturn]] void throw_with_file(const Error& e) const;  // an error gets the input's name
+    bool before_bound(const RangeCursor& c) const {
+        return c.head_time() < bound_.time || (c.head_time() == bound_.time && c.head_offset() < bound_.offset);
+    }
+    const RawRecord* emit_from(std::size_t cursor) {
+        cursors_[cursor]->pop_into(record_);
+        last_cursor_ = cursor;
+        if (record_.time < last_time_) diagnostics_->add(Diagnostic::reorder_window_exceeded);
+        last_time_ = std::max(last_time_, record_.time);
+        return &record_;
+    }
     void activate_due_ranges();
     void push(std::size_t cursor);
     void update_bound();
-    const RawRecord* emit_from(std::size_t cursor);
 
     InputFile& input_;
     Diagnostics* diagnostics_;  // the current pass's
@@ -83,7 +102,7 @@ private:
     std::vector<std::unique_ptr<RangeCursor>> cursors_;  // active ones; null slots reused
     std::vector<std::size_t> free_slots_;
     std::vector<Active> heap_;
-    std::optional<std::size_t> last_cursor_;  // emitted from last; re-queued on the next call
+    std::size_t last_cursor_ = kNoCursor;  // emitted from last; filled and re-queued on the next call
     std::uint64_t last_time_ = 0;
     OrderKey bound_;  // last_cursor_ is taken again while its head comes before it (update_bound)
     std::optional<OrderKey> from_;  // records before it are passed over

@@ -1,0 +1,132 @@
+// One range of the eventlog (a block, as the index found it) read in time order: a
+// lookahead window of framed records, just as large as the range's disorder needs (the index
+// measured it), gives its records sorted. TimeOrderedReader merges the cursors of the ranges.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "eventlog/byte_reader.hpp"
+#include "eventlog/byte_source.hpp"
+#include "eventlog/event.hpp"
+#include "eventlog/event_types.hpp"
+#include "eventlog/header.hpp"
+#include "eventlog/range_index.hpp"
+#include "eventlog/timestamp_guard.hpp"
+#include "util/diagnostics.hpp"
+
+namespace el2fx::eventlog {
+
+// A record in time order, framed but not decoded.
+struct RawRecord {
+    const std::uint8_t* bytes = nullptr;  // the whole record: tag, time, length, payload
+    std::uint32_t size = 0;
+    std::uint64_t offset = 0;  // in the input
+    std::uint64_t time = 0;    // as TimestampGuard corrected it (the bytes keep the original)
+    std::optional<CapNo> cap;  // its block's capability
+};
+
+class RangeCursor {
+public:
+    RangeCursor(const InputFile& input, const Header& header, const EventRange& range, Diagnostics& diagnostics);
+
+    bool done() const { return first_ == window_.size(); }
+    std::uint64_t head_time() const { return window_[head_].time; }
+    std::uint64_t head_offset() const { return window_[head_].offset; }
+
+    // Takes the head out of the window; its bytes stay in place until the next fill().
+    void pop_into(RawRecord& out) {
+        const Framed& f = window_[head_];
+        out.bytes = at(f.offset);  // field by field: a whole-struct copy stalls on store forwarding
+        out.size = f.size;
+        out.offset = f.offset;
+        out.time = f.time;
+        out.cap = range_.cap;
+        // The window is window_[first_..]. The head is nearly always its first record: taking
+        // it moves nothing (a call to memmove per record, before); else the ones before it
+        // move up one place, keeping their order.
+        for (std::size_t i = head_; i > first_; --i) window_[i] = window_[i - 1];
+        ++first_;
+    }
+
+    // Frames records until the window is full; call after pop_into() and before reading the
+    // head. Inline for the usual case (one record taken, one fixed-size record loaded already
+    // to take its place); fill_slowly() does the rest.
+    void fill() {
+        if (first_ < window_.size() && first_ < kCompactAfter && window_.size() - first_ + 1 == range_.window &&
+            try_frame_fixed()) {
+            find_head();
+            return;
+        }
+        fill_slowly();
+    }
+
+private:
+    struct Framed {
+        std::uint64_t time, offset;
+        std::uint32_t size;
+    };
+
+    void fill_slowly();
+    const std::uint8_t* at(std::uint64_t offset) const { return data_ + (offset - base_); }
+    std::uint64_t loaded_end() const { return base_ + loaded_; }
+
+    // Nearly every record: a fixed size, wholly loaded already (record_size's first case), not
+    // the range's first (a block marker, which sets the time guard).
+    bool try_frame_fixed() {
+        const std::size_t avail = static_cast<std::size_t>(loaded_end() - scan_);
+        if (avail < kEventHeader || scan_ == range_.begin) return false;
+        const std::uint8_t* p = at(scan_);
+        const std::uint16_t tag = load_be16(p);
+        const std::int32_t declared = header_.size_of(tag);
+        const std::size_t size = kEventHeader + static_cast<std::size_t>(declared);
+        if (declared < 0 || tag == kEndOfData || size > avail) return false;
+        frame(load_be64(p + 2), size);
+        return true;
+    }
+
+    // The record at scan_, `size` bytes stamped `time`, joins the window.
+    void frame(std::uint64_t time, std::size_t size) {
+        bool corrected = false;  // counted by the decoder in the first pass
+        time = guard_.check(time, corrected);
+        if (first_ < window_.size() && time < window_.back().time) sorted_ = false;
+        window_.push_back(Framed{time, scan_, static_cast<std::uint32_t>(size)});
+        scan_ += size;
+    }
+
+    // The earliest record of the window (ties: the earlier offset, the lower index). A window
+    // in time order, as nearly always, has it first; else the scan also sees whether taking
+    // records put the window back in order.
+    void find_head() {
+        head_ = first_;
+        if (sorted_) return;
+        bool sorted = true;
+        for (std::size_t i = first_ + 1; i < window_.size(); ++i) {
+            if (window_[i].time < window_[head_].time) head_ = i;
+            if (window_[i].time < window_[i - 1].time) sorted = false;
+        }
+        sorted_ = sorted;
+    }
+
+    void enter_block_of(const std::uint8_t* record, std::size_t size);
+    bool load(std::size_t need);
+
+    const InputFile& input_;
+    const Header& header_;
+    EventRange range_;
+    Diagnostics& diagnostics_;
+    std::uint64_t scan_;
+    TimestampGuard guard_;
+    std::vector<std::uint8_t> buffer_;
+    const std::uint8_t* data_;  // buffer_.data(), kept at hand
+    std::uint64_t base_;        // file offset of buffer_[0]
+    std::size_t loaded_ = 0;    // bytes of buffer_ holding file data
+    static constexpr std::size_t kCompactAfter = 4096;  // records taken before the vector is compacted
+    std::vector<Framed> window_;
+    std::size_t first_ = 0;  // window_[first_..] is the window
+    std::size_t head_ = 0;
+    bool sorted_ = true;  // window_[first_..] is in time order
+};
+
+}  // namespace el2fx::eventlog
