@@ -16,6 +16,20 @@ constexpr std::size_t kMaxRecordBytes = 2 + 8 + 2 + 0xFFFF;
 static_assert(EventPrefetcher::kBatchBytes >= 2 * kMaxRecordBytes);
 constexpr std::size_t kBatches = 3;
 
+// Nearly every record is 10 to 32 bytes: two overlapping fixed-size copies, inline, instead of
+// a call to memcpy per record (never reading or writing outside the record's `size` bytes).
+inline void copy_record(std::uint8_t* to, const std::uint8_t* from, std::size_t size) {
+    if (size >= 8 && size <= 16) {
+        std::memcpy(to, from, 8);
+        std::memcpy(to + size - 8, from + size - 8, 8);
+    } else if (size > 16 && size <= 32) {
+        std::memcpy(to, from, 16);
+        std::memcpy(to + size - 16, from + size - 16, 16);
+    } else {
+        std::memcpy(to, from, size);
+    }
+}
+
 }  // namespace
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events)
@@ -87,7 +101,7 @@ void EventPrefetcher::fill(Batch& batch) {
             }
             if (record->size > kMaxRecordBytes)  // framing cannot give one; never write past the batch
                 throw Error("record larger than any eventlog record", {{}, record->offset, {}});
-            std::memcpy(batch.bytes.data() + used, record->bytes, record->size);
+            copy_record(batch.bytes.data() + used, record->bytes, record->size);
             Record& r = batch.records[batch.size++];  // field by field: no struct copy through the stack
             r.offset = record->offset;
             r.time = record->time;
