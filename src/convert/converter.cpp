@@ -168,13 +168,16 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     eventlog::EventPrefetcher events(reader, report.diagnostics,
                                      window_start ? std::optional(window_start->first) : std::nullopt);
     window::EventWindow window(options.window.spec, std::move(window_start));
+    eventlog::EventClock clock;
     while (const eventlog::Event* next = window.next(events)) {
         const eventlog::Event* event = &rewriter.apply(*next);
         forgotten_labels.handle(*event);
         threading.handle(*event);
+        clock.add(event->time);
         dispatch.handle(*event);
         watcher.after(*event, diagnostic_moments);
     }
+    context.event_clock = &clock;
     analysis::ThreadingResult lives = threading.finish();
     if (keep_threading) kept_result = collector.take(lives.end_time);
     context.time_shift = rewriter.shift();

@@ -72,6 +72,7 @@ void GcHeapContributor::contribute(ProfileContext& context, std::uint64_t end) {
     }
     if (!markers_) begin(context);
     markers_->set_end(end);
+    if (context.event_clock) analysis_.set_clock(*context.event_clock);
     gc::GcAnalysisResult result = analysis_.finish(summary_end);  // hands over the unfinished collections
     markers_->finish();
     heap_->finish(end);

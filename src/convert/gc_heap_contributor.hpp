@@ -44,7 +44,9 @@ public:
 
     std::string_view name() const override { return "GC and heap"; }
     void begin(ProfileContext& context) override;
-    void handle(const eventlog::Event& event) override { analysis_.handle(event); }
+    // Every other event only moves the summary's clock: the converter's EventClock counts them.
+    bool wants(std::uint16_t tag) const override { return gc::GcAnalysis::concerns(tag); }
+    void handle(const eventlog::Event& event) override { analysis_.handle_without_clock(event); }
     void contribute(ProfileContext& context, std::uint64_t end) override;
     std::span<const std::uint16_t> shown_tags() const override;
 

@@ -19,6 +19,7 @@
 #include "convert/output_budget.hpp"
 #include "convert/span_detail.hpp"
 #include "analysis/run/thread_catalog.hpp"
+#include "eventlog/event_clock.hpp"
 #include "eventlog/stream.hpp"
 #include "fxprof/profile.hpp"
 #include "analysis/ghc_profiling/time_profile.hpp"
@@ -72,6 +73,9 @@ public:
     // ticks stand in for virtual samples.
     const run::RunCensus* census = nullptr;
     const profiling::TickCoverage* tick_coverage = nullptr;
+    // The count and time range of every event the second pass handed to the contributors
+    // (for the parts that want only these of most events); set before contribute().
+    const eventlog::EventClock* event_clock = nullptr;
     Categories categories;
     // How the decoding ended: truncation, corrupt stretches skipped (data_loss.hpp).
     const eventlog::StreamEnd* stream_end = nullptr;

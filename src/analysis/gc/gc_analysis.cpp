@@ -6,6 +6,19 @@ namespace el2fx::gc {
 
 void GcAnalysis::handle(const eventlog::Event& event) {
     summary_.handle(event);
+    handle_records(event);
+}
+
+bool GcAnalysis::concerns(std::uint16_t tag) {
+    return is_gc_class_event(tag) || RtsSummaryCalculator::concerns(tag) || NonmovingTracker::concerns(tag);
+}
+
+void GcAnalysis::handle_without_clock(const eventlog::Event& event) {
+    summary_.handle_without_clock(event);
+    handle_records(event);
+}
+
+void GcAnalysis::handle_records(const eventlog::Event& event) {
     // The heap counters and the tracker act on GC and heap events only (gc_event_class.hpp).
     if (is_gc_class_event(event.tag)) {
         if (std::optional<HeapSample> s = heap_.handle(event)) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "eventlog/event.hpp"
+#include "eventlog/event_clock.hpp"
 #include "analysis/gc/gc_collection.hpp"
 #include "analysis/gc/gc_collection_tracker.hpp"
 #include "analysis/gc/heap_counters.hpp"
@@ -42,7 +43,18 @@ public:
     void handle(const eventlog::Event& event);
     GcAnalysisResult finish(const SummaryEnd& end);
 
+    // For a caller that dispatches by tag: the tags handle() does more with than count them
+    // and move the summary's clock. Those events go to handle_without_clock(), and the count
+    // and times of every event to set_clock() before finish(): the same result as handle()
+    // on every event.
+    static bool concerns(std::uint16_t tag);
+    void handle_without_clock(const eventlog::Event& event);
+    void set_clock(const eventlog::EventClock& clock) {
+        summary_.set_clock(clock.events, clock.first_time, clock.last_time);
+    }
+
 private:
+    void handle_records(const eventlog::Event& event);
     void take_done();
 
     bool keep_;

@@ -150,11 +150,20 @@ public:
         last_time_ = std::max(last_time_, event.time);
         if (concerns(event.tag)) handle_concerned(event);
     }
+    // The same for a caller that counts the events itself (EventClock): only the events this
+    // calculator concerns, then every event's count and times at once, before finish().
+    void handle_without_clock(const eventlog::Event& event) {
+        if (concerns(event.tag)) handle_concerned(event);
+    }
+    void set_clock(std::uint64_t events, std::uint64_t first_time, std::uint64_t last_time) {
+        events_ = events;
+        first_time_ = events ? first_time : 0;
+        last_time_ = events ? last_time : 0;
+    }
     void add(const HeapSample& sample);
     void add(const GcCollection& collection);
     RtsSummary finish(const SummaryEnd& end, const GcTrackerAnomalies& anomalies) const;
 
-private:
     // The tags handle_concerned() acts on.
     static bool concerns(std::uint16_t tag) {
         using namespace eventlog;
@@ -168,6 +177,7 @@ private:
             default: return false;
         }
     }
+private:
     void handle_concerned(const eventlog::Event& event);
     GenerationFigures& generation(std::uint16_t gen);
     CapabilityGcFigures& capability(CapNo cap);

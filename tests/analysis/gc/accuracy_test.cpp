@@ -22,6 +22,8 @@
 #include "eventlog/byte_source.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "analysis/gc/gc_analysis.hpp"
+#include "analysis/gc/rts_summary_json.hpp"
+#include "eventlog/event_clock.hpp"
 #include "gc_test_util.hpp"
 #include "run_process.hpp"
 
@@ -132,6 +134,21 @@ Report parse_report(const std::string& path) {
         }
     }
     return r;
+}
+
+// As the converter feeds it: only the tags it concerns, every event's count and times apart.
+GcAnalysisResult analyse_by_tag(const std::string& path) {
+    el2fx::eventlog::InputFile input(path);
+    el2fx::Diagnostics d;
+    el2fx::eventlog::TimeOrderedReader reader(input, d);
+    GcAnalysis analysis;
+    el2fx::eventlog::EventClock clock;
+    while (const el2fx::eventlog::Event* e = reader.next()) {
+        clock.add(e->time);
+        if (GcAnalysis::concerns(e->tag)) analysis.handle_without_clock(*e);
+    }
+    analysis.set_clock(clock);
+    return analysis.finish(SummaryEnd{reader.stream_end().truncated_at.has_value(), {}, {}});
 }
 
 GcAnalysisResult analyse(const std::string& path) {
@@ -270,6 +287,24 @@ BOOST_AUTO_TEST_CASE(every_collection_matches_its_line_of_the_runtime_report) {
             BOOST_TEST(required(got.summary.bytes_allocated.value, "summary.bytes_allocated") -
                            required(got.collections.back().allocated_total, "allocated_total") ==
                        *want.exit_alloc);
+        }
+    }
+}
+
+// The converter hands the analysis only the tags it concerns and counts the rest itself
+// (EventClock): the summary and the records must be the same as from every event.
+BOOST_AUTO_TEST_CASE(the_tags_it_concerns_and_a_clock_give_what_every_event_gives) {
+    for (const char* name : {"alloc", "concurrency", "sparks", "userevents", "gc-n4", "nonmoving", "killed"}) {
+        BOOST_TEST_CONTEXT(name) {
+            const std::string path = env_dir("EL2FX_FIXTURES") + "/" + name + ".eventlog";
+            const GcAnalysisResult all = analyse(path), by_tag = analyse_by_tag(path);
+            BOOST_TEST(render_summary_json(by_tag.summary, name) == render_summary_json(all.summary, name));
+            BOOST_TEST(by_tag.collections.size() == all.collections.size());
+            BOOST_TEST(by_tag.heap.size() == all.heap.size());
+            BOOST_TEST(by_tag.concurrent_phases.size() == all.concurrent_phases.size());
+            BOOST_TEST(by_tag.summary.first_time == all.summary.first_time);
+            BOOST_TEST(by_tag.summary.last_time == all.summary.last_time);
+            BOOST_TEST(all.summary.last_time > all.summary.first_time);
         }
     }
 }
