@@ -187,10 +187,6 @@ std::size_t record_size_beyond_fixed(const Header& header, const std::uint8_t* p
     return kEventHeader + 2 + load_be16(p + kEventHeader);
 }
 
-std::size_t payload_offset(const Header& header, std::uint16_t tag) {
-    return kEventHeader + (header.size_of(tag) == Header::kVariable ? 2 : 0);
-}
-
 Event decode_record(const Header& header, const std::uint8_t* p, std::size_t size, std::uint64_t offset) {
     Event event;
     decode_record_into(header, p, size, offset, event);

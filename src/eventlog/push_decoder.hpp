@@ -104,7 +104,9 @@ private:
 // ---- Record framing, shared with the time-ordered reader ----
 
 // Payload offset within a record of `tag` (after tag, time and any length field).
-std::size_t payload_offset(const Header& header, std::uint16_t tag);
+inline std::size_t payload_offset(const Header& header, std::uint16_t tag) {  // inline: once per event
+    return kEventHeader + (header.size_of(tag) == Header::kVariable ? 2 : 0);
+}
 // Bytes the record starting at p needs in all, as far as `avail` bytes tell (call
 // again with more bytes until it stops growing); 0 means the end-of-data marker.
 // Throws for a tag the header does not declare. Inline for the common case, a type of fixed
