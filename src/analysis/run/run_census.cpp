@@ -46,42 +46,76 @@ std::uint64_t RunCensus::running_ns(eventlog::ThreadId thread) const {
     return i && *i < running_by_ordinal.size() ? running_by_ordinal[*i] : 0;
 }
 
-// The thread is in the catalog: it saw the RunThread first.
-void RunCensusCollector::add_running(eventlog::ThreadId thread, std::uint64_t ns) {
-    std::optional<std::uint32_t> i = census_.threads.ordinal(thread);
-    if (!i) return;
-    if (*i >= census_.running_by_ordinal.size()) census_.running_by_ordinal.resize(census_.threads.threads().size(), 0);
-    census_.running_by_ordinal[*i] += ns;
+void RunCensusCollector::add_running(std::uint32_t ordinal, std::uint64_t ns) {
+    if (ordinal >= census_.running_by_ordinal.size())
+        census_.running_by_ordinal.resize(census_.threads.threads().size(), 0);
+    census_.running_by_ordinal[ordinal] += ns;
 }
 
+void RunCensusCollector::start_capability(eventlog::CapNo cap) {
+    if (cap >= cap_started_.size()) cap_started_.resize(std::size_t{cap} + 1, 0);
+    cap_started_[cap] = 1;
+    census_.capability_starts.try_emplace(cap, now_);
+    run_.see_capability(cap);
+}
+
+// Every part sees every event, but the scheduler events that fill a log (run, stop, migrated,
+// woken) take a path of their own here: one switch on the tag and one lookup of the thread
+// for all the parts, where each part's handle() would switch and look up again. Their other
+// cases (an event without a capability or payload) and all other tags take the parts'
+// handle(), which calls the same code.
 void RunCensusCollector::handle(const eventlog::Event& event) {
     using namespace eventlog;
     now_ = std::max(now_, event.time);
-    run_.handle(event);
-    detail_.handle(event);
-    census_.threads.handle(event);
-    // A bit per capability spares every event a lookup in the map.
-    if (event.cap && (*event.cap >= cap_started_.size() || !cap_started_[*event.cap])) {
-        if (*event.cap >= cap_started_.size()) cap_started_.resize(std::size_t{*event.cap} + 1, false);
-        cap_started_[*event.cap] = true;
-        census_.capability_starts.try_emplace(*event.cap, now_);
-    }
+    run_.count(event);
+    // A byte per capability spares every event the parts' own checks.
+    if (event.cap && (*event.cap >= cap_started_.size() || !cap_started_[*event.cap])) start_capability(*event.cap);
     switch (event.tag) {
         case RunThread::tag:
             if (const auto* p = event.as<RunThread>(); p && event.cap) {
+                census_.threads.seen(p->thread, event.time);
+                detail_.run(*event.cap, p->thread, event.time);
                 if (*event.cap >= running_.size()) running_.resize(std::size_t{*event.cap} + 1);
                 running_[*event.cap] = Running{p->thread, now_};
+            } else {
+                handle_in_parts(event);
             }
             break;
         case StopThread::tag:
-            if (const auto* p = event.as<StopThread>(); p && event.cap && *event.cap < running_.size()) {
-                std::optional<Running>& r = running_[*event.cap];
-                if (r && r->thread == p->thread) {  // another thread's stop is noise here
-                    add_running(r->thread, now_ - r->since);
-                    r.reset();
+            if (const auto* p = event.as<StopThread>(); p && event.cap) {
+                const std::uint32_t ordinal = census_.threads.stopped(p->thread, p->status, event.time);
+                detail_.stop(*event.cap, p->thread, p->status, event.time);
+                if (*event.cap < running_.size()) {
+                    std::optional<Running>& r = running_[*event.cap];
+                    if (r && r->thread == p->thread) {  // another thread's stop is noise here
+                        add_running(ordinal, now_ - r->since);
+                        r.reset();
+                    }
                 }
+            } else {
+                handle_in_parts(event);
             }
             break;
+        case MigrateThread::tag:
+            detail_.moment(event.time);
+            if (const auto* p = event.as<MigrateThread>()) census_.threads.seen(p->thread, event.time);
+            break;
+        case WakeupThread::tag:
+            detail_.moment(event.time);
+            if (const auto* p = event.as<WakeupThread>()) census_.threads.seen(p->thread, event.time);
+            break;
+        default: handle_in_parts(event); break;
+    }
+    if (limits_.thread_tracks && census_.threads.threads().size() > next_forgetting_) forget_finished_threads();
+}
+
+// An event of any tag but the scheduler's fast paths: each part's handle(), then the census's own.
+void RunCensusCollector::handle_in_parts(const eventlog::Event& event) {
+    using namespace eventlog;
+    run_.note(event);
+    detail_.handle(event);
+    census_.threads.handle(event);
+    switch (event.tag) {
         case SparkCounters::tag:
             if (const auto* p = event.as<SparkCounters>(); p && event.cap) {
                 auto& nonzero = census_.spark_series.try_emplace(*event.cap).first->second;  // all false at first
@@ -101,14 +135,14 @@ void RunCensusCollector::handle(const eventlog::Event& event) {
                                                tick_interval_.value_or(profiling::TimeProfile::kDefaultTickIntervalNs));
             }
             break;
-        default: break;
+        default: break;  // RUN_THREAD and STOP_THREAD without a capability: nothing of the census's
     }
-    if (limits_.thread_tracks && census_.threads.threads().size() > next_forgetting_) forget_finished_threads();
 }
 
 RunCensus RunCensusCollector::finish() {
     for (std::optional<Running>& r : running_)  // still running at the end of the log
-        if (r) add_running(r->thread, now_ - r->since);
+        if (r)
+            if (std::optional<std::uint32_t> i = census_.threads.ordinal(r->thread)) add_running(*i, now_ - r->since);
     running_.clear();
     census_.threads.finish();
     census_.running_by_ordinal.resize(census_.threads.threads().size(), 0);  // a thread that never ran

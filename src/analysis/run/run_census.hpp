@@ -76,14 +76,16 @@ private:
         std::uint64_t since = 0;
     };
 
-    void add_running(eventlog::ThreadId thread, std::uint64_t ns);
+    void handle_in_parts(const eventlog::Event& event);
+    void start_capability(eventlog::CapNo cap);
+    void add_running(std::uint32_t ordinal, std::uint64_t ns);  // to the thread at `ordinal` in the catalog
     void forget_finished_threads();
 
     RunInfoCollector run_;
     DetailCensusCollector detail_;
     RunCensus census_;
     std::vector<std::optional<Running>> running_;  // by capability
-    std::vector<bool> cap_started_;                 // by capability: in census_.capability_starts
+    std::vector<std::uint8_t> cap_started_;         // by capability: in census_.capability_starts
     std::optional<std::uint64_t> tick_interval_;
     std::uint64_t now_ = 0;
     CensusLimits limits_;

@@ -36,8 +36,33 @@ struct RunInfo {
 class RunInfoCollector {
 public:
     explicit RunInfoCollector(bool collect_env) : collect_env_(collect_env) {}
-    void handle(const eventlog::Event& event);
+    // Every event: count() + see_capability() + note().
+    void handle(const eventlog::Event& event) {
+        count(event);
+        if (event.cap) see_capability(*event.cap);
+        note(event);
+    }
     const RunInfo& info() const { return info_; }
+
+    // The census calls the three parts apart, so that an event pays only for what it tells.
+    // Every event is counted; inline, as the census has tens of millions of them.
+    void count(const eventlog::Event& event) {
+        if (info_.events++ == 0) info_.first_time = event.time;
+        if (event.tag >= info_.events_by_tag.size()) info_.events_by_tag.resize(event.tag + 1u, 0);
+        ++info_.events_by_tag[event.tag];
+        if (event.time > info_.last_time) info_.last_time = event.time;
+    }
+    // A capability an event names (again or for the first time).
+    void see_capability(eventlog::CapNo cap) {
+        if (cap < seen_caps_.size() && seen_caps_[cap]) return;
+        if (cap >= seen_caps_.size()) seen_caps_.resize(cap + 1u, false);
+        seen_caps_[cap] = true;
+        ++info_.capabilities;
+    }
+    // The facts an event tells about the run: a handful of tags, most of them once per log.
+    // Any other event: nothing (tells() is false for it).
+    void note(const eventlog::Event& event);
+    static bool tells(std::uint16_t tag);
 
 private:
     bool collect_env_;
