@@ -50,14 +50,14 @@ void DetailCensusCollector::handle(const eventlog::Event& event) {
     now_ = std::max(now_, event.time);
     switch (event.tag) {
         case RunThread::tag:
-            if (const auto* p = event.as<RunThread>(); p && event.cap) run(*event.cap, p->thread, event.time);
+            if (const auto* p = event.as<RunThread>(); p && event.cap) run(*event.cap, p->thread, now_);
             return;
         case StopThread::tag:
             if (const auto* p = event.as<StopThread>(); p && event.cap)
-                stop(*event.cap, p->thread, p->status, event.time);
+                stop(*event.cap, p->thread, p->status, now_);
             return;
         case MigrateThread::tag:
-        case WakeupThread::tag: moment(event.time); return;
+        case WakeupThread::tag: moment(now_); return;
         case StartGC::tag:
             if (event.cap) capability(*event.cap).gc_since = now_;
             return;

@@ -79,9 +79,10 @@ public:
     DetailCensus finish();
 
     // The census's entry points for the scheduler events that fill most logs (handle() takes
-    // the same paths). Inline: tens of millions of events.
-    void run(eventlog::CapNo cap, eventlog::ThreadId id, std::uint64_t time) {
-        now_ = std::max(now_, time);
+    // the same paths). Inline: tens of millions of events. `now`: the latest event time so far,
+    // this event's included (the census keeps that clock for all its parts).
+    void run(eventlog::CapNo cap, eventlog::ThreadId id, std::uint64_t now) {
+        now_ = now;
         Capability& c = capability(cap);
         if (c.idle_since) census_.idle.add(now_ - *c.idle_since);
         c.idle_since.reset();
@@ -92,8 +93,8 @@ public:
         ++t.runs;
         t.running = true;
     }
-    void stop(eventlog::CapNo cap, eventlog::ThreadId id, std::uint16_t status, std::uint64_t time) {
-        now_ = std::max(now_, time);
+    void stop(eventlog::CapNo cap, eventlog::ThreadId id, std::uint16_t status, std::uint64_t now) {
+        now_ = now;
         Capability& c = capability(cap);
         if (c.running == id) census_.running.add(now_ - c.running_since);
         c.running.reset();
@@ -105,8 +106,8 @@ public:
         if (status == kThreadFinished) finished(id, t);
     }
     // Migrated or woken.
-    void moment(std::uint64_t time) {
-        now_ = std::max(now_, time);
+    void moment(std::uint64_t now) {
+        now_ = now;
         ++census_.moments;
     }
 

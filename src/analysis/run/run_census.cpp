@@ -11,7 +11,8 @@ RunCensusCollector::RunCensusCollector(bool include_env, CensusLimits limits)
     : run_(include_env),
       detail_(limits.thread_tracks, limits.forget_above),
       limits_(limits),
-      next_forgetting_(limits.forget_above) {}
+      next_forgetting_(limits.forget_above),
+      forget_at_(limits.thread_tracks ? next_forgetting_ : SIZE_MAX) {}
 
 // Keeps the live threads and the finished ones that rank among the first thread_tracks of
 // the finished (a finished thread's rank is final); the layout's choice over every thread
@@ -39,6 +40,7 @@ void RunCensusCollector::forget_finished_threads() {
     running.resize(kept);
     running.shrink_to_fit();
     next_forgetting_ = std::max(limits_.forget_above, 2 * kept);
+    forget_at_ = next_forgetting_;
 }
 
 std::uint64_t RunCensus::running_ns(eventlog::ThreadId thread) const {
@@ -46,67 +48,36 @@ std::uint64_t RunCensus::running_ns(eventlog::ThreadId thread) const {
     return i && *i < running_by_ordinal.size() ? running_by_ordinal[*i] : 0;
 }
 
-void RunCensusCollector::add_running(std::uint32_t ordinal, std::uint64_t ns) {
-    if (ordinal >= census_.running_by_ordinal.size())
-        census_.running_by_ordinal.resize(census_.threads.threads().size(), 0);
-    census_.running_by_ordinal[ordinal] += ns;
-}
-
 void RunCensusCollector::start_capability(eventlog::CapNo cap) {
-    if (cap >= cap_started_.size()) cap_started_.resize(std::size_t{cap} + 1, 0);
+    if (cap >= cap_started_.size()) {
+        cap_started_.resize(std::size_t{cap} + 1, 0);
+        running_.resize(std::size_t{cap} + 1);  // so that a started capability needs no check
+    }
     cap_started_[cap] = 1;
-    census_.capability_starts.try_emplace(cap, now_);
+    census_.capability_starts.try_emplace(cap, run_.last_time());
     run_.see_capability(cap);
 }
 
-// Every part sees every event, but the scheduler events that fill a log (run, stop, migrated,
-// woken) take a path of their own here: one switch on the tag and one lookup of the thread
-// for all the parts, where each part's handle() would switch and look up again. Their other
-// cases (an event without a capability or payload) and all other tags take the parts'
-// handle(), which calls the same code.
-void RunCensusCollector::handle(const eventlog::Event& event) {
-    using namespace eventlog;
-    now_ = std::max(now_, event.time);
-    run_.count(event);
-    // A byte per capability spares every event the parts' own checks.
-    if (event.cap && (*event.cap >= cap_started_.size() || !cap_started_[*event.cap])) start_capability(*event.cap);
-    switch (event.tag) {
-        case RunThread::tag:
-            if (const auto* p = event.as<RunThread>(); p && event.cap) {
-                census_.threads.seen(p->thread, event.time);
-                detail_.run(*event.cap, p->thread, event.time);
-                if (*event.cap >= running_.size()) running_.resize(std::size_t{*event.cap} + 1);
-                running_[*event.cap] = Running{p->thread, now_};
-            } else {
-                handle_in_parts(event);
-            }
-            break;
-        case StopThread::tag:
-            if (const auto* p = event.as<StopThread>(); p && event.cap) {
-                const std::uint32_t ordinal = census_.threads.stopped(p->thread, p->status, event.time);
-                detail_.stop(*event.cap, p->thread, p->status, event.time);
-                if (*event.cap < running_.size()) {
-                    std::optional<Running>& r = running_[*event.cap];
-                    if (r && r->thread == p->thread) {  // another thread's stop is noise here
-                        add_running(ordinal, now_ - r->since);
-                        r.reset();
-                    }
-                }
-            } else {
-                handle_in_parts(event);
-            }
-            break;
-        case MigrateThread::tag:
-            detail_.moment(event.time);
-            if (const auto* p = event.as<MigrateThread>()) census_.threads.seen(p->thread, event.time);
-            break;
-        case WakeupThread::tag:
-            detail_.moment(event.time);
-            if (const auto* p = event.as<WakeupThread>()) census_.threads.seen(p->thread, event.time);
-            break;
-        default: handle_in_parts(event); break;
+void RunCensusCollector::run_thread(const eventlog::Event& event) {
+    const eventlog::ThreadId thread = event.as<eventlog::RunThread>()->thread;
+    const std::uint64_t now = run_.last_time();
+    const std::uint32_t ordinal = census_.threads.seen(thread, event.time);
+    detail_.run(*event.cap, thread, now);
+    running_[*event.cap] = Running{now, thread, true};
+    seen_thread(ordinal);
+}
+
+void RunCensusCollector::stop_thread(const eventlog::Event& event) {
+    const auto* p = event.as<eventlog::StopThread>();
+    const std::uint64_t now = run_.last_time();
+    const std::uint32_t ordinal = census_.threads.stopped(p->thread, p->status, event.time);
+    detail_.stop(*event.cap, p->thread, p->status, now);
+    Running& r = running_[*event.cap];
+    if (r.on && r.thread == p->thread) {  // another thread's stop is noise here
+        add_running(ordinal, now - r.since);
+        r.on = false;
     }
-    if (limits_.thread_tracks && census_.threads.threads().size() > next_forgetting_) forget_finished_threads();
+    seen_thread(ordinal);
 }
 
 // An event of any tag but the scheduler's fast paths: each part's handle(), then the census's own.
@@ -137,12 +108,14 @@ void RunCensusCollector::handle_in_parts(const eventlog::Event& event) {
             break;
         default: break;  // RUN_THREAD and STOP_THREAD without a capability: nothing of the census's
     }
+    if (census_.threads.threads().size() > forget_at_) forget_finished_threads();
 }
 
 RunCensus RunCensusCollector::finish() {
-    for (std::optional<Running>& r : running_)  // still running at the end of the log
-        if (r)
-            if (std::optional<std::uint32_t> i = census_.threads.ordinal(r->thread)) add_running(*i, now_ - r->since);
+    const std::uint64_t now = run_.last_time();
+    for (Running& r : running_)  // still running at the end of the log
+        if (r.on)
+            if (std::optional<std::uint32_t> i = census_.threads.ordinal(r.thread)) add_running(*i, now - r.since);
     running_.clear();
     census_.threads.finish();
     census_.running_by_ordinal.resize(census_.threads.threads().size(), 0);  // a thread that never ran

@@ -35,6 +35,23 @@ std::string RunInfo::program_name() const {
     return slash == std::string::npos ? argv0 : argv0.substr(slash + 1);
 }
 
+void RunInfoCollector::count_rare_tag(std::uint16_t tag) {
+    const std::size_t i = tag - kFewTags;
+    if (i >= rare_by_tag_.size()) rare_by_tag_.resize(i + 1, 0);
+    ++rare_by_tag_[i];
+}
+
+// events_by_tag ends with the highest tag seen, as if it grew with each new one.
+RunInfo RunInfoCollector::info() const {
+    RunInfo info = info_;
+    std::size_t size = kFewTags;
+    if (rare_by_tag_.empty())
+        while (size > 0 && few_by_tag_[size - 1] == 0) --size;
+    info.events_by_tag.assign(few_by_tag_.begin(), few_by_tag_.begin() + static_cast<std::ptrdiff_t>(size));
+    info.events_by_tag.insert(info.events_by_tag.end(), rare_by_tag_.begin(), rare_by_tag_.end());
+    return info;
+}
+
 bool RunInfoCollector::tells(std::uint16_t tag) {
     using namespace eventlog;
     switch (tag) {

@@ -1,6 +1,8 @@
 // Facts about the run that the global events tell: program, RTS, process, clock.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -42,16 +44,21 @@ public:
         if (event.cap) see_capability(*event.cap);
         note(event);
     }
-    const RunInfo& info() const { return info_; }
+    RunInfo info() const;
 
     // The census calls the three parts apart, so that an event pays only for what it tells.
     // Every event is counted; inline, as the census has tens of millions of them.
     void count(const eventlog::Event& event) {
         if (info_.events++ == 0) info_.first_time = event.time;
-        if (event.tag >= info_.events_by_tag.size()) info_.events_by_tag.resize(event.tag + 1u, 0);
-        ++info_.events_by_tag[event.tag];
+        if (event.tag < kFewTags) {
+            ++few_by_tag_[event.tag];
+        } else {
+            count_rare_tag(event.tag);
+        }
         if (event.time > info_.last_time) info_.last_time = event.time;
     }
+    // The latest event time so far (the census's clock).
+    std::uint64_t last_time() const { return info_.last_time; }
     // A capability an event names (again or for the first time).
     void see_capability(eventlog::CapNo cap) {
         if (cap < seen_caps_.size() && seen_caps_[cap]) return;
@@ -65,8 +72,15 @@ public:
     static bool tells(std::uint16_t tag);
 
 private:
+    // Every tag GHC writes is below 256 (the decoder's table): those are counted in a fixed
+    // table, without a size check; others (unknown events) in rare_by_tag_, from kFewTags on.
+    static constexpr std::size_t kFewTags = 256;
+    void count_rare_tag(std::uint16_t tag);
+
     bool collect_env_;
-    RunInfo info_;
+    RunInfo info_;  // but events_by_tag, which info() makes
+    std::array<std::uint64_t, kFewTags> few_by_tag_{};
+    std::vector<std::uint64_t> rare_by_tag_;
     std::vector<bool> seen_caps_;
 };
 

@@ -132,4 +132,54 @@ BOOST_AUTO_TEST_CASE(the_census_gives_what_its_parts_handle_gives) {
     BOOST_TEST(c.capability_starts.at(2) == 16u);
 }
 
+// The census's own paths check for forgetting by the thread's ordinal (a new thread is the
+// last): threads first seen in a wakeup or a run are forgotten as those first seen in a
+// creation are (thread_forgetting_test.cpp).
+BOOST_AUTO_TEST_CASE(threads_first_seen_in_scheduler_events_are_forgotten_in_time) {
+    for (const bool woken_first : {true, false}) {
+        RunCensusCollector c(false, CensusLimits{.thread_tracks = 1, .forget_above = 2});
+        std::uint64_t t = 0;
+        for (ev::ThreadId id = 1; id <= 6; ++id) {  // thread i runs 10 i ns
+            if (woken_first) c.handle(event(t++, 0, ev::WakeupThread{id, 0}));
+            c.handle(event(t, 0, ev::RunThread{id}));
+            t += 10 * id;
+            if (id < 6) c.handle(event(t++, 0, ev::StopThread{id, kFinished, 0}));
+        }
+        c.handle(event(t, 0, ev::StartGC{}));
+        RunCensus census = c.finish();
+        // Thread 3's arrival forgets 1 (2 ran longer); 6's forgets 2, 3 and 4.
+        BOOST_REQUIRE(census.threads.threads().size() == 2u);
+        BOOST_TEST(census.threads.threads()[0].id == 5u);
+        BOOST_TEST(census.threads.threads()[1].id == 6u);
+        BOOST_TEST(census.threads.forgotten() == 4u);
+        BOOST_TEST(census.running_ns(5) == 50u);
+        BOOST_TEST(census.running_ns(6) == 60u);  // to the last event
+    }
+}
+
+// Counted in a fixed table below tag 256: the list still ends with the highest tag seen.
+BOOST_AUTO_TEST_CASE(events_by_tag_ends_with_the_highest_tag_seen) {
+    RunInfoCollector few(false);
+    few.handle(event(1, 0, ev::RunThread{1}));
+    few.handle(event(2, 0, ev::ProfBegin{}));
+    few.handle(event(3, 0, ev::RunThread{1}));
+    const RunInfo a = few.info();
+    BOOST_REQUIRE(a.events_by_tag.size() == std::size_t{ev::ProfBegin::tag} + 1);
+    BOOST_TEST(a.events_by_tag[ev::RunThread::tag] == 2u);
+    BOOST_TEST(a.events_by_tag[ev::ProfBegin::tag] == 1u);
+    BOOST_TEST(a.events_by_tag[0] == 0u);
+    BOOST_TEST(a.events == 3u);
+
+    RunInfoCollector rare(false);
+    rare.handle(undecoded(1, 0, 300));  // an unknown event
+    rare.handle(event(2, 0, ev::RunThread{1}));
+    const RunInfo b = rare.info();
+    BOOST_REQUIRE(b.events_by_tag.size() == 301u);
+    BOOST_TEST(b.events_by_tag[300] == 1u);
+    BOOST_TEST(b.events_by_tag[ev::RunThread::tag] == 1u);
+    BOOST_TEST(b.events_by_tag[299] == 0u);
+
+    BOOST_TEST(RunInfoCollector(false).info().events_by_tag.empty());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
