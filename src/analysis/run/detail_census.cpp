@@ -29,8 +29,7 @@ double DetailCensus::run_share_of_busiest(std::size_t n) const {
     return all == 0 ? 1.0 : static_cast<double>(busiest) / static_cast<double>(all);
 }
 
-DetailCensusCollector::Thread& DetailCensusCollector::thread(eventlog::ThreadId id) {
-    if (Thread** t = recent_.find(id)) return **t;
+DetailCensusCollector::Thread& DetailCensusCollector::live_thread(eventlog::ThreadId id) {
     auto [it, fresh] = live_.try_emplace(id);
     if (fresh) {
         ++census_.threads;
@@ -39,9 +38,11 @@ DetailCensusCollector::Thread& DetailCensusCollector::thread(eventlog::ThreadId 
     return *recent_.note(id, &it->second);
 }
 
-DetailCensusCollector::Capability& DetailCensusCollector::capability(eventlog::CapNo cap) {
-    if (cap >= caps_.size()) caps_.resize(std::size_t{cap} + 1);
-    return caps_[cap];
+void DetailCensusCollector::finished(eventlog::ThreadId id, const Thread& t) {
+    census_.runs_by_thread.push_back(t.runs);
+    recent_.forget(id);
+    live_.erase(id);
+    if (busiest_ && census_.runs_by_thread.size() > next_prune_) prune_runs();
 }
 
 void DetailCensusCollector::handle(const eventlog::Event& event) {
@@ -49,36 +50,14 @@ void DetailCensusCollector::handle(const eventlog::Event& event) {
     now_ = std::max(now_, event.time);
     switch (event.tag) {
         case RunThread::tag:
-            if (const auto* p = event.as<RunThread>(); p && event.cap) {
-                Capability& c = capability(*event.cap);
-                if (c.idle_since) census_.idle.add(now_ - *c.idle_since);
-                c.idle_since.reset();
-                c.running = p->thread;
-                c.running_since = now_;
-                Thread& t = thread(p->thread);
-                if (t.runs > 0 && !t.running) census_.stopped.add(now_ - t.stopped_since);
-                ++t.runs;
-                t.running = true;
-            }
+            if (const auto* p = event.as<RunThread>(); p && event.cap) run(*event.cap, p->thread, now_);
             return;
         case StopThread::tag:
-            if (const auto* p = event.as<StopThread>(); p && event.cap) {
-                Capability& c = capability(*event.cap);
-                if (c.running == p->thread) census_.running.add(now_ - c.running_since);
-                c.running.reset();
-                c.idle_since = now_;
-                Thread& t = thread(p->thread);
-                t.stopped_since = now_;
-                t.running = false;
-                t.runs = std::max<std::uint32_t>(t.runs, 1);  // a stop without its run (a cut log) ran too
-                if (p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished)) {
-                    census_.runs_by_thread.push_back(t.runs);
-                    recent_.forget(p->thread);
-                    live_.erase(p->thread);
-                    if (busiest_ && census_.runs_by_thread.size() > next_prune_) prune_runs();
-                }
-            }
+            if (const auto* p = event.as<StopThread>(); p && event.cap)
+                stop(*event.cap, p->thread, p->status, now_);
             return;
+        case MigrateThread::tag:
+        case WakeupThread::tag: moment(now_); return;
         case StartGC::tag:
             if (event.cap) capability(*event.cap).gc_since = now_;
             return;
@@ -101,8 +80,6 @@ void DetailCensusCollector::handle(const eventlog::Event& event) {
                 census_.message_bytes += p->marker.bytes.size();
             }
             return;
-        case MigrateThread::tag:
-        case WakeupThread::tag: ++census_.moments; return;
         case CreateThread::tag:
         case ThreadLabel::tag: ++census_.thread_events; return;
         default: ++census_.other_events; return;

@@ -13,6 +13,7 @@
 //   any other event        counted (contributors draw some of them)
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -77,13 +78,50 @@ public:
     void handle(const eventlog::Event& event);
     DetailCensus finish();
 
+    // The census's entry points for the scheduler events that fill most logs (handle() takes
+    // the same paths). Inline: tens of millions of events. `now`: the latest event time so far,
+    // this event's included (the census keeps that clock for all its parts).
+    void run(eventlog::CapNo cap, eventlog::ThreadId id, std::uint64_t now) {
+        now_ = now;
+        Capability& c = capability(cap);
+        if (c.idle_since) census_.idle.add(now_ - *c.idle_since);
+        c.idle_since.reset();
+        c.running = id;
+        c.running_since = now_;
+        Thread& t = thread(id);
+        if (t.runs > 0 && !t.running) census_.stopped.add(now_ - t.stopped_since);
+        ++t.runs;
+        t.running = true;
+    }
+    void stop(eventlog::CapNo cap, eventlog::ThreadId id, std::uint16_t status, std::uint64_t now) {
+        now_ = now;
+        Capability& c = capability(cap);
+        if (c.running == id) census_.running.add(now_ - c.running_since);
+        c.running.reset();
+        c.idle_since = now_;
+        Thread& t = thread(id);
+        t.stopped_since = now_;
+        t.running = false;
+        t.runs = std::max<std::uint32_t>(t.runs, 1);  // a stop without its run (a cut log) ran too
+        if (status == kThreadFinished) finished(id, t);
+    }
+    // Migrated or woken.
+    void moment(std::uint64_t now) {
+        now_ = now;
+        ++census_.moments;
+    }
+
 private:
+    static constexpr std::uint16_t kThreadFinished = static_cast<std::uint16_t>(eventlog::StopStatus::ThreadFinished);
     struct Capability {
         std::optional<std::uint64_t> idle_since, gc_since;
         std::optional<eventlog::ThreadId> running;
         std::uint64_t running_since = 0;
     };
-    Capability& capability(eventlog::CapNo cap);
+    Capability& capability(eventlog::CapNo cap) {
+        if (cap >= caps_.size()) caps_.resize(std::size_t{cap} + 1);
+        return caps_[cap];
+    }
 
     DetailCensus census_;
     std::vector<Capability> caps_;
@@ -92,7 +130,13 @@ private:
         std::uint32_t runs = 0;
         bool running = false;
     };
-    Thread& thread(eventlog::ThreadId id);
+    // Inline for a recent thread (nearly every event); live_'s lookup out of line.
+    Thread& thread(eventlog::ThreadId id) {
+        if (Thread** t = recent_.find(id)) return **t;
+        return live_thread(id);
+    }
+    Thread& live_thread(eventlog::ThreadId id);
+    void finished(eventlog::ThreadId id, const Thread& t);  // forgets it
 
     std::unordered_map<eventlog::ThreadId, Thread> live_;  // threads that have not finished
     // live_'s recently asked elements (which never move; an erased one leaves here first).

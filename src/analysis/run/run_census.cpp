@@ -11,7 +11,8 @@ RunCensusCollector::RunCensusCollector(bool include_env, CensusLimits limits)
     : run_(include_env),
       detail_(limits.thread_tracks, limits.forget_above),
       limits_(limits),
-      next_forgetting_(limits.forget_above) {}
+      next_forgetting_(limits.forget_above),
+      forget_at_(limits.thread_tracks ? next_forgetting_ : SIZE_MAX) {}
 
 // Keeps the live threads and the finished ones that rank among the first thread_tracks of
 // the finished (a finished thread's rank is final); the layout's choice over every thread
@@ -39,6 +40,7 @@ void RunCensusCollector::forget_finished_threads() {
     running.resize(kept);
     running.shrink_to_fit();
     next_forgetting_ = std::max(limits_.forget_above, 2 * kept);
+    forget_at_ = next_forgetting_;
 }
 
 std::uint64_t RunCensus::running_ns(eventlog::ThreadId thread) const {
@@ -46,42 +48,45 @@ std::uint64_t RunCensus::running_ns(eventlog::ThreadId thread) const {
     return i && *i < running_by_ordinal.size() ? running_by_ordinal[*i] : 0;
 }
 
-// The thread is in the catalog: it saw the RunThread first.
-void RunCensusCollector::add_running(eventlog::ThreadId thread, std::uint64_t ns) {
-    std::optional<std::uint32_t> i = census_.threads.ordinal(thread);
-    if (!i) return;
-    if (*i >= census_.running_by_ordinal.size()) census_.running_by_ordinal.resize(census_.threads.threads().size(), 0);
-    census_.running_by_ordinal[*i] += ns;
+void RunCensusCollector::start_capability(eventlog::CapNo cap) {
+    if (cap >= cap_started_.size()) {
+        cap_started_.resize(std::size_t{cap} + 1, 0);
+        running_.resize(std::size_t{cap} + 1);  // so that a started capability needs no check
+    }
+    cap_started_[cap] = 1;
+    census_.capability_starts.try_emplace(cap, run_.last_time());
+    run_.see_capability(cap);
 }
 
-void RunCensusCollector::handle(const eventlog::Event& event) {
+void RunCensusCollector::run_thread(const eventlog::Event& event) {
+    const eventlog::ThreadId thread = event.as<eventlog::RunThread>()->thread;
+    const std::uint64_t now = run_.last_time();
+    const std::uint32_t ordinal = census_.threads.seen(thread, event.time);
+    detail_.run(*event.cap, thread, now);
+    running_[*event.cap] = Running{now, thread, true};
+    seen_thread(ordinal);
+}
+
+void RunCensusCollector::stop_thread(const eventlog::Event& event) {
+    const auto* p = event.as<eventlog::StopThread>();
+    const std::uint64_t now = run_.last_time();
+    const std::uint32_t ordinal = census_.threads.stopped(p->thread, p->status, event.time);
+    detail_.stop(*event.cap, p->thread, p->status, now);
+    Running& r = running_[*event.cap];
+    if (r.on && r.thread == p->thread) {  // another thread's stop is noise here
+        add_running(ordinal, now - r.since);
+        r.on = false;
+    }
+    seen_thread(ordinal);
+}
+
+// An event of any tag but the scheduler's fast paths: each part's handle(), then the census's own.
+void RunCensusCollector::handle_in_parts(const eventlog::Event& event) {
     using namespace eventlog;
-    now_ = std::max(now_, event.time);
-    run_.handle(event);
+    run_.note(event);
     detail_.handle(event);
     census_.threads.handle(event);
-    // A bit per capability spares every event a lookup in the map.
-    if (event.cap && (*event.cap >= cap_started_.size() || !cap_started_[*event.cap])) {
-        if (*event.cap >= cap_started_.size()) cap_started_.resize(std::size_t{*event.cap} + 1, false);
-        cap_started_[*event.cap] = true;
-        census_.capability_starts.try_emplace(*event.cap, now_);
-    }
     switch (event.tag) {
-        case RunThread::tag:
-            if (const auto* p = event.as<RunThread>(); p && event.cap) {
-                if (*event.cap >= running_.size()) running_.resize(std::size_t{*event.cap} + 1);
-                running_[*event.cap] = Running{p->thread, now_};
-            }
-            break;
-        case StopThread::tag:
-            if (const auto* p = event.as<StopThread>(); p && event.cap && *event.cap < running_.size()) {
-                std::optional<Running>& r = running_[*event.cap];
-                if (r && r->thread == p->thread) {  // another thread's stop is noise here
-                    add_running(r->thread, now_ - r->since);
-                    r.reset();
-                }
-            }
-            break;
         case SparkCounters::tag:
             if (const auto* p = event.as<SparkCounters>(); p && event.cap) {
                 auto& nonzero = census_.spark_series.try_emplace(*event.cap).first->second;  // all false at first
@@ -101,14 +106,16 @@ void RunCensusCollector::handle(const eventlog::Event& event) {
                                                tick_interval_.value_or(profiling::TimeProfile::kDefaultTickIntervalNs));
             }
             break;
-        default: break;
+        default: break;  // RUN_THREAD and STOP_THREAD without a capability: nothing of the census's
     }
-    if (limits_.thread_tracks && census_.threads.threads().size() > next_forgetting_) forget_finished_threads();
+    if (census_.threads.threads().size() > forget_at_) forget_finished_threads();
 }
 
 RunCensus RunCensusCollector::finish() {
-    for (std::optional<Running>& r : running_)  // still running at the end of the log
-        if (r) add_running(r->thread, now_ - r->since);
+    const std::uint64_t now = run_.last_time();
+    for (Running& r : running_)  // still running at the end of the log
+        if (r.on)
+            if (std::optional<std::uint32_t> i = census_.threads.ordinal(r.thread)) add_running(*i, now - r.since);
     running_.clear();
     census_.threads.finish();
     census_.running_by_ordinal.resize(census_.threads.threads().size(), 0);  // a thread that never ran

@@ -66,28 +66,72 @@ class RunCensusCollector {
 public:
     explicit RunCensusCollector(bool include_env, CensusLimits limits = {});
 
-    // Every event, in time order (as the second pass will see them).
-    void handle(const eventlog::Event& event);
+    // Every event, in time order (as the second pass will see them). Every part sees every
+    // event, but the scheduler events that fill a log take paths of their own: one switch on
+    // the tag and one lookup of the thread for all the parts, where each part's handle() would
+    // switch and look up again. Their odd cases (without a capability or payload) and all
+    // other tags go to the parts' handle(), which calls the same code. Inline, with the
+    // moments' path: they are half of a busy log's events.
+    void handle(const eventlog::Event& event) {
+        using namespace eventlog;
+        run_.count(event);
+        if (event.cap && (*event.cap >= cap_started_.size() || !cap_started_[*event.cap]))
+            start_capability(*event.cap);
+        switch (event.tag) {
+            case WakeupThread::tag:
+                if (const auto* p = event.as<WakeupThread>()) return moment(p->thread, event.time);
+                break;
+            case MigrateThread::tag:
+                if (const auto* p = event.as<MigrateThread>()) return moment(p->thread, event.time);
+                break;
+            case RunThread::tag:
+                if (event.cap && event.as<RunThread>()) return run_thread(event);
+                break;
+            case StopThread::tag:
+                if (event.cap && event.as<StopThread>()) return stop_thread(event);
+                break;
+            default: break;
+        }
+        handle_in_parts(event);
+    }
     RunCensus finish();
 
 private:
-    struct Running {
-        eventlog::ThreadId thread = 0;
+    struct Running {  // a capability's running thread
         std::uint64_t since = 0;
+        eventlog::ThreadId thread = 0;
+        bool on = false;  // none runs
     };
 
-    void add_running(eventlog::ThreadId thread, std::uint64_t ns);
+    void moment(eventlog::ThreadId thread, std::uint64_t time) {
+        detail_.moment(run_.last_time());
+        seen_thread(census_.threads.seen(thread, time));
+    }
+    // A thread event's thread, at `ordinal` in the catalog: forgetting is due when the catalog
+    // outgrows next_forgetting_, which only a new thread (the last ordinal) can make it do.
+    void seen_thread(std::uint32_t ordinal) {
+        if (ordinal >= forget_at_) forget_finished_threads();
+    }
+    void run_thread(const eventlog::Event& event);   // with its capability and payload
+    void stop_thread(const eventlog::Event& event);  // the same
+    void handle_in_parts(const eventlog::Event& event);
+    void start_capability(eventlog::CapNo cap);
+    void add_running(std::uint32_t ordinal, std::uint64_t ns) {  // to the thread at `ordinal` in the catalog
+        if (ordinal >= census_.running_by_ordinal.size())
+            census_.running_by_ordinal.resize(census_.threads.threads().size(), 0);
+        census_.running_by_ordinal[ordinal] += ns;
+    }
     void forget_finished_threads();
 
-    RunInfoCollector run_;
+    RunInfoCollector run_;  // its last_time() is the census's clock
     DetailCensusCollector detail_;
     RunCensus census_;
-    std::vector<std::optional<Running>> running_;  // by capability
-    std::vector<bool> cap_started_;                 // by capability: in census_.capability_starts
+    std::vector<Running> running_;          // by capability, for every capability started
+    std::vector<std::uint8_t> cap_started_;  // by capability: in census_.capability_starts
     std::optional<std::uint64_t> tick_interval_;
-    std::uint64_t now_ = 0;
     CensusLimits limits_;
     std::size_t next_forgetting_;  // the catalog's size that triggers it
+    std::size_t forget_at_;        // the ordinal that does: next_forgetting_, or never without limits
 };
 
 }  // namespace el2fx::run

@@ -35,53 +35,84 @@ std::string RunInfo::program_name() const {
     return slash == std::string::npos ? argv0 : argv0.substr(slash + 1);
 }
 
-void RunInfoCollector::handle(const eventlog::Event& event) {
+void RunInfoCollector::count_rare_tag(std::uint16_t tag) {
+    const std::size_t i = tag - kFewTags;
+    if (i >= rare_by_tag_.size()) rare_by_tag_.resize(i + 1, 0);
+    ++rare_by_tag_[i];
+}
+
+// events_by_tag ends with the highest tag seen, as if it grew with each new one.
+RunInfo RunInfoCollector::info() const {
+    RunInfo info = info_;
+    std::size_t size = kFewTags;
+    if (rare_by_tag_.empty())
+        while (size > 0 && few_by_tag_[size - 1] == 0) --size;
+    info.events_by_tag.assign(few_by_tag_.begin(), few_by_tag_.begin() + static_cast<std::ptrdiff_t>(size));
+    info.events_by_tag.insert(info.events_by_tag.end(), rare_by_tag_.begin(), rare_by_tag_.end());
+    return info;
+}
+
+bool RunInfoCollector::tells(std::uint16_t tag) {
     using namespace eventlog;
-    if (info_.events++ == 0) info_.first_time = event.time;
-    if (event.tag >= info_.events_by_tag.size()) info_.events_by_tag.resize(event.tag + 1u, 0);
-    ++info_.events_by_tag[event.tag];
-    if (event.time > info_.last_time) info_.last_time = event.time;
-    if (event.cap) {
-        if (*event.cap >= seen_caps_.size()) seen_caps_.resize(*event.cap + 1u, false);
-        if (!seen_caps_[*event.cap]) {
-            seen_caps_[*event.cap] = true;
-            ++info_.capabilities;
-        }
+    switch (tag) {
+        case RtsIdentifier::tag:
+        case ProgramArgs::tag:
+        case ProgramEnv::tag:
+        case OsProcessPid::tag:
+        case OsProcessParentPid::tag:
+        case WallClockTime::tag:
+        case HeapInfoGHC::tag:
+        case CapCreate::tag: return true;
+        default: return false;
     }
-    std::visit(
-        [&](const auto& p) {
-            using T = std::decay_t<decltype(p)>;
-            if constexpr (std::is_same_v<T, RtsIdentifier>) {
-                info_.rts_identifier = sanitized(p.identifier.bytes);
-            } else if constexpr (std::is_same_v<T, ProgramArgs>) {
+}
+
+// A switch on the tag, not a visit of the payload: a tag names one payload type (the
+// decoder's table), and the switch leaves the other events at one jump.
+void RunInfoCollector::note(const eventlog::Event& event) {
+    using namespace eventlog;
+    switch (event.tag) {
+        case RtsIdentifier::tag:
+            if (const auto* p = event.as<RtsIdentifier>()) info_.rts_identifier = sanitized(p->identifier.bytes);
+            break;
+        case ProgramArgs::tag:
+            if (const auto* p = event.as<ProgramArgs>()) {
                 info_.args.clear();
-                p.args.for_each([&](std::string_view a) { info_.args.push_back(sanitized(a)); });
-            } else if constexpr (std::is_same_v<T, ProgramEnv>) {
-                if (!collect_env_) return;
-                info_.env.clear();
-                p.env.for_each([&](std::string_view e) { info_.env.push_back(sanitized(e)); });
-            } else if constexpr (std::is_same_v<T, OsProcessPid>) {
-                info_.pid = p.pid;
-            } else if constexpr (std::is_same_v<T, OsProcessParentPid>) {
-                info_.ppid = p.ppid;
-            } else if constexpr (std::is_same_v<T, WallClockTime>) {
-                info_.wall_clock_unix_ns = p.sec * 1'000'000'000ull + p.nsec;
-                info_.wall_clock_event_time = event.time;
-            } else if constexpr (std::is_same_v<T, HeapInfoGHC>) {
-                info_.generations = p.gens;
-                info_.max_heap_size = p.max_heap_size;
-                info_.alloc_area_size = p.alloc_area_size;
-                info_.mblock_size = p.mblock_size;
-                info_.block_size = p.block_size;
-            } else if constexpr (std::is_same_v<T, CapCreate>) {
-                if (p.cap >= seen_caps_.size()) seen_caps_.resize(p.cap + 1u, false);
-                if (!seen_caps_[p.cap]) {
-                    seen_caps_[p.cap] = true;
-                    ++info_.capabilities;
-                }
+                p->args.for_each([&](std::string_view a) { info_.args.push_back(sanitized(a)); });
             }
-        },
-        event.payload);
+            break;
+        case ProgramEnv::tag:
+            if (const auto* p = event.as<ProgramEnv>(); p && collect_env_) {
+                info_.env.clear();
+                p->env.for_each([&](std::string_view e) { info_.env.push_back(sanitized(e)); });
+            }
+            break;
+        case OsProcessPid::tag:
+            if (const auto* p = event.as<OsProcessPid>()) info_.pid = p->pid;
+            break;
+        case OsProcessParentPid::tag:
+            if (const auto* p = event.as<OsProcessParentPid>()) info_.ppid = p->ppid;
+            break;
+        case WallClockTime::tag:
+            if (const auto* p = event.as<WallClockTime>()) {
+                info_.wall_clock_unix_ns = p->sec * 1'000'000'000ull + p->nsec;
+                info_.wall_clock_event_time = event.time;
+            }
+            break;
+        case HeapInfoGHC::tag:
+            if (const auto* p = event.as<HeapInfoGHC>()) {
+                info_.generations = p->gens;
+                info_.max_heap_size = p->max_heap_size;
+                info_.alloc_area_size = p->alloc_area_size;
+                info_.mblock_size = p->mblock_size;
+                info_.block_size = p->block_size;
+            }
+            break;
+        case CapCreate::tag:
+            if (const auto* p = event.as<CapCreate>()) see_capability(p->cap);
+            break;
+        default: break;
+    }
 }
 
 }  // namespace el2fx::run

@@ -1,6 +1,8 @@
 // Facts about the run that the global events tell: program, RTS, process, clock.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -36,12 +38,49 @@ struct RunInfo {
 class RunInfoCollector {
 public:
     explicit RunInfoCollector(bool collect_env) : collect_env_(collect_env) {}
-    void handle(const eventlog::Event& event);
-    const RunInfo& info() const { return info_; }
+    // Every event: count() + see_capability() + note().
+    void handle(const eventlog::Event& event) {
+        count(event);
+        if (event.cap) see_capability(*event.cap);
+        note(event);
+    }
+    RunInfo info() const;
+
+    // The census calls the three parts apart, so that an event pays only for what it tells.
+    // Every event is counted; inline, as the census has tens of millions of them.
+    void count(const eventlog::Event& event) {
+        if (info_.events++ == 0) info_.first_time = event.time;
+        if (event.tag < kFewTags) {
+            ++few_by_tag_[event.tag];
+        } else {
+            count_rare_tag(event.tag);
+        }
+        if (event.time > info_.last_time) info_.last_time = event.time;
+    }
+    // The latest event time so far (the census's clock).
+    std::uint64_t last_time() const { return info_.last_time; }
+    // A capability an event names (again or for the first time).
+    void see_capability(eventlog::CapNo cap) {
+        if (cap < seen_caps_.size() && seen_caps_[cap]) return;
+        if (cap >= seen_caps_.size()) seen_caps_.resize(cap + 1u, false);
+        seen_caps_[cap] = true;
+        ++info_.capabilities;
+    }
+    // The facts an event tells about the run: a handful of tags, most of them once per log.
+    // Any other event: nothing (tells() is false for it).
+    void note(const eventlog::Event& event);
+    static bool tells(std::uint16_t tag);
 
 private:
+    // Every tag GHC writes is below 256 (the decoder's table): those are counted in a fixed
+    // table, without a size check; others (unknown events) in rare_by_tag_, from kFewTags on.
+    static constexpr std::size_t kFewTags = 256;
+    void count_rare_tag(std::uint16_t tag);
+
     bool collect_env_;
-    RunInfo info_;
+    RunInfo info_;  // but events_by_tag, which info() makes
+    std::array<std::uint64_t, kFewTags> few_by_tag_{};
+    std::vector<std::uint64_t> rare_by_tag_;
     std::vector<bool> seen_caps_;
 };
 

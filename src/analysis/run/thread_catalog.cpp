@@ -8,12 +8,13 @@
 
 namespace el2fx::run {
 
-ThreadFacts& ThreadCatalog::add(eventlog::ThreadId id, std::uint64_t time) {
-    index_.try_emplace(id, static_cast<std::uint32_t>(threads_.size()));
+std::uint32_t ThreadCatalog::add(eventlog::ThreadId id, std::uint64_t time) {
+    const auto i = static_cast<std::uint32_t>(threads_.size());
+    index_.try_emplace(id, i);
     threads_.push_back(ThreadFacts{});
     threads_.back().id = id;
     threads_.back().first_seen = time;
-    return threads_.back();
+    return i;
 }
 
 void ThreadCatalog::forget_unless(const std::vector<bool>& keep) {
@@ -124,22 +125,16 @@ void ThreadCatalog::handle(const eventlog::Event& event) {
             }
             break;
         case RunThread::tag:
-            if (auto* p = event.as<RunThread>()) facts(p->thread, event.time);
+            if (auto* p = event.as<RunThread>()) seen(p->thread, event.time);
             break;
         case StopThread::tag:
-            if (auto* p = event.as<StopThread>()) {
-                ThreadFacts& t = facts(p->thread, event.time);
-                if (p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished) && !t.has_finished_) {
-                    t.finished_ = event.time;
-                    t.has_finished_ = true;
-                }
-            }
+            if (auto* p = event.as<StopThread>()) stopped(p->thread, p->status, event.time);
             break;
         case MigrateThread::tag:
-            if (auto* p = event.as<MigrateThread>()) facts(p->thread, event.time);
+            if (auto* p = event.as<MigrateThread>()) seen(p->thread, event.time);
             break;
         case WakeupThread::tag:
-            if (auto* p = event.as<WakeupThread>()) facts(p->thread, event.time);
+            if (auto* p = event.as<WakeupThread>()) seen(p->thread, event.time);
             break;
         case ThreadLabel::tag:
             if (auto* p = event.as<ThreadLabel>()) {

@@ -68,6 +68,24 @@ public:
         return i ? std::optional(*i) : std::nullopt;
     }
 
+    // The census's per-tag entry points (handle() takes the same paths), for the events
+    // that name a thread; each gives the thread's ordinal. Inline: tens of millions of events.
+    // Run, migrated, woken: the thread is known from now on.
+    std::uint32_t seen(eventlog::ThreadId id, std::uint64_t time) {
+        if (const std::uint32_t* i = index_.find(id)) return *i;
+        return add(id, time);
+    }
+    // Stopped: with ThreadFinished, the first such stop is when it finished.
+    std::uint32_t stopped(eventlog::ThreadId id, std::uint16_t status, std::uint64_t time) {
+        const std::uint32_t i = seen(id, time);
+        ThreadFacts& t = threads_[i];
+        if (status == kThreadFinished && !t.has_finished_) {
+            t.finished_ = time;
+            t.has_finished_ = true;
+        }
+        return i;
+    }
+
     // Forgets the threads whose `keep[ordinal]` is false, with their labels, so that the catalog
     // of a log with millions of short-lived threads stays small (run_census.cpp chooses whom).
     // The kept ones keep their order; ordinals change (parallel tables drop the same places).
@@ -94,12 +112,9 @@ private:
         std::uint64_t time = 0;
         std::uint32_t offset = 0, size = 0;  // in label_bytes_
     };
-    // Inline for a known thread (nearly every event of the census); add() for a new one.
-    ThreadFacts& facts(eventlog::ThreadId id, std::uint64_t time) {
-        if (const std::uint32_t* i = index_.find(id)) return threads_[*i];
-        return add(id, time);
-    }
-    ThreadFacts& add(eventlog::ThreadId id, std::uint64_t time);
+    static constexpr std::uint16_t kThreadFinished = static_cast<std::uint16_t>(eventlog::StopStatus::ThreadFinished);
+    ThreadFacts& facts(eventlog::ThreadId id, std::uint64_t time) { return threads_[seen(id, time)]; }
+    std::uint32_t add(eventlog::ThreadId id, std::uint64_t time);  // a new thread: its ordinal
     std::string_view text(const LabelChange& l) const {
         return std::string_view(label_bytes_).substr(l.offset, l.size);
     }
