@@ -25,14 +25,25 @@ std::string_view JsonEmitter::repaired(std::string_view s) {
     return scratch_;
 }
 
-void JsonEmitter::user_key(std::string_view k) {
-    const std::string_view text = repaired(k);
-    check(writer_.Key(text.data(), size(text)));
-}
-
 void JsonEmitter::string(std::string_view s) {
     const std::string_view text = repaired(s);
     check(writer_.String(text.data(), size(text)));
+}
+
+EncodedString JsonEmitter::encode(std::string_view s) {
+    EncodedString out;
+    std::string fixed;
+    if (!utf8::is_valid(s)) {
+        utf8::append_sanitized(fixed, s);
+        s = fixed;
+        out.repaired = true;
+    }
+    // The same writer class as the output's, so the same escapes.
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+    if (!w.String(s.data(), size(s))) throw Error("JSON writer refused a string");
+    out.json.assign(buffer.GetString(), buffer.GetSize());
+    return out;
 }
 
 void JsonEmitter::number(double d) {

@@ -13,6 +13,13 @@
 
 namespace el2fx::fxprof {
 
+// A string as JSON text (repaired, escaped, quoted), made once for a string written many
+// times, such as a marker field's key in every marker of its type.
+struct EncodedString {
+    std::string json;
+    bool repaired = false;  // counted at each use, as if written with string()
+};
+
 class JsonEmitter {
 public:
     explicit JsonEmitter(JsonOutStream& os) : writer_(os) {}
@@ -24,9 +31,11 @@ public:
 
     // A key this library spells (format_v70.hpp): ASCII, written as is.
     void key(std::string_view k) { check(writer_.Key(k.data(), size(k))); }
-    // A key that came from a caller (a marker field key): repaired like any string.
-    void user_key(std::string_view k);
     void string(std::string_view s);
+    static EncodedString encode(std::string_view s);
+    // A key that came from a caller (a marker field key), encoded: repaired like any string.
+    void encoded_key(const EncodedString& k) { encoded(k); }
+    void encoded_string(const EncodedString& s) { encoded(s); }
     void null() { check(writer_.Null()); }
     void boolean(bool b) { check(writer_.Bool(b)); }
     void int64(std::int64_t i) { check(writer_.Int64(i)); }
@@ -45,6 +54,11 @@ private:
     // Returns the text to write: s itself, or a repaired copy in scratch_.
     std::string_view repaired(std::string_view s);
     void check(bool ok) const;
+    // In a key's place the writer takes a raw string value as the key.
+    void encoded(const EncodedString& s) {
+        if (s.repaired) ++repaired_;
+        check(writer_.RawValue(s.json.data(), s.json.size(), rapidjson::kStringType));
+    }
 
     rapidjson::Writer<JsonOutStream> writer_;
     std::string scratch_;

@@ -92,8 +92,15 @@ private:
 
     std::uint32_t position(ThreadHandle h) const { return position_[h.index()]; }
 
+    // Each marker schema's name and field keys as JSON text: every marker's data repeats them.
+    struct EncodedSchema {
+        EncodedString name;
+        std::vector<EncodedString> keys;
+    };
+
     const Profile& p_;
     JsonEmitter& j_;
+    std::vector<EncodedSchema> encoded_schemas_;
     std::vector<std::uint32_t> order_;     // written position -> thread handle index
     std::vector<std::uint32_t> position_;  // thread handle index -> written position
 };

@@ -11,6 +11,11 @@ namespace detail {
 ProfileWriter::ProfileWriter(const Profile& p, JsonEmitter& j)
     : p_(p), j_(j), order_(thread_write_order(p)), position_(order_.size()) {
     for (std::size_t pos = 0; pos < order_.size(); ++pos) position_[order_[pos]] = static_cast<std::uint32_t>(pos);
+    for (const MarkerSchema& s : p.marker_schemas()) {
+        EncodedSchema& e = encoded_schemas_.emplace_back();
+        e.name = JsonEmitter::encode(s.name);
+        for (const MarkerField& f : s.fields) e.keys.push_back(JsonEmitter::encode(f.key));
+    }
 }
 
 void ProfileWriter::write() {

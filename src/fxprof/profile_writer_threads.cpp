@@ -109,13 +109,15 @@ void ProfileWriter::write_markers(const Thread& t) {
             return;
         }
         const MarkerSchema& s = schemas[r.schema];
+        const EncodedSchema& e = encoded_schemas_[r.schema];
         if (r.values.size() != s.fields.size()) throw Error("JSON writer: a marker's values do not match its schema");
         j_.begin_object();
-        string_field(key::type, s.name);
+        j_.key(key::type);
+        j_.encoded_string(e.name);
         for (std::size_t i = 0; i < s.fields.size(); ++i) {
             // No value: no key (the profiler's tooltip, sidebar and search skip it).
             if (r.values[i].type() == FieldValue::Type::absent) continue;
-            j_.user_key(s.fields[i].key);
+            j_.encoded_key(e.keys[i]);
             write_field_value(s.fields[i], r.values[i]);
         }
         j_.end_object();
