@@ -49,9 +49,7 @@ public:
     // on every event.
     static bool concerns(std::uint16_t tag);
     void handle_without_clock(const eventlog::Event& event);
-    void set_clock(const eventlog::EventClock& clock) {
-        summary_.set_clock(clock.events, clock.first_time, clock.last_time);
-    }
+    void set_clock(const eventlog::EventClock& clock) { summary_.set_clock(clock); }
 
 private:
     void handle_records(const eventlog::Event& event);

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "eventlog/event.hpp"
+#include "eventlog/event_clock.hpp"
 #include "analysis/gc/gc_event_class.hpp"
 #include "analysis/gc/heap_census_timer.hpp"
 #include "analysis/gc/gc_collection.hpp"
@@ -145,9 +146,7 @@ class RtsSummaryCalculator {
 public:
     // Inline: most events only move the clock and the count.
     void handle(const eventlog::Event& event) {
-        if (events_++ == 0) first_time_ = event.time;
-        first_time_ = std::min(first_time_, event.time);
-        last_time_ = std::max(last_time_, event.time);
+        clock_.add(event.time);
         if (concerns(event.tag)) handle_concerned(event);
     }
     // The same for a caller that counts the events itself (EventClock): only the events this
@@ -155,11 +154,7 @@ public:
     void handle_without_clock(const eventlog::Event& event) {
         if (concerns(event.tag)) handle_concerned(event);
     }
-    void set_clock(std::uint64_t events, std::uint64_t first_time, std::uint64_t last_time) {
-        events_ = events;
-        first_time_ = events ? first_time : 0;
-        last_time_ = events ? last_time : 0;
-    }
+    void set_clock(const eventlog::EventClock& clock) { clock_ = clock; }
     void add(const HeapSample& sample);
     void add(const GcCollection& collection);
     RtsSummary finish(const SummaryEnd& end, const GcTrackerAnomalies& anomalies) const;
@@ -186,7 +181,7 @@ private:
     std::string rts_identifier_;
     std::optional<std::uint32_t> pid_;
     std::optional<std::uint16_t> generations_;
-    std::uint64_t events_ = 0, first_time_ = 0, last_time_ = 0;
+    eventlog::EventClock clock_;  // every event's count and time range
     bool gc_events_declared_ = false;  // any GC or heap event seen
     // Tasks: sessions of bound tasks (TASK_CREATE .. TASK_DELETE), by OS thread.
     struct TaskSession {

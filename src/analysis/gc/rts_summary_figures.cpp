@@ -43,12 +43,12 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
     }
     s.generations = generations_;
     s.collections = collections_;
-    s.first_time = first_time_;
-    s.last_time = last_time_;
+    s.first_time = clock_.first_time;
+    s.last_time = clock_.last_time;
     s.truncated = end.truncated;
     s.anomalies = anomalies;
     s.capabilities = caps_;
-    if (events_ == 0) {
+    if (clock_.events == 0) {
         const std::string none = end.truncated ? "the eventlog holds no events: the program stopped before writing any"
                                                : "the eventlog holds no events";
         for (Figure<std::uint64_t>* f :
@@ -223,7 +223,7 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
     // runtime's init ends and deletes it when main returns, right before the runtime starts
     // timing its exit.
     const TaskSession* main_task = nullptr;
-    auto lifetime = [&](const TaskSession& t) { return t.deleted.value_or(last_time_) - t.created; };
+    auto lifetime = [&](const TaskSession& t) { return t.deleted.value_or(clock_.last_time) - t.created; };
     if (pid_) {
         for (const TaskSession& t : sessions_) {
             if (t.kernel_tid != *pid_) continue;
@@ -249,7 +249,7 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
 
     const std::uint64_t origin = end.window_start.value_or(0);  // a window counts from its start
     if (end.window_start) {
-        s.total_elapsed = Figure<std::uint64_t>::exact(last_time_ - std::min(last_time_, origin),
+        s.total_elapsed = Figure<std::uint64_t>::exact(clock_.last_time - std::min(clock_.last_time, origin),
                                                        "the window's length (--from/--to)");
     } else if (clean_exit) {
         s.total_elapsed = Figure<std::uint64_t>::estimate(
@@ -257,7 +257,7 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
             "the runtime's final HEAP_ALLOCATED events, which it posts right after reading its clock for Total");
     } else {
         s.total_elapsed = Figure<std::uint64_t>::lower_bound(
-            last_time_, end.truncated ? truncated
+            clock_.last_time, end.truncated ? truncated
                                       : std::string("no final HEAP_ALLOCATED after the last collection: the "
                                                     "eventlog's last event is taken"));
     }
@@ -282,7 +282,7 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
                 "from the main bound task's TASK_CREATE to its TASK_DELETE (when main returns), less the collections "
                 "in between; the runtime reads its clock a few microseconds from these events");
         } else {
-            std::uint64_t span = last_time_ - main_task->created;
+            std::uint64_t span = clock_.last_time - main_task->created;
             s.mut_elapsed = Figure<std::uint64_t>::lower_bound(
                 span - std::min(span, gc_elapsed_),
                 std::string(end.truncated ? "the eventlog is truncated" : "the eventlog ends") +
@@ -303,7 +303,7 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
     } else {
         s.init_elapsed = Figure<std::uint64_t>::missing(no_main_task);
         s.exit_elapsed = Figure<std::uint64_t>::missing(no_main_task);
-        std::uint64_t total = s.total_elapsed.value.value_or(last_time_);
+        std::uint64_t total = s.total_elapsed.value.value_or(clock_.last_time);
         s.mut_elapsed = Figure<std::uint64_t>::estimate(
             total - std::min(total, gc_elapsed_),
             "Total less GC: INIT and EXIT count as MUT here, for lack of the main bound task's TASK_CREATE and "
@@ -335,7 +335,7 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
     }
 
     // ---- the seed's conventions -------------------------------------------------------------------
-    const double span = static_cast<double>(last_time_ - first_time_);
+    const double span = static_cast<double>(clock_.last_time - clock_.first_time);
     if (seed_timed_ == 0 && collections_ > 0) {
         s.seed_gc_elapsed = Figure<double>::missing("no collection has a capability with both GC_START and GC_END");
         s.seed_max_pause = Figure<double>::missing("no collection has a capability with both GC_START and GC_END");
