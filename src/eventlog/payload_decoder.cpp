@@ -6,26 +6,10 @@
 #include "eventlog/field_io.hpp"
 
 namespace el2fx::eventlog {
-namespace {
-
-// Decodes straight into the caller's variant: no payload-sized copy per event.
-using DecodeFn = void (*)(const std::uint8_t*, std::size_t, Payload&);
-
-void too_short(const std::uint8_t* data, std::size_t size, Payload& out) {
-    out.emplace<UnknownEvent>(UnknownEvent{Bytes{{reinterpret_cast<const char*>(data), size}}, true});
-}
-
-template <typename T>
-void decode_as(const std::uint8_t* data, std::size_t size, Payload& payload) {
-    ByteReader r(data, size);
-    T& out = payload.emplace<T>();
-    field_io::read_fields(r, out);
-    if (!r.ok()) too_short(data, size, payload);
-}
 
 // The census's first field changed width in GHC 9.10 (13 → 14 bytes).
 template <>
-void decode_as<NonmovingHeapCensus>(const std::uint8_t* data, std::size_t size, Payload& payload) {
+void decode_payload_as<NonmovingHeapCensus>(const std::uint8_t* data, std::size_t size, Payload& payload) {
     ByteReader r(data, size);
     NonmovingHeapCensus& out = payload.emplace<NonmovingHeapCensus>();
     if (size >= 14) {
@@ -37,17 +21,22 @@ void decode_as<NonmovingHeapCensus>(const std::uint8_t* data, std::size_t size, 
     out.active_segs = r.u32();
     out.filled_segs = r.u32();
     out.live_blocks = r.u32();
-    if (!r.ok()) too_short(data, size, payload);
+    if (!r.ok()) decode_too_short(data, size, payload);
 }
 
 // The string has no terminator: it is every byte but the id in the last 4.
 template <>
-void decode_as<InternString>(const std::uint8_t* data, std::size_t size, Payload& payload) {
-    if (size < 4) return too_short(data, size, payload);
+void decode_payload_as<InternString>(const std::uint8_t* data, std::size_t size, Payload& payload) {
+    if (size < 4) return decode_too_short(data, size, payload);
     InternString& out = payload.emplace<InternString>();
     out.string.bytes = {reinterpret_cast<const char*>(data), size - 4};
     out.id = load_be32(data + size - 4);
 }
+
+namespace {
+
+// Decodes straight into the caller's variant: no payload-sized copy per event.
+using DecodeFn = void (*)(const std::uint8_t*, std::size_t, Payload&);
 
 void decode_unknown(const std::uint8_t* data, std::size_t size, Payload& payload) {
     payload.emplace<UnknownEvent>(UnknownEvent{Bytes{{reinterpret_cast<const char*>(data), size}}, false});
@@ -63,7 +52,7 @@ struct Row {
 template <typename... Ts>
 constexpr std::array<Row, kTableSize> make_table(TypeList<Ts...>) {
     std::array<Row, kTableSize> table{};
-    ((table[Ts::tag] = Row{&decode_as<Ts>, Ts::name}), ...);
+    ((table[Ts::tag] = Row{&decode_payload_as<Ts>, Ts::name}), ...);
     return table;
 }
 

@@ -4,7 +4,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "eventlog/byte_reader.hpp"
 #include "eventlog/event_types.hpp"
+#include "eventlog/field_io.hpp"
 
 namespace el2fx::eventlog {
 
@@ -14,6 +16,36 @@ namespace el2fx::eventlog {
 Payload decode_payload(std::uint16_t tag, const std::uint8_t* data, std::size_t size);
 // The same, into an existing payload (the decoder's hot path: no copy).
 void decode_payload_into(std::uint16_t tag, const std::uint8_t* data, std::size_t size, Payload& out);
+
+// How the table decodes one type: field by field in wire order; a payload too short for them
+// is an UnknownEvent with too_short set. Here so that the commonest types decode inline
+// (decode_payload_fast); two types with layouts of their own specialise it (payload_decoder.cpp).
+inline void decode_too_short(const std::uint8_t* data, std::size_t size, Payload& payload) {
+    payload.emplace<UnknownEvent>(UnknownEvent{Bytes{{reinterpret_cast<const char*>(data), size}}, true});
+}
+template <typename T>
+void decode_payload_as(const std::uint8_t* data, std::size_t size, Payload& payload) {
+    ByteReader r(data, size);
+    T& out = payload.emplace<T>();
+    field_io::read_fields(r, out);
+    if (!r.ok()) decode_too_short(data, size, payload);
+}
+template <>
+void decode_payload_as<NonmovingHeapCensus>(const std::uint8_t* data, std::size_t size, Payload& payload);
+template <>
+void decode_payload_as<InternString>(const std::uint8_t* data, std::size_t size, Payload& payload);
+
+// decode_payload_into, with the scheduler's events (most of any log) decoded inline: the same
+// result, without a call through the table for each.
+inline void decode_payload_fast(std::uint16_t tag, const std::uint8_t* data, std::size_t size, Payload& out) {
+    switch (tag) {
+        case RunThread::tag: return decode_payload_as<RunThread>(data, size, out);
+        case StopThread::tag: return decode_payload_as<StopThread>(data, size, out);
+        case WakeupThread::tag: return decode_payload_as<WakeupThread>(data, size, out);
+        case MigrateThread::tag: return decode_payload_as<MigrateThread>(data, size, out);
+        default: return decode_payload_into(tag, data, size, out);
+    }
+}
 
 // True when this table has a layout for the tag.
 bool is_known_tag(std::uint16_t tag);

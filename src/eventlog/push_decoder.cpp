@@ -193,17 +193,6 @@ Event decode_record(const Header& header, const std::uint8_t* p, std::size_t siz
     return event;
 }
 
-void decode_record_into(const Header& header, const std::uint8_t* p, std::size_t size, std::uint64_t offset,
-                        Event& event) {
-    std::uint16_t tag = load_be16(p);
-    std::size_t at = payload_offset(header, tag);
-    event.time = load_be64(p + 2);
-    event.offset = offset;
-    event.size = static_cast<std::uint32_t>(size);
-    event.tag = tag;
-    decode_payload_into(tag, p + at, size - at, event.payload);
-}
-
 std::size_t PushDecoder::need_at(const std::uint8_t* p, std::size_t avail, std::uint64_t offset) {
     if (avail < 2) return 2;
     if (in_block_ && offset >= block_end_) {  // past the block: events belong to no capability
