@@ -68,22 +68,14 @@ public:
     template <typename Sink>
     void offer(std::uint64_t start, std::uint64_t end, const Payload& payload, Sink& sink) {
         end = std::max(end, start);
-        const std::uint64_t length = end - start;
-        if (detail_.resolution == 0 || length >= detail_.resolution) {
-            flush(sink);
-            sink.span(start, end, payload);
+        const std::uint64_t length = end - start;  // a resolution of 0 makes every span long
+        // The common case, inline: a short span that fits the pending group joins it.
+        if (length < detail_.resolution && group_.count > 0 &&
+            std::max(group_.end, end) - group_.start <= detail_.window) {
+            join(end, length, payload);
             return;
         }
-        if (group_.count > 0 && std::max(group_.end, end) - group_.start > detail_.window) flush(sink);
-        if (group_.count == 0) {
-            group_ = MergedSpans{start, end, 0, 0, 0};
-            first_.emplace(payload);
-        }
-        group_.end = std::max(group_.end, end);
-        group_.count += 1;
-        group_.total += length;
-        group_.longest = std::max(group_.longest, length);
-        tally_.add(payload, length);
+        offer_otherwise(start, end, length, payload, sink);
     }
 
     template <typename Sink>
@@ -92,6 +84,28 @@ public:
     }
 
 private:
+    // The other transitions of offer(): out of line, as they come once per group at most.
+    template <typename Sink>
+    [[gnu::noinline]] void offer_otherwise(std::uint64_t start, std::uint64_t end, std::uint64_t length,
+                                           const Payload& payload, Sink& sink) {
+        if (length >= detail_.resolution) {
+            flush(sink);
+            sink.span(start, end, payload);
+            return;
+        }
+        flush(sink);  // a group it does not fit (or none)
+        group_ = MergedSpans{start, end, 0, 0, 0};
+        first_.emplace(payload);
+        join(end, length, payload);
+    }
+    void join(std::uint64_t end, std::uint64_t length, const Payload& payload) {
+        group_.end = std::max(group_.end, end);
+        group_.count += 1;
+        group_.total += length;
+        group_.longest = std::max(group_.longest, length);
+        tally_.add(payload, length);
+    }
+
     template <typename Sink>
     void flush(Sink& sink) {
         if (group_.count == 1) {
