@@ -65,17 +65,23 @@ class SpanDetailFilter {
 public:
     explicit SpanDetailFilter(SpanDetail detail) : detail_(detail) {}
 
-    template <typename Sink>
-    void offer(std::uint64_t start, std::uint64_t end, const Payload& payload, Sink& sink) {
+    // offer() in two steps, for callers whose sink costs something to make: the common case,
+    // a short span that fits the pending group, joins it here (true); otherwise nothing
+    // happened, and the span must be offer()ed.
+    bool join_if_fits(std::uint64_t start, std::uint64_t end, const Payload& payload) {
         end = std::max(end, start);
         const std::uint64_t length = end - start;  // a resolution of 0 makes every span long
-        // The common case, inline: a short span that fits the pending group joins it.
         if (length < detail_.resolution && group_.count > 0 &&
             std::max(group_.end, end) - group_.start <= detail_.window) {
             join(end, length, payload);
-            return;
+            return true;
         }
-        offer_otherwise(start, end, length, payload, sink);
+        return false;
+    }
+
+    template <typename Sink>
+    void offer(std::uint64_t start, std::uint64_t end, const Payload& payload, Sink& sink) {
+        if (!join_if_fits(start, end, payload)) offer_otherwise(start, std::max(end, start), payload, sink);
     }
 
     template <typename Sink>
@@ -84,10 +90,10 @@ public:
     }
 
 private:
-    // The other transitions of offer(): out of line, as they come once per group at most.
+    // The other transitions of offer() (end >= start): out of line, as they come once per group at most.
     template <typename Sink>
-    [[gnu::noinline]] void offer_otherwise(std::uint64_t start, std::uint64_t end, std::uint64_t length,
-                                           const Payload& payload, Sink& sink) {
+    [[gnu::noinline]] void offer_otherwise(std::uint64_t start, std::uint64_t end, const Payload& payload, Sink& sink) {
+        const std::uint64_t length = end - start;
         if (length >= detail_.resolution) {
             flush(sink);
             sink.span(start, end, payload);
