@@ -44,6 +44,7 @@ void ThreadingMarkers::begin() {
                                  SpanDetailFilter<CapNo>(ctx_.span_detail),
                                  {stopped, stopped, stopped, stopped},
                                  {moments, moments}});
+    recent_own_.clear();  // own_ has its tracks now: no answer from before stands
 }
 
 // A capability's mutator spans: a marker naming the thread that ran.

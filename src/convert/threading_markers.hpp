@@ -20,6 +20,7 @@
 #include "convert/profile_context.hpp"
 #include "convert/thread_track_layout.hpp"
 #include "convert/threading_marker_types.hpp"
+#include "util/recent_ids.hpp"
 
 namespace el2fx::convert {
 
@@ -93,9 +94,12 @@ private:
         void merged(const MergedSpans& group);
     };
 
+    // Asked for every span and wake-up: recent answers are kept as the track itself (own_ is
+    // fixed after begin()), which spares the layout's lookup and the index arithmetic.
     OwnThread* own_thread(eventlog::ThreadId id) {
+        if (OwnThread** own = recent_own_.find(id)) return *own;
         std::optional<std::uint32_t> i = layout_.own_track_index(id);
-        return i ? &own_[*i] : nullptr;
+        return recent_own_.note(id, i ? &own_[*i] : nullptr);
     }
     // analysis::off_cpu_kind, from a table for the statuses GHC has.
     analysis::OffCpuKind off_cpu_kind(std::uint16_t status) const {
@@ -118,6 +122,7 @@ private:
     std::array<analysis::OffCpuKind, 32> off_cpu_kinds_{};  // by stop status
     CapabilityTable<CapabilityTrack> caps_;
     std::vector<OwnThread> own_;  // by the layout's own track index
+    util::RecentIds<OwnThread*> recent_own_;
 };
 
 }  // namespace el2fx::convert
