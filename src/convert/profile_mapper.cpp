@@ -70,14 +70,7 @@ struct ThreadingMapper::Parts {
     }
 };
 
-ThreadingMapper::ThreadingMapper()
-    : moments_([this](const run::ThreadMoment& m) {
-          if (!parts_) return;
-          parts_->markers.moment(m);
-          if (m.kind == run::ThreadMoment::Kind::finished && parts_->stacks)
-              parts_->stacks->thread_finished(m.thread, m.time);
-          if (m.kind == run::ThreadMoment::Kind::labelled && parts_->stacks) parts_->stacks->thread_labelled(m.thread);
-      }) {}
+ThreadingMapper::ThreadingMapper() = default;
 
 ThreadingMapper::~ThreadingMapper() = default;
 
@@ -94,6 +87,16 @@ void ThreadingMapper::begin(ProfileContext& context) {
     parts_->layout.lay_out();
     parts_->markers.begin();
     parts_->stacks.emplace(context, parts_->layout);
+}
+
+void ThreadingMapper::handle(const eventlog::Event& event) {
+    const std::optional<run::ThreadMoment> moment = moments_.moment(event);
+    if (!moment || !parts_) return;
+    const run::ThreadMoment& m = *moment;
+    parts_->markers.moment(m);
+    if (m.kind == run::ThreadMoment::Kind::finished && parts_->stacks)
+        parts_->stacks->thread_finished(m.thread, m.time);
+    if (m.kind == run::ThreadMoment::Kind::labelled && parts_->stacks) parts_->stacks->thread_labelled(m.thread);
 }
 
 void ThreadingMapper::contribute(ProfileContext& /*context*/, std::uint64_t /*end*/) {

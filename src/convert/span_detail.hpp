@@ -65,25 +65,23 @@ class SpanDetailFilter {
 public:
     explicit SpanDetailFilter(SpanDetail detail) : detail_(detail) {}
 
+    // offer() in two steps, for callers whose sink costs something to make: the common case,
+    // a short span that fits the pending group, joins it here (true); otherwise nothing
+    // happened, and the span must be offer()ed.
+    bool join_if_fits(std::uint64_t start, std::uint64_t end, const Payload& payload) {
+        end = std::max(end, start);
+        const std::uint64_t length = end - start;  // a resolution of 0 makes every span long
+        if (length < detail_.resolution && group_.count > 0 &&
+            std::max(group_.end, end) - group_.start <= detail_.window) {
+            join(end, length, payload);
+            return true;
+        }
+        return false;
+    }
+
     template <typename Sink>
     void offer(std::uint64_t start, std::uint64_t end, const Payload& payload, Sink& sink) {
-        end = std::max(end, start);
-        const std::uint64_t length = end - start;
-        if (detail_.resolution == 0 || length >= detail_.resolution) {
-            flush(sink);
-            sink.span(start, end, payload);
-            return;
-        }
-        if (group_.count > 0 && std::max(group_.end, end) - group_.start > detail_.window) flush(sink);
-        if (group_.count == 0) {
-            group_ = MergedSpans{start, end, 0, 0, 0};
-            first_.emplace(payload);
-        }
-        group_.end = std::max(group_.end, end);
-        group_.count += 1;
-        group_.total += length;
-        group_.longest = std::max(group_.longest, length);
-        tally_.add(payload, length);
+        if (!join_if_fits(start, end, payload)) offer_otherwise(start, std::max(end, start), payload, sink);
     }
 
     template <typename Sink>
@@ -92,6 +90,28 @@ public:
     }
 
 private:
+    // The other transitions of offer() (end >= start): out of line, as they come once per group at most.
+    template <typename Sink>
+    [[gnu::noinline]] void offer_otherwise(std::uint64_t start, std::uint64_t end, const Payload& payload, Sink& sink) {
+        const std::uint64_t length = end - start;
+        if (length >= detail_.resolution) {
+            flush(sink);
+            sink.span(start, end, payload);
+            return;
+        }
+        flush(sink);  // a group it does not fit (or none)
+        group_ = MergedSpans{start, end, 0, 0, 0};
+        first_.emplace(payload);
+        join(end, length, payload);
+    }
+    void join(std::uint64_t end, std::uint64_t length, const Payload& payload) {
+        group_.end = std::max(group_.end, end);
+        group_.count += 1;
+        group_.total += length;
+        group_.longest = std::max(group_.longest, length);
+        tally_.add(payload, length);
+    }
+
     template <typename Sink>
     void flush(Sink& sink) {
         if (group_.count == 1) {

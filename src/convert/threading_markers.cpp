@@ -23,7 +23,10 @@ ThreadingMarkers::ThreadingMarkers(ProfileContext& context, const ThreadTrackLay
       other_(context.categories.other),
       idle_(context.categories.idle),
       running_(context.categories.running),
-      stopped_categories_(context.categories.off_cpu()) {}
+      stopped_categories_(context.categories.off_cpu()) {
+    for (std::size_t status = 0; status < off_cpu_kinds_.size(); ++status)
+        off_cpu_kinds_[status] = analysis::off_cpu_kind(static_cast<std::uint16_t>(status));
+}
 
 void ThreadingMarkers::declare() {
     names_ = intern_threading_marker_names(p_);
@@ -41,27 +44,38 @@ void ThreadingMarkers::begin() {
                                  SpanDetailFilter<CapNo>(ctx_.span_detail),
                                  {stopped, stopped, stopped, stopped},
                                  {moments, moments}});
+    recent_own_.clear();  // own_ has its tracks now: no answer from before stands
 }
 
-auto ThreadingMarkers::mutator_sink(ThreadHandle t) {
-    return MarkerSink{p_, t, names_.mutator, running_, [this, t](std::uint64_t start, std::uint64_t end, ThreadId id) {
-                          StringHandle name = p_.handle_for_string(ctx_.thread_name(id));
-                          p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.mutator, running_,
-                                        MutatorMarker{.thread = name, .thread_id = id});
-                      }};
-}
-auto ThreadingMarkers::idle_sink(ThreadHandle t) {
-    return MarkerSink{p_, t, names_.idle, idle_, [this, t](std::uint64_t start, std::uint64_t end, Idle) {
-                          p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.idle, idle_,
-                                        IdleMarker{});
-                      }};
-}
-auto ThreadingMarkers::running_sink(ThreadHandle t) {
-    return MarkerSink{p_, t, names_.running, running_, [this, t](std::uint64_t start, std::uint64_t end, CapNo cap) {
-                          p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), names_.running, running_,
-                                        RunningMarker{.cap = cap});
-                      }};
-}
+// A capability's mutator spans: a marker naming the thread that ran.
+struct ThreadingMarkers::MutatorSink {
+    ThreadingMarkers& m;
+    ThreadHandle t;
+    void span(std::uint64_t start, std::uint64_t end, ThreadId id) {
+        StringHandle name = m.p_.handle_for_string(m.ctx_.thread_name(id));
+        m.p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), m.names_.mutator, m.running_,
+                        MutatorMarker{.thread = name, .thread_id = id});
+    }
+    void merged(const MergedSpans& group) { add_merged_marker(m.p_, t, m.names_.mutator, m.running_, group); }
+};
+struct ThreadingMarkers::IdleSink {
+    ThreadingMarkers& m;
+    ThreadHandle t;
+    void span(std::uint64_t start, std::uint64_t end, Idle) {
+        m.p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), m.names_.idle, m.idle_, IdleMarker{});
+    }
+    void merged(const MergedSpans& group) { add_merged_marker(m.p_, t, m.names_.idle, m.idle_, group); }
+};
+// A thread's running spans: a marker naming the capability it ran on.
+struct ThreadingMarkers::RunningSink {
+    ThreadingMarkers& m;
+    ThreadHandle t;
+    void span(std::uint64_t start, std::uint64_t end, CapNo cap) {
+        m.p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), m.names_.running, m.running_,
+                        RunningMarker{.cap = cap});
+    }
+    void merged(const MergedSpans& group) { add_merged_marker(m.p_, t, m.names_.running, m.running_, group); }
+};
 // A thread's stopped spans: a marker named by why it stopped ("Waiting for GC", "Blocked on
 // an MVar"), a merged group by the status that took most of its time.
 struct ThreadingMarkers::StoppedSink {
@@ -78,7 +92,12 @@ struct ThreadingMarkers::StoppedSink {
         add_merged_marker(m.p_, t, m.stopped_name(status), m.stopped_category(status), group);
     }
 };
-ThreadingMarkers::StoppedSink ThreadingMarkers::stopped_sink(ThreadHandle t) { return StoppedSink{*this, t}; }
+void ThreadingMarkers::MomentSink::span(std::uint64_t, std::uint64_t, const run::ThreadMoment& moment) {
+    m.add_moment(t, moment);
+}
+void ThreadingMarkers::MomentSink::merged(const MergedSpans& group) {
+    add_merged_marker(m.p_, t, m.moment_name(kind), m.other_, group);
+}
 
 StringHandle ThreadingMarkers::stopped_name(std::uint16_t status) {
     std::size_t slot = std::min<std::size_t>(status, stopped_names_.size() - 1);
@@ -87,46 +106,43 @@ StringHandle ThreadingMarkers::stopped_name(std::uint16_t status) {
     return *stopped_names_[slot];
 }
 CategoryHandle ThreadingMarkers::stopped_category(std::uint16_t status) const {
-    return stopped_categories_[static_cast<std::size_t>(analysis::off_cpu_kind(status))];
-}
-auto ThreadingMarkers::moment_sink(ThreadHandle t, run::ThreadMoment::Kind kind) {
-    return MarkerSink{p_, t, moment_name(kind), other_,
-                      [this, t](std::uint64_t, std::uint64_t, const run::ThreadMoment& m) { add_moment(t, m); }};
+    return stopped_categories_[static_cast<std::size_t>(off_cpu_kind(status))];
 }
 
 void ThreadingMarkers::finish() {
     for (auto& [cap, track] : caps_) {
-        auto mutators = mutator_sink(track.handle);
+        MutatorSink mutators{*this, track.handle};
         track.mutators.finish(mutators);
-        auto idles = idle_sink(track.handle);
+        IdleSink idles{*this, track.handle};
         track.idles.finish(idles);
     }
     for (OwnThread& track : own_) {
-        auto running = running_sink(track.handle);
+        RunningSink running{*this, track.handle};
         track.running.finish(running);
-        auto stopped = stopped_sink(track.handle);
+        StoppedSink stopped{*this, track.handle};
         for (StoppedFilter& filter : track.stopped) filter.finish(stopped);
     }
     // Last, track by track (own_ is in track order), migrations before wake-ups.
     for (OwnThread& track : own_)
         for (std::size_t k = 0; k < kMergedMoments.size(); ++k) {
-            auto sink = moment_sink(track.handle, kMergedMoments[k]);
+            MomentSink sink{*this, track.handle, kMergedMoments[k]};
             track.moments[k].finish(sink);
         }
 }
 
 void ThreadingMarkers::capability_span(CapNo cap, const analysis::CapabilitySpan& span) {
-    auto it = caps_.find(cap);
-    if (it == caps_.end()) return;
-    CapabilityTrack* track = &it->second;
+    CapabilityTrack* track = caps_.find(cap);
+    if (!track) return;
     switch (span.activity.state) {
         case CapabilityState::idle: {
-            auto sink = idle_sink(track->handle);
+            if (track->idles.join_if_fits(span.start, span.end, Idle{})) break;
+            IdleSink sink{*this, track->handle};
             track->idles.offer(span.start, span.end, Idle{}, sink);
             break;
         }
         case CapabilityState::mutator: {
-            auto sink = mutator_sink(track->handle);
+            if (track->mutators.join_if_fits(span.start, span.end, span.activity.thread)) break;
+            MutatorSink sink{*this, track->handle};
             track->mutators.offer(span.start, span.end, span.activity.thread, sink);
             break;
         }
@@ -140,28 +156,21 @@ void ThreadingMarkers::thread_span(ThreadId id, const analysis::ThreadStateSpan&
     if (!own) return;  // folded threads: samples only
     OwnThread& track = *own;
     if (span.activity.state == ThreadState::running) {
-        auto sink = running_sink(track.handle);
+        if (track.running.join_if_fits(span.start, span.end, span.activity.cap)) return;
+        RunningSink sink{*this, track.handle};
         track.running.offer(span.start, span.end, span.activity.cap, sink);
     } else {
-        auto sink = stopped_sink(track.handle);
-        const auto kind = static_cast<std::size_t>(analysis::off_cpu_kind(span.activity.reason.status));
-        track.stopped[kind].offer(span.start, span.end, span.activity, sink);
+        StoppedFilter& filter = track.stopped[static_cast<std::size_t>(off_cpu_kind(span.activity.reason.status))];
+        if (filter.join_if_fits(span.start, span.end, span.activity)) return;
+        StoppedSink sink{*this, track.handle};
+        filter.offer(span.start, span.end, span.activity, sink);
     }
 }
 
-void ThreadingMarkers::moment(const run::ThreadMoment& m) {
-    using Kind = run::ThreadMoment::Kind;
+void ThreadingMarkers::rare_moment(const run::ThreadMoment& m) {
     OwnThread* own = own_thread(m.thread);
-    if (!own) return;  // folded threads: samples only
-    ThreadHandle t = own->handle;
-    if (m.kind != Kind::woken && m.kind != Kind::migrated) {
-        add_moment(t, m);  // at most a few per thread: each keeps its marker
-        return;
-    }
-    // Wake-ups and migrations are merged where they crowd (a thread woken thousands of times).
-    const std::size_t k = m.kind == kMergedMoments[0] ? 0 : 1;
-    auto sink = moment_sink(t, m.kind);
-    own->moments[k].offer(m.time, m.time, m, sink);
+    if (!own) return;            // folded threads: samples only
+    add_moment(own->handle, m);  // at most a few per thread: each keeps its marker
 }
 
 StringHandle ThreadingMarkers::moment_name(run::ThreadMoment::Kind kind) const {

@@ -7,7 +7,6 @@
 
 #include <array>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -16,10 +15,12 @@
 #include "analysis/threading/off_cpu_state.hpp"
 #include "analysis/threading/stop_status_text.hpp"
 #include "analysis/threading/threading_sink.hpp"
+#include "convert/capability_table.hpp"
 #include "convert/merged_markers.hpp"
 #include "convert/profile_context.hpp"
 #include "convert/thread_track_layout.hpp"
 #include "convert/threading_marker_types.hpp"
+#include "util/recent_ids.hpp"
 
 namespace el2fx::convert {
 
@@ -34,7 +35,18 @@ public:
     void capability_span(eventlog::CapNo cap, const analysis::CapabilitySpan& span);
     void thread_span(eventlog::ThreadId id, const analysis::ThreadStateSpan& span);
     // Created, migrated, woken, labelled, finished (run::ThreadCatalog), as they happen.
-    void moment(const run::ThreadMoment& m);
+    // Inline: wake-ups and migrations come by the million.
+    void moment(const run::ThreadMoment& m) {
+        using Kind = run::ThreadMoment::Kind;
+        if (m.kind != Kind::woken && m.kind != Kind::migrated) return rare_moment(m);
+        OwnThread* own = own_thread(m.thread);
+        if (!own) return;  // folded threads: samples only
+        // Merged where they crowd (a thread woken thousands of times).
+        SpanDetailFilter<run::ThreadMoment>& filter = own->moments[m.kind == kMergedMoments[0] ? 0 : 1];
+        if (filter.join_if_fits(m.time, m.time, m)) return;
+        MomentSink sink{*this, own->handle, m.kind};
+        filter.offer(m.time, m.time, m, sink);
+    }
     // Adds the markers the filters still hold.
     void finish();
 
@@ -66,20 +78,37 @@ private:
     // The moment kinds that come often enough to be merged, by their place in OwnThread::moments.
     static constexpr std::array<run::ThreadMoment::Kind, 2> kMergedMoments = {run::ThreadMoment::Kind::migrated,
                                                                                run::ThreadMoment::Kind::woken};
+    // The sinks of the filters: a track and what to call back, made only for a span that does
+    // not just join its filter's pending group; the markers' names are looked up only when
+    // one is added.
+    struct MutatorSink;
+    struct IdleSink;
+    struct RunningSink;
     struct StoppedSink;
+    // A thread's migrations or wake-ups: a marker each, a merged group named by their kind.
+    struct MomentSink {
+        ThreadingMarkers& m;
+        fxprof::ThreadHandle t;
+        run::ThreadMoment::Kind kind;
+        void span(std::uint64_t start, std::uint64_t end, const run::ThreadMoment& moment);
+        void merged(const MergedSpans& group);
+    };
 
+    // Asked for every span and wake-up: recent answers are kept as the track itself (own_ is
+    // fixed after begin()), which spares the layout's lookup and the index arithmetic.
     OwnThread* own_thread(eventlog::ThreadId id) {
+        if (OwnThread** own = recent_own_.find(id)) return *own;
         std::optional<std::uint32_t> i = layout_.own_track_index(id);
-        return i ? &own_[*i] : nullptr;
+        return recent_own_.note(id, i ? &own_[*i] : nullptr);
     }
-    auto mutator_sink(fxprof::ThreadHandle t);
-    auto idle_sink(fxprof::ThreadHandle t);
-    auto running_sink(fxprof::ThreadHandle t);
-    StoppedSink stopped_sink(fxprof::ThreadHandle t);
-    auto moment_sink(fxprof::ThreadHandle t, run::ThreadMoment::Kind kind);
+    // analysis::off_cpu_kind, from a table for the statuses GHC has.
+    analysis::OffCpuKind off_cpu_kind(std::uint16_t status) const {
+        return status < off_cpu_kinds_.size() ? off_cpu_kinds_[status] : analysis::off_cpu_kind(status);
+    }
     fxprof::StringHandle stopped_name(std::uint16_t status);
     fxprof::CategoryHandle stopped_category(std::uint16_t status) const;
     fxprof::StringHandle moment_name(run::ThreadMoment::Kind kind) const;
+    void rare_moment(const run::ThreadMoment& m);  // created, labelled, finished
     void add_moment(fxprof::ThreadHandle t, const run::ThreadMoment& m);
 
     ProfileContext& ctx_;
@@ -90,8 +119,10 @@ private:
     std::array<std::optional<fxprof::StringHandle>, 32>
         stopped_names_;  // marker names by stop status; the last: others
     ThreadingMarkerNames names_;
-    std::map<eventlog::CapNo, CapabilityTrack> caps_;
+    std::array<analysis::OffCpuKind, 32> off_cpu_kinds_{};  // by stop status
+    CapabilityTable<CapabilityTrack> caps_;
     std::vector<OwnThread> own_;  // by the layout's own track index
+    util::RecentIds<OwnThread*> recent_own_;
 };
 
 }  // namespace el2fx::convert

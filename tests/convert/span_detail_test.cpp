@@ -172,6 +172,47 @@ BOOST_AUTO_TEST_CASE(markers_are_bounded_and_account_for_every_span) {
     }
 }
 
+// join_if_fits() then offer() when it declines is offer(): the same markers, in and out of
+// order, whatever the resolution (0 included); it takes a span only into a pending group,
+// so it never emits one.
+BOOST_AUTO_TEST_CASE(join_if_fits_then_offer_is_offer) {
+    std::mt19937_64 rng(7);
+    for (const SpanDetail detail : {kDetail, SpanDetail{0, 0}, SpanDetail{100, 50}}) {
+        SpanDetailFilter<int> whole(detail), split(detail);
+        Recorder a, b;
+        std::uint64_t t = 1000;
+        for (int i = 0; i < 5000; ++i) {
+            const std::uint64_t start = t - rng() % 20, length = rng() % 130;  // now and then before the last start
+            t += rng() % 60;
+            whole.offer(start, start + length, i, a);
+            const std::size_t before = b.out.size();
+            if (split.join_if_fits(start, start + length, i)) {
+                BOOST_TEST(b.out.size() == before);
+            } else {
+                split.offer(start, start + length, i, b);
+            }
+            BOOST_TEST_REQUIRE((a.out == b.out));
+        }
+        whole.finish(a);
+        split.finish(b);
+        BOOST_TEST((a.out == b.out));
+    }
+}
+
+// Declining, join_if_fits() leaves the filter as it was: a long span, no pending group, or a
+// group the span does not fit.
+BOOST_AUTO_TEST_CASE(join_if_fits_declines_what_offer_would_emit_or_start) {
+    SpanDetailFilter<int> f(kDetail);
+    Recorder r;
+    BOOST_TEST(!f.join_if_fits(0, 10, 1));  // no pending group
+    f.offer(0, 10, 1, r);
+    BOOST_TEST(!f.join_if_fits(20, 120, 2));    // long
+    BOOST_TEST(!f.join_if_fits(995, 1001, 3));  // past the window
+    BOOST_TEST(f.join_if_fits(20, 30, 4));      // fits
+    f.finish(r);
+    BOOST_TEST((r.out == std::vector<Recorder::Out>{group(0, 30, 2, 20, 10)}));
+}
+
 BOOST_AUTO_TEST_CASE(default_resolution_is_the_interval_unless_the_log_is_long) {
     BOOST_TEST(default_span_detail(10'000'000'000, 1'000'000).resolution == 1'000'000u);  // 10 s
     BOOST_TEST(default_span_detail(10'000'000'000, 1'000'000).window == 10'000'000u);

@@ -169,35 +169,23 @@ bool ThreadMoments::concerns(std::uint16_t tag) {
     }
 }
 
-void ThreadMoments::handle(const eventlog::Event& event) {
+std::optional<ThreadMoment> ThreadMoments::finished(const eventlog::Event& event, eventlog::ThreadId thread) {
+    if (!finished_.insert(thread)) return std::nullopt;  // finished again: one moment
+    labels_.erase(thread);
+    return ThreadMoment{event.time, thread, ThreadMoment::Kind::finished, event.cap.value_or(0), 0, 0};
+}
+
+std::optional<ThreadMoment> ThreadMoments::rare_moment(const eventlog::Event& event) {
     using namespace eventlog;
     using Kind = ThreadMoment::Kind;
-    CapNo cap = event.cap.value_or(0);
-    switch (event.tag) {
-        case CreateThread::tag:
-            if (auto* p = event.as<CreateThread>()) sink_({event.time, p->thread, Kind::created, cap, 0, 0});
-            break;
-        case StopThread::tag:
-            if (auto* p = event.as<StopThread>();
-                p && p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished)) {
-                if (finished_.insert(p->thread)) {
-                    labels_.erase(p->thread);
-                    sink_({event.time, p->thread, Kind::finished, cap, 0, 0});
-                }
-            }
-            break;
-        case MigrateThread::tag:
-            if (auto* p = event.as<MigrateThread>()) sink_({event.time, p->thread, Kind::migrated, cap, p->new_cap, 0});
-            break;
-        case WakeupThread::tag:
-            if (auto* p = event.as<WakeupThread>()) sink_({event.time, p->thread, Kind::woken, cap, p->other_cap, 0});
-            break;
-        case ThreadLabel::tag:
-            if (auto* p = event.as<ThreadLabel>())
-                sink_({event.time, p->thread, Kind::labelled, cap, 0, labels_[p->thread]++});
-            break;
-        default: break;
+    const CapNo cap = event.cap.value_or(0);
+    if (event.tag == CreateThread::tag) {
+        if (auto* p = event.as<CreateThread>()) return ThreadMoment{event.time, p->thread, Kind::created, cap, 0, 0};
+    } else if (event.tag == ThreadLabel::tag) {
+        if (auto* p = event.as<ThreadLabel>())
+            return ThreadMoment{event.time, p->thread, Kind::labelled, cap, 0, labels_[p->thread]++};
     }
+    return std::nullopt;
 }
 
 }  // namespace el2fx::run

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -137,17 +136,41 @@ private:
     std::optional<std::uint32_t> first_forgotten_place_;
 };
 
-// The moments, handed to a sink as the events come. A moment's label_index counts the
-// thread's labels so far, so it indexes the ThreadCatalog's facts of the same events.
+// The moments, as the events come: moment(event) is the one an event makes, if any. A
+// moment's label_index counts the thread's labels so far, so it indexes the ThreadCatalog's
+// facts of the same events.
 class ThreadMoments {
 public:
-    explicit ThreadMoments(std::function<void(const ThreadMoment&)> sink) : sink_(std::move(sink)) {}
-    void handle(const eventlog::Event& event);
-    // The tags handle() acts on.
+    // Inline: wake-ups, migrations and stops come by the million; the rare kinds out of line.
+    std::optional<ThreadMoment> moment(const eventlog::Event& event) {
+        using namespace eventlog;
+        using Kind = ThreadMoment::Kind;
+        switch (event.tag) {
+            case WakeupThread::tag:
+                if (auto* p = event.as<WakeupThread>())
+                    return ThreadMoment{event.time, p->thread, Kind::woken, event.cap.value_or(0), p->other_cap, 0};
+                return std::nullopt;
+            case MigrateThread::tag:
+                if (auto* p = event.as<MigrateThread>())
+                    return ThreadMoment{event.time, p->thread, Kind::migrated, event.cap.value_or(0), p->new_cap, 0};
+                return std::nullopt;
+            case StopThread::tag:
+                if (auto* p = event.as<StopThread>(); p && p->status == kThreadFinished)
+                    return finished(event, p->thread);
+                return std::nullopt;
+            case CreateThread::tag:
+            case ThreadLabel::tag: return rare_moment(event);
+            default: return std::nullopt;
+        }
+    }
+    // The tags moment() makes moments of.
     static bool concerns(std::uint16_t tag);
 
 private:
-    std::function<void(const ThreadMoment&)> sink_;
+    static constexpr std::uint16_t kThreadFinished = static_cast<std::uint16_t>(eventlog::StopStatus::ThreadFinished);
+    std::optional<ThreadMoment> finished(const eventlog::Event& event, eventlog::ThreadId thread);
+    std::optional<ThreadMoment> rare_moment(const eventlog::Event& event);  // created, labelled
+
     // Labels so far of the threads not finished: a finished thread keeps only its bit, so
     // that memory follows the live threads (its later labels count from 0: a broken log).
     std::unordered_map<eventlog::ThreadId, std::uint32_t> labels_;

@@ -143,13 +143,11 @@ BOOST_AUTO_TEST_CASE(ticks_cover_their_capability_from_one_interval_before_the_f
 // The convert pass hands ThreadMoments only the tags it concerns: every other event type (a
 // default payload each) makes no moment, and each it concerns may.
 BOOST_AUTO_TEST_CASE(thread_moments_concern_the_tags_that_make_moments) {
-    std::size_t made = 0;
-    ThreadMoments moments([&](const ThreadMoment&) { ++made; });
+    ThreadMoments moments;
     auto each = [&]<typename... Ts>(ev::TypeList<Ts...>) {
         ([&] {
-            const std::size_t before = made;
-            moments.handle(event(10, 0, Ts{}));
-            if (!ThreadMoments::concerns(Ts::tag)) BOOST_TEST(made == before, "tag " << Ts::tag);
+            const bool made = moments.moment(event(10, 0, Ts{})).has_value();
+            if (!ThreadMoments::concerns(Ts::tag)) BOOST_TEST(!made, "tag " << Ts::tag);
         }(), ...);
     };
     each(ev::AllPayloads{});
@@ -161,15 +159,18 @@ BOOST_AUTO_TEST_CASE(thread_moments_concern_the_tags_that_make_moments) {
 // The second pass's moments: one per event of a kind, a thread's labels counted, its finish once.
 BOOST_AUTO_TEST_CASE(thread_moments_come_as_the_events_do) {
     std::vector<ThreadMoment> got;
-    ThreadMoments moments([&](const ThreadMoment& m) { got.push_back(m); });
-    moments.handle(event(10, 0, ev::CreateThread{1}));
-    moments.handle(event(11, 0, ev::ThreadLabel{1, ev::Text{"a"}}));
-    moments.handle(event(12, 0, ev::MigrateThread{1, 2}));
-    moments.handle(event(13, 2, ev::WakeupThread{1, 0}));
-    moments.handle(event(14, 2, ev::ThreadLabel{1, ev::Text{"b"}}));
-    moments.handle(event(15, 2, ev::StopThread{1, 5, 0}));
-    moments.handle(event(16, 2, ev::StopThread{1, 5, 0}));  // finished again: no second moment
-    moments.handle(event(17, 2, ev::StopThread{1, 3, 0}));  // not a finish
+    ThreadMoments moments;
+    auto handle = [&](const ev::Event& e) {
+        if (std::optional<ThreadMoment> m = moments.moment(e)) got.push_back(*m);
+    };
+    handle(event(10, 0, ev::CreateThread{1}));
+    handle(event(11, 0, ev::ThreadLabel{1, ev::Text{"a"}}));
+    handle(event(12, 0, ev::MigrateThread{1, 2}));
+    handle(event(13, 2, ev::WakeupThread{1, 0}));
+    handle(event(14, 2, ev::ThreadLabel{1, ev::Text{"b"}}));
+    handle(event(15, 2, ev::StopThread{1, 5, 0}));
+    handle(event(16, 2, ev::StopThread{1, 5, 0}));  // finished again: no second moment
+    handle(event(17, 2, ev::StopThread{1, 3, 0}));  // not a finish
     using Kind = ThreadMoment::Kind;
     std::vector<std::pair<Kind, std::uint32_t>> kinds;
     for (const ThreadMoment& m : got) kinds.push_back({m.kind, m.label_index});
