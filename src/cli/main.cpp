@@ -9,7 +9,6 @@
 #include <vector>
 
 #include <cxxopts.hpp>
-#include <malloc.h>
 #include <sys/stat.h>
 
 #include "analysis/threading/sampling_interval.hpp"
@@ -418,10 +417,6 @@ int convert_main(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    // One heap for every thread: the merge's thread keeps the threading analysis' state (a
-    // node per live Haskell thread), and an arena of its own held 1.5 MB more at the peak of a
-    // log with 2 M threads. Small blocks still come from each thread's cache without a lock.
-    mallopt(M_ARENA_MAX, 1);
     if (argc < 2 || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "--help")) {
         std::fputs(kUsage, argc < 2 ? stderr : stdout);
         return argc < 2 ? kUsageError : kOk;

@@ -7,7 +7,9 @@ ThreadingStage::ThreadingStage(ThreadingOptions options) : analysis_(diagnostics
 }
 
 std::unique_ptr<eventlog::StageOutput> ThreadingStage::make_output() const {
-    return std::make_unique<Output>();  // grows to what a batch needs (about a call per event), then stays
+    auto out = std::make_unique<Output>();
+    out->calls.reserve(2 * eventlog::EventPrefetcher::kBatchEvents);
+    return out;
 }
 
 void ThreadingStage::handle(const eventlog::Event& event, std::size_t index, eventlog::StageOutput& out) {
