@@ -46,8 +46,8 @@ if [[ "${EL2FX_SKIP_SANITIZERS:-0}" != "1" ]]; then
 
   start=$(date +%s)
   configure build-tsan -Db_sanitize=thread -Dbuildtype=debugoptimized
-  meson compile -C build-tsan -j "$jobs" eventlog_tests fxprof_tests threading_tests
+  meson compile -C build-tsan -j "$jobs" eventlog_tests fxprof_tests
   TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --no-rebuild --print-errorlogs \
-    --num-processes "$jobs" --timeout-multiplier 20 eventlog fxprof threading
+    --num-processes "$jobs" --timeout-multiplier 20 eventlog fxprof
   stage tsan "$start"
 fi

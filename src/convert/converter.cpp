@@ -4,7 +4,6 @@
 #include <chrono>
 
 #include "analysis/threading/threading_analysis.hpp"
-#include "analysis/threading/threading_stage.hpp"
 #include "convert/contributors.hpp"
 #include "convert/tag_dispatch.hpp"
 #include "redaction/event_rewriter.hpp"
@@ -93,8 +92,8 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
         eventlog::EventPrefetcher events(reader, first_pass);
         redaction::EventRewriter rewriter(rewriting);
         // Threads that cannot get a track of their own are forgotten once finished (run_census.hpp).
-        const run::CensusLimits limits{.thread_tracks =
-                                           options.all_threads ? std::nullopt : std::optional(options.max_threads)};
+        const run::CensusLimits limits{.thread_tracks = options.all_threads ? std::nullopt
+                                                                           : std::optional(options.max_threads)};
         run::RunCensusCollector collector(options.include_env, limits);
         window::EventWindow window(options.window.spec);  // both passes: the same window (src/window)
         while (const eventlog::Event* next = window.next(events)) collector.handle(rewriter.apply(*next));
@@ -115,8 +114,9 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     const std::uint64_t first = census.run.first_time, last = census.run.last_time;
     report.duration_ns = last > first ? last - first : 0;
     report.wanted_detail = Detail{
-        .spans = options.marker_resolution_ns ? span_detail_for(*options.marker_resolution_ns)
-                                              : default_span_detail(report.duration_ns, options.sampling_interval_ns),
+        .spans = options.marker_resolution_ns
+                     ? span_detail_for(*options.marker_resolution_ns)
+                     : default_span_detail(report.duration_ns, options.sampling_interval_ns),
         .sampling_interval_ns = options.sampling_interval_ns,
         .thread_tracks = options.all_threads ? census.threads.threads().size() : options.max_threads};
     report.max_profile_bytes = options.max_profile_bytes / placement.count;
@@ -155,49 +155,30 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     analysis::ThreadingResultCollector collector;
     analysis::ThreadingTee tee(*parts.threading, collector);
     const bool keep_threading = census.ticks > 0;
-    analysis::ThreadingSink& threading_sink =
-        keep_threading ? static_cast<analysis::ThreadingSink&>(tee) : *parts.threading;
     analysis::ThreadingOptions threading_options;
     threading_options.sampling_interval_ns = options.sampling_interval_ns;
+    analysis::ThreadingAnalysis threading(
+        report.diagnostics, threading_options,
+        keep_threading ? static_cast<analysis::ThreadingSink*>(&tee) : parts.threading);
 
     run::ForgottenLabels forgotten_labels(census.threads, run::forgotten_grace_ns(options.sampling_interval_ns));
     context.forgotten_labels = &forgotten_labels;
     redaction::EventRewriter rewriter(rewriting);
     const TagDispatch dispatch(parts.all);
+    eventlog::EventPrefetcher events(reader, report.diagnostics,
+                                     window_start ? std::optional(window_start->first) : std::nullopt);
+    window::EventWindow window(options.window.spec, std::move(window_start));
     eventlog::EventClock clock;
-    // Each event once the threading analysis had it: everyone else.
-    auto contribute = [&](const eventlog::Event& event) {
-        clock.add(event.time);
-        dispatch.handle(event);
-        watcher.after(event, diagnostic_moments);
-    };
-    analysis::ThreadingResult lives;
-    // Where the analysis sees the events as the reader gives them, it runs on the merge's
-    // thread (threading_stage.hpp): the same calls reach the sink at the same events.
-    if (!options.window.spec.active() && !rewriting.shift_to_zero) {
-        analysis::ThreadingStage threading(threading_options);
-        eventlog::EventPrefetcher events(reader, report.diagnostics, threading);
-        while (const eventlog::Event* next = events.next()) {
-            const eventlog::Event& event = rewriter.apply(*next);
-            forgotten_labels.handle(event);
-            threading.deliver(events, threading_sink);
-            contribute(event);
-        }
-        lives = threading.finish(events, threading_sink);
-    } else {
-        analysis::ThreadingAnalysis threading(report.diagnostics, threading_options, &threading_sink);
-        eventlog::EventPrefetcher events(reader, report.diagnostics,
-                                         window_start ? std::optional(window_start->first) : std::nullopt);
-        window::EventWindow window(options.window.spec, std::move(window_start));
-        while (const eventlog::Event* next = window.next(events)) {
-            const eventlog::Event& event = rewriter.apply(*next);
-            forgotten_labels.handle(event);
-            threading.handle(event);
-            contribute(event);
-        }
-        lives = threading.finish();
+    while (const eventlog::Event* next = window.next(events)) {
+        const eventlog::Event* event = &rewriter.apply(*next);
+        forgotten_labels.handle(*event);
+        threading.handle(*event);
+        clock.add(event->time);
+        dispatch.handle(*event);
+        watcher.after(*event, diagnostic_moments);
     }
     context.event_clock = &clock;
+    analysis::ThreadingResult lives = threading.finish();
     if (keep_threading) kept_result = collector.take(lives.end_time);
     context.time_shift = rewriter.shift();
     std::uint64_t end = std::max(lives.end_time, report.run.last_time);

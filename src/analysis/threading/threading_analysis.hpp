@@ -5,7 +5,6 @@
 // capabilities, threads, spans and samples found, not with the events read.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -36,14 +35,8 @@ public:
     explicit ThreadingAnalysis(Diagnostics& diagnostics, ThreadingOptions options = {}, ThreadingSink* sink = nullptr);
 
     // Every event, in time order: any event of a capability's block starts that
-    // capability's life, and the last event's time is the end of the log. Of the others it
-    // reads only the tag, time and capability.
+    // capability's life, and the last event's time is the end of the log.
     void handle(const eventlog::Event& event);
-    // The tags whose payload handle() reads.
-    static constexpr std::array<std::uint16_t, 9> kPayloadTags = {
-        eventlog::RunThread::tag, eventlog::StopThread::tag,   eventlog::StartGC::tag,
-        eventlog::EndGC::tag,     eventlog::GCWork::tag,       eventlog::GCIdle::tag,
-        eventlog::GCDone::tag,    eventlog::WakeupThread::tag, eventlog::HeapProfSampleBegin::tag};
     // Closes every open span at the end of the log (threads in id order). Without a sink it
     // hands over everything; with one, the result has the end time and the capabilities'
     // lives (start, end) but no spans or samples: the sink had them.
