@@ -65,9 +65,8 @@ class SpanDetailFilter {
 public:
     explicit SpanDetailFilter(SpanDetail detail) : detail_(detail) {}
 
-    // offer() in two steps, for callers whose sink costs something to make: the common case,
-    // a short span that fits the pending group, joins it here (true); otherwise nothing
-    // happened, and the span must be offer()ed.
+    // offer()'s common case, inline: a short span that fits the pending group joins it here
+    // (true); otherwise nothing happened, and the span must be offer()ed.
     bool join_if_fits(std::uint64_t start, std::uint64_t end, const Payload& payload) {
         end = std::max(end, start);
         const std::uint64_t length = end - start;  // a resolution of 0 makes every span long

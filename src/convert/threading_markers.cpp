@@ -135,13 +135,11 @@ void ThreadingMarkers::capability_span(CapNo cap, const analysis::CapabilitySpan
     if (!track) return;
     switch (span.activity.state) {
         case CapabilityState::idle: {
-            if (track->idles.join_if_fits(span.start, span.end, Idle{})) break;
             IdleSink sink{*this, track->handle};
             track->idles.offer(span.start, span.end, Idle{}, sink);
             break;
         }
         case CapabilityState::mutator: {
-            if (track->mutators.join_if_fits(span.start, span.end, span.activity.thread)) break;
             MutatorSink sink{*this, track->handle};
             track->mutators.offer(span.start, span.end, span.activity.thread, sink);
             break;
@@ -156,12 +154,10 @@ void ThreadingMarkers::thread_span(ThreadId id, const analysis::ThreadStateSpan&
     if (!own) return;  // folded threads: samples only
     OwnThread& track = *own;
     if (span.activity.state == ThreadState::running) {
-        if (track.running.join_if_fits(span.start, span.end, span.activity.cap)) return;
         RunningSink sink{*this, track.handle};
         track.running.offer(span.start, span.end, span.activity.cap, sink);
     } else {
         StoppedFilter& filter = track.stopped[static_cast<std::size_t>(off_cpu_kind(span.activity.reason.status))];
-        if (filter.join_if_fits(span.start, span.end, span.activity)) return;
         StoppedSink sink{*this, track.handle};
         filter.offer(span.start, span.end, span.activity, sink);
     }

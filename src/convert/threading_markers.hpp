@@ -43,7 +43,6 @@ public:
         if (!own) return;  // folded threads: samples only
         // Merged where they crowd (a thread woken thousands of times).
         SpanDetailFilter<run::ThreadMoment>& filter = own->moments[m.kind == kMergedMoments[0] ? 0 : 1];
-        if (filter.join_if_fits(m.time, m.time, m)) return;
         MomentSink sink{*this, own->handle, m.kind};
         filter.offer(m.time, m.time, m, sink);
     }
@@ -78,9 +77,8 @@ private:
     // The moment kinds that come often enough to be merged, by their place in OwnThread::moments.
     static constexpr std::array<run::ThreadMoment::Kind, 2> kMergedMoments = {run::ThreadMoment::Kind::migrated,
                                                                                run::ThreadMoment::Kind::woken};
-    // The sinks of the filters: a track and what to call back, made only for a span that does
-    // not just join its filter's pending group; the markers' names are looked up only when
-    // one is added.
+    // The sinks of the filters: a track and what to call back (two words to make); the
+    // markers' names are looked up only when one is added.
     struct MutatorSink;
     struct IdleSink;
     struct RunningSink;

@@ -71,7 +71,7 @@ static_assert(tags_unique(AllPayloads{}), "duplicate tag in the event table");
 
 }  // namespace
 
-void decode_payload_into(std::uint16_t tag, const std::uint8_t* data, std::size_t size, Payload& out) {
+void decode_payload_by_table(std::uint16_t tag, const std::uint8_t* data, std::size_t size, Payload& out) {
     if (tag >= kTableSize) return decode_unknown(data, size, out);
     kTable[tag].decode(data, size, out);
 }

@@ -14,12 +14,12 @@ namespace el2fx::eventlog {
 // An unknown tag gives UnknownEvent; a payload too short for the known layout
 // gives UnknownEvent with too_short set. Extra trailing bytes are ignored.
 Payload decode_payload(std::uint16_t tag, const std::uint8_t* data, std::size_t size);
-// The same, into an existing payload (the decoder's hot path: no copy).
-void decode_payload_into(std::uint16_t tag, const std::uint8_t* data, std::size_t size, Payload& out);
+// The same through the table, for any tag (decode_payload_into's way for the rarer types).
+void decode_payload_by_table(std::uint16_t tag, const std::uint8_t* data, std::size_t size, Payload& out);
 
 // How the table decodes one type: field by field in wire order; a payload too short for them
 // is an UnknownEvent with too_short set. Here so that the commonest types decode inline
-// (decode_payload_fast); two types with layouts of their own specialise it (payload_decoder.cpp).
+// (decode_payload_into); two types with layouts of their own specialise it (payload_decoder.cpp).
 inline void decode_too_short(const std::uint8_t* data, std::size_t size, Payload& payload) {
     payload.emplace<UnknownEvent>(UnknownEvent{Bytes{{reinterpret_cast<const char*>(data), size}}, true});
 }
@@ -35,15 +35,15 @@ void decode_payload_as<NonmovingHeapCensus>(const std::uint8_t* data, std::size_
 template <>
 void decode_payload_as<InternString>(const std::uint8_t* data, std::size_t size, Payload& payload);
 
-// decode_payload_into, with the scheduler's events (most of any log) decoded inline: the same
-// result, without a call through the table for each.
-inline void decode_payload_fast(std::uint16_t tag, const std::uint8_t* data, std::size_t size, Payload& out) {
+// The same as decode_payload, into an existing payload (the decoder's hot path: no copy).
+// Inline for the scheduler's events, most of any log: they skip the call through the table.
+inline void decode_payload_into(std::uint16_t tag, const std::uint8_t* data, std::size_t size, Payload& out) {
     switch (tag) {
         case RunThread::tag: return decode_payload_as<RunThread>(data, size, out);
         case StopThread::tag: return decode_payload_as<StopThread>(data, size, out);
         case WakeupThread::tag: return decode_payload_as<WakeupThread>(data, size, out);
         case MigrateThread::tag: return decode_payload_as<MigrateThread>(data, size, out);
-        default: return decode_payload_into(tag, data, size, out);
+        default: return decode_payload_by_table(tag, data, size, out);
     }
 }
 

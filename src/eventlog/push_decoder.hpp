@@ -132,7 +132,7 @@ inline void decode_record_into(const Header& header, const std::uint8_t* p, std:
     event.offset = offset;
     event.size = static_cast<std::uint32_t>(size);
     event.tag = tag;
-    decode_payload_fast(tag, p + at, size - at, event.payload);
+    decode_payload_into(tag, p + at, size - at, event.payload);
 }
 Event decode_record(const Header& header, const std::uint8_t* p, std::size_t size, std::uint64_t offset);
 
