@@ -22,7 +22,9 @@ Contributors make_contributors(const ConvertOptions& options, Diagnostics& diagn
     all.push_back(std::make_unique<WindowContributor>());  // --from/--to: the window's section
     all.push_back(std::make_unique<CostCentreContributor>(options));
     // Counters are drawn in contributor order: the heap totals before the heap-profile bands.
-    all.push_back(std::make_unique<GcHeapContributor>(options, diagnostics));
+    auto gc = std::make_unique<GcHeapContributor>(options, diagnostics);
+    parts.gc = gc.get();
+    all.push_back(std::move(gc));
     all.push_back(std::make_unique<HeapProfileContributor>(options));
     all.push_back(std::make_unique<UserEventsContributor>(options, diagnostics));
     all.push_back(std::make_unique<SparksContributor>(options));

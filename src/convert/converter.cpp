@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <chrono>
 
+#include "analysis/gc/gc_stage.hpp"
 #include "analysis/threading/threading_analysis.hpp"
 #include "convert/contributors.hpp"
+#include "convert/gc_heap_contributor.hpp"
 #include "convert/tag_dispatch.hpp"
 #include "redaction/event_rewriter.hpp"
 #include "analysis/run/forgotten_labels.hpp"
@@ -165,8 +167,18 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     context.forgotten_labels = &forgotten_labels;
     redaction::EventRewriter rewriter(rewriting);
     const TagDispatch dispatch(parts.all);
-    eventlog::EventPrefetcher events(reader, report.diagnostics,
-                                     window_start ? std::optional(window_start->first) : std::nullopt);
+    // Where the GC analysis sees the events as the reader gives them, it runs on the reader's
+    // thread (gc_stage.hpp): the contributor gets the same records at the same events.
+    const bool gc_on_reader = !options.window.spec.active() && !rewriting.shift_to_zero;
+    gc::GcStage gc_stage;
+    std::optional<eventlog::EventPrefetcher> staged_events;
+    if (gc_on_reader) staged_events.emplace(reader, report.diagnostics, gc_stage);
+    std::optional<eventlog::EventPrefetcher> plain_events;
+    if (!gc_on_reader)
+        plain_events.emplace(reader, report.diagnostics,
+                             window_start ? std::optional(window_start->first) : std::nullopt);
+    eventlog::EventPrefetcher& events = gc_on_reader ? *staged_events : *plain_events;
+    if (gc_on_reader) parts.gc->analyse_on(gc_stage, events);
     window::EventWindow window(options.window.spec, std::move(window_start));
     eventlog::EventClock clock;
     while (const eventlog::Event* next = window.next(events)) {

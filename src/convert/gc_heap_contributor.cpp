@@ -72,8 +72,14 @@ void GcHeapContributor::contribute(ProfileContext& context, std::uint64_t end) {
     }
     if (!markers_) begin(context);
     markers_->set_end(end);
-    if (context.event_clock) analysis_.set_clock(*context.event_clock);
-    gc::GcAnalysisResult result = analysis_.finish(summary_end);  // hands over the unfinished collections
+    gc::GcAnalysisResult result;  // finish() hands over the unfinished collections
+    if (stage_) {
+        gc::GcStage::deliver(events_->stage_output(), events_->given_in_batch(), *this);  // none is left
+        result = stage_->finish(summary_end, context.event_clock, *this);
+    } else {
+        if (context.event_clock) analysis_.set_clock(*context.event_clock);
+        result = analysis_.finish(summary_end);
+    }
     markers_->finish();
     heap_->finish(end);
     nonmoving_->add(result, end);

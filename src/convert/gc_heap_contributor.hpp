@@ -27,6 +27,8 @@
 
 #include "convert/profile_contributor.hpp"
 #include "analysis/gc/gc_analysis.hpp"
+#include "analysis/gc/gc_stage.hpp"
+#include "eventlog/event_prefetcher.hpp"
 #include "util/diagnostics.hpp"
 
 namespace el2fx::convert {
@@ -46,7 +48,18 @@ public:
     void begin(ProfileContext& context) override;
     // Every other event only moves the summary's clock: the converter's EventClock counts them.
     bool wants(std::uint16_t tag) const override { return gc::GcAnalysis::concerns(tag); }
-    void handle(const eventlog::Event& event) override { analysis_.handle_without_clock(event); }
+    void handle(const eventlog::Event& event) override {
+        if (events_)
+            gc::GcStage::deliver(events_->stage_output(), events_->given_in_batch(), *this);
+        else
+            analysis_.handle_without_clock(event);
+    }
+    // The analysis runs on `events`' worker instead (gc_stage.hpp): handle() hands on what it
+    // completed with the event at hand. Both must outlive contribute().
+    void analyse_on(gc::GcStage& stage, eventlog::EventPrefetcher& events) {
+        stage_ = &stage;
+        events_ = &events;
+    }
     void contribute(ProfileContext& context, std::uint64_t end) override;
     std::span<const std::uint16_t> shown_tags() const override;
 
@@ -56,6 +69,8 @@ private:
 
     const Diagnostics& diagnostics_;
     gc::GcAnalysis analysis_;
+    gc::GcStage* stage_ = nullptr;  // with analyse_on(): its analysis instead of analysis_
+    eventlog::EventPrefetcher* events_ = nullptr;
     // Made by begin(), when the tracks exist.
     std::unique_ptr<GcMarkers> markers_;
     std::unique_ptr<HeapCounters> heap_;

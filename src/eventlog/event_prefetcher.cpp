@@ -33,22 +33,31 @@ inline void copy_record(std::uint8_t* to, const std::uint8_t* from, std::size_t 
 }  // namespace
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events)
-    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt) {}
+    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, nullptr) {}
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::optional<OrderKey> from)
-    : EventPrefetcher(reader, diagnostics, kBatchEvents, from) {}
+    : EventPrefetcher(reader, diagnostics, kBatchEvents, from, nullptr) {}
+
+EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, WorkerStage& stage,
+                                 std::size_t batch_events)
+    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, &stage) {}
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
-                                 std::optional<OrderKey> from)
+                                 std::optional<OrderKey> from, WorkerStage* stage)
     : reader_(reader),
       header_(reader.header()),
       diagnostics_(diagnostics),
-      batch_events_(std::max<std::size_t>(1, batch_events)) {
+      batch_events_(std::max<std::size_t>(1, batch_events)),
+      stage_(stage),
+      stage_counted_(stage ? &stage->counted() : nullptr),
+      stage_tags_(stage ? &stage->wanted_tags() : nullptr) {
     reader_.restart(reader_diagnostics_, from);
+    if (stage_) stage_noted_ = *stage_counted_;
     for (std::size_t i = 0; i < kBatches; ++i) {
         auto batch = std::make_unique<Batch>();
         batch->records.resize(batch_events_);
         batch->bytes.resize(kBatchBytes);
+        if (stage_) batch->stage_output = stage_->make_output();
         free_.push_back(std::move(batch));
     }
     worker_ = std::thread([this] { run(); });
@@ -90,6 +99,7 @@ void EventPrefetcher::fill(Batch& batch) {
     batch.diagnostics.clear();
     batch.last = false;
     batch.failure = nullptr;
+    if (stage_) batch.stage_output->clear();
     std::size_t used = 0;
     try {
         while (batch.size < batch_events_ && batch.bytes.size() - used >= kMaxRecordBytes) {
@@ -97,6 +107,10 @@ void EventPrefetcher::fill(Batch& batch) {
             if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
             if (!record) {
                 batch.last = true;
+                if (stage_) {
+                    stage_->end(batch.size, *batch.stage_output);
+                    if (stage_counted_->total() != stage_noted_.total()) note_stage_diagnostics(batch, batch.size);
+                }
                 return;
             }
             if (record->size > kMaxRecordBytes)  // framing cannot give one; never write past the batch
@@ -109,6 +123,7 @@ void EventPrefetcher::fill(Batch& batch) {
             r.size = record->size;
             r.cap = record->cap;
             used += record->size;
+            if (stage_ && stage_tags_->test(load_be16(record->bytes))) run_stage(batch, *record);
         }
     } catch (...) {
         if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
@@ -125,6 +140,29 @@ void EventPrefetcher::note_diagnostics(Batch& batch) {
             batch.diagnostics.push_back({batch.size, d, n});
     }
     noted_ = reader_diagnostics_;
+}
+
+// The stage sees the event just added to the batch (one of its tags), decoded.
+void EventPrefetcher::run_stage(Batch& batch, const RawRecord& record) {
+    const std::size_t index = batch.size - 1;
+    decode_record_into(header_, record.bytes, record.size, record.offset, stage_event_);
+    stage_event_.time = record.time;
+    stage_event_.cap = record.cap;
+    stage_->handle(stage_event_, index, *batch.stage_output);
+    if (stage_counted_->total() != stage_noted_.total()) note_stage_diagnostics(batch, index);
+}
+
+// What the stage counted for the event at `index` is counted just before the consumer gets it
+// (after what the reader counted for it): by the time the consumer is done with the event,
+// the counts are what they would be had the consumer run the stage.
+void EventPrefetcher::note_stage_diagnostics(Batch& batch, std::size_t index) {
+    const Diagnostics& counted = *stage_counted_;
+    for (std::size_t i = 0; i < kDiagnosticCount; ++i) {
+        const auto d = static_cast<Diagnostic>(i);
+        if (const std::uint64_t n = counted.count(d) - stage_noted_.count(d))
+            batch.diagnostics.push_back({index, d, n});
+    }
+    stage_noted_ = counted;
 }
 
 void EventPrefetcher::count_diagnostics_before(std::size_t index) {
@@ -147,6 +185,7 @@ void EventPrefetcher::take_next_batch() {
 }
 
 const Event* EventPrefetcher::next(SkipBefore& skip) {
+    if (stage_) throw Error("events passed over undecoded would not reach the worker's stage");
     for (;;) {
         if (reading_) {
             if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare

@@ -21,6 +21,7 @@
 #include "eventlog/event.hpp"
 #include "eventlog/skip_before.hpp"
 #include "eventlog/time_ordered_reader.hpp"
+#include "eventlog/worker_stage.hpp"
 #include "util/diagnostics.hpp"
 
 namespace el2fx::eventlog {
@@ -39,6 +40,10 @@ public:
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events = kBatchEvents);
     // The same, from `from` on (TimeOrderedReader::restart).
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::optional<OrderKey> from);
+    // The same, from the start, with `stage` run on the worker on the events it wants (worker_stage.hpp;
+    // it must outlive this). Records are never passed over then: next(SkipBefore&) throws.
+    EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, WorkerStage& stage,
+                    std::size_t batch_events = kBatchEvents);
     // Stops the worker, whether or not every event was taken.
     ~EventPrefetcher();
     EventPrefetcher(const EventPrefetcher&) = delete;
@@ -50,6 +55,11 @@ public:
     // The same, but records stamped before `skip.before` whose type `skip.wanted` does not
     // hold are passed over without being decoded (a window's prelude wants few types).
     const Event* next(SkipBefore& skip);
+
+    // With a stage: its output in the batch of the event next() gave last, and how many events
+    // of that batch next() gave (the last one's index + 1); at the end, the last batch, whole.
+    StageOutput& stage_output() { return *reading_->stage_output; }
+    std::size_t given_in_batch() const { return position_; }
 
 private:
     // Diagnostics the reader counted while producing the event at `before` in its batch.
@@ -74,13 +84,16 @@ private:
         std::vector<DiagnosticCount> diagnostics;
         bool last = false;  // the reader's end (or its error) follows the events
         std::exception_ptr failure;
+        std::unique_ptr<StageOutput> stage_output;  // with a stage
     };
 
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
-                    std::optional<OrderKey> from);
+                    std::optional<OrderKey> from, WorkerStage* stage);
     void run();  // the worker
     void fill(Batch& batch);
     void note_diagnostics(Batch& batch);
+    void run_stage(Batch& batch, const RawRecord& record);
+    void note_stage_diagnostics(Batch& batch, std::size_t index);
     void take_next_batch();
     void count_diagnostics_before(std::size_t index);
 
@@ -89,6 +102,9 @@ private:
     const Header header_;       // a copy: the reader's own shares cache lines with its busy state
     Diagnostics& diagnostics_;  // the consumer's
     const std::size_t batch_events_;
+    WorkerStage* const stage_;                // or none
+    const Diagnostics* const stage_counted_;  // its counted(), asked once
+    const WorkerStage::Tags* const stage_tags_;  // its wanted_tags(), asked once
 
     // The consumer's.
     alignas(kSeparateCacheLines) std::unique_ptr<Batch> reading_;
@@ -99,6 +115,8 @@ private:
     // The worker's: what the reader counts, and what of it went into batches already.
     alignas(kSeparateCacheLines) Diagnostics reader_diagnostics_;
     Diagnostics noted_;
+    Diagnostics stage_noted_;  // of stage_->counted()
+    Event stage_event_;        // decoded for the stage
 
     // Shared, under the mutex. Three batches: one the consumer reads, one ready, one the
     // worker fills.

@@ -1,0 +1,37 @@
+#include "analysis/gc/gc_stage.hpp"
+
+namespace el2fx::gc {
+
+GcStage::GcStage() : analysis_(/*keep_records=*/true, &recorder_) {
+    for (std::size_t tag = 0; tag < tags_.size(); ++tag)
+        if (GcAnalysis::concerns(static_cast<std::uint16_t>(tag))) tags_.set(tag);
+}
+
+std::unique_ptr<eventlog::StageOutput> GcStage::make_output() const { return std::make_unique<Output>(); }
+
+void GcStage::handle(const eventlog::Event& event, std::size_t index, eventlog::StageOutput& out) {
+    recorder_.records = &static_cast<Output&>(out).records;
+    recorder_.index = static_cast<std::uint32_t>(index);
+    analysis_.handle_without_clock(event);
+}
+
+void GcStage::deliver(eventlog::StageOutput& output, std::size_t given, GcRecordSink& sink) {
+    // The batch's output is the consumer's once the batch is handed over: it is cleared only
+    // after the consumer has moved on to the next one.
+    auto& out = static_cast<Output&>(output);
+    while (out.delivered < out.records.size() && out.records[out.delivered].index < given) {
+        Record& r = out.records[out.delivered++];
+        if (const auto* c = std::get_if<GcCollection>(&r.what))
+            sink.collection(GcCollection(*c));  // a copy: the worker frees what it allocated (no malloc arena shared)
+        else
+            sink.heap_sample(std::get<HeapSample>(r.what));
+    }
+}
+
+GcAnalysisResult GcStage::finish(const SummaryEnd& end, const eventlog::EventClock* clock, GcRecordSink& sink) {
+    recorder_.to = &sink;
+    if (clock) analysis_.set_clock(*clock);
+    return analysis_.finish(end);
+}
+
+}  // namespace el2fx::gc

@@ -1,0 +1,87 @@
+// GcAnalysis on the prefetcher's worker (eventlog/worker_stage.hpp), beside the merge: in the
+// conversion's second pass of a log with many collections it is a fifth of the consumer's
+// work, while the worker waits half the time. What the analysis completes (collections, heap
+// samples) is recorded with the event that completed it and handed to the consumer's sink
+// when the consumer reaches that event: the same calls, in the same order, at the same events,
+// as running the analysis there. It counts no diagnostics.
+//
+// Only for a stream that reaches the analysis as the reader gives it: no window (it adds
+// events) and no shifted clock (several runs in one profile).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <variant>
+#include <vector>
+
+#include "analysis/gc/gc_analysis.hpp"
+#include "eventlog/worker_stage.hpp"
+#include "util/diagnostics.hpp"
+
+namespace el2fx::gc {
+
+class GcStage final : public eventlog::WorkerStage {
+public:
+    GcStage();
+
+    // The worker's side (WorkerStage): the events GcAnalysis::concerns(), each to
+    // handle_without_clock() (the consumer keeps the clock of every event).
+    std::unique_ptr<eventlog::StageOutput> make_output() const override;
+    const Tags& wanted_tags() const override { return tags_; }
+    void handle(const eventlog::Event& event, std::size_t index, eventlog::StageOutput& out) override;
+    void end(std::size_t /*index*/, eventlog::StageOutput& /*out*/) override {}
+    const Diagnostics& counted() const override { return diagnostics_; }
+
+    // The consumer's side: hands `sink` what the analysis completed with the events before the
+    // `given`-th of the batch whose output is `out` (EventPrefetcher::stage_output(),
+    // given_in_batch()).
+    static void deliver(eventlog::StageOutput& out, std::size_t given, GcRecordSink& sink);
+    // The consumer's, once the prefetcher gave its last event (the worker is done with the
+    // analysis): GcAnalysis::set_clock() and finish(), what finish() completes going straight
+    // to `sink`.
+    GcAnalysisResult finish(const SummaryEnd& end, const eventlog::EventClock* clock, GcRecordSink& sink);
+
+private:
+    struct Record {
+        std::uint32_t index;  // of the event in its batch
+        std::variant<GcCollection, HeapSample> what;
+    };
+    // One batch's records, in the order the analysis made them; `delivered` is the consumer's place.
+    class Output final : public eventlog::StageOutput {
+    public:
+        void clear() override {
+            records.clear();
+            delivered = 0;
+        }
+        std::vector<Record> records;
+        std::size_t delivered = 0;
+    };
+    // Records the analysis' output in the current event's batch; at the end, hands it on.
+    class Recorder final : public GcRecordSink {
+    public:
+        void collection(GcCollection&& collection) override {
+            if (to)
+                to->collection(std::move(collection));
+            else
+                records->push_back(Record{index, std::move(collection)});
+        }
+        void heap_sample(const HeapSample& sample) override {
+            if (to)
+                to->heap_sample(sample);
+            else
+                records->push_back(Record{index, sample});
+        }
+
+        std::vector<Record>* records = nullptr;
+        std::uint32_t index = 0;
+        GcRecordSink* to = nullptr;  // finish()'s sink
+    };
+
+    Tags tags_;
+    Diagnostics diagnostics_;  // stays empty: GcAnalysis counts none
+    Recorder recorder_;
+    GcAnalysis analysis_;
+};
+
+}  // namespace el2fx::gc

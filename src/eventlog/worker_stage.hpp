@@ -1,0 +1,46 @@
+// Work that EventPrefetcher's worker does beside the merge, on the events of the tags it wants,
+// in time order: in a conversion's second pass the consumer is the busier core, and an
+// analysis that needs only those events (not the profile) can run on the other. What the stage finds travels with the
+// events in their batch (StageOutput); the consumer takes it event by event, at the point where
+// it would have done the work itself, so nothing downstream sees a different order.
+#pragma once
+
+#include <bitset>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "eventlog/event.hpp"
+#include "util/diagnostics.hpp"
+
+namespace el2fx::eventlog {
+
+// One batch's share of a stage's output. Filled on the worker, read on the consumer once the
+// batch is handed over; cleared (on the worker) before the batch is filled again.
+class StageOutput {
+public:
+    virtual ~StageOutput() = default;
+    virtual void clear() = 0;
+};
+
+class WorkerStage {
+public:
+    using Tags = std::bitset<1 << 16>;
+
+    virtual ~WorkerStage() = default;
+    // An empty output for one of the prefetcher's batches.
+    virtual std::unique_ptr<StageOutput> make_output() const = 0;
+    // The tags of the events the stage handles (decoded on the worker); it never sees others.
+    virtual const Tags& wanted_tags() const = 0;
+    // Each wanted event, in time order, on the worker. `index` is the event's place in its
+    // batch; what the stage outputs for it goes to `out`.
+    virtual void handle(const Event& event, std::size_t index, StageOutput& out) = 0;
+    // After the last event (never after the reader's error): `index` is the number of events
+    // in the last batch.
+    virtual void end(std::size_t index, StageOutput& out) = 0;
+    // Where it counts, one object for its life (read on the worker after each call): the
+    // consumer counts what it holds with the event that caused it, or at the end.
+    virtual const Diagnostics& counted() const = 0;
+};
+
+}  // namespace el2fx::eventlog
