@@ -54,7 +54,15 @@ void GcHeapContributor::begin(ProfileContext& context) {
 }
 
 void GcHeapContributor::collection(gc::GcCollection&& collection) {
-    if (markers_) markers_->on_collection(std::move(collection));
+    if (!markers_) return;
+    if (!stage_) return markers_->on_collection(std::move(collection));
+    // Its vectors come from the worker: once the markers are done with it, they go back there
+    // to be freed (gc_stage.hpp: give_back).
+    auto* owned = new gc::GcCollection(std::move(collection));
+    markers_->on_collection(GcMarkers::CollectionPtr(owned, [this](const gc::GcCollection* c) {
+        spent_.push_back(std::move(*const_cast<gc::GcCollection*>(c)));  // made non-const above
+        delete c;
+    }));
 }
 
 void GcHeapContributor::heap_sample(const gc::HeapSample& sample) {

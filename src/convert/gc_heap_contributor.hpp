@@ -49,10 +49,13 @@ public:
     // Every other event only moves the summary's clock: the converter's EventClock counts them.
     bool wants(std::uint16_t tag) const override { return gc::GcAnalysis::concerns(tag); }
     void handle(const eventlog::Event& event) override {
-        if (events_)
-            gc::GcStage::deliver(events_->stage_output(), events_->given_in_batch(), *this);
-        else
+        if (events_) {
+            eventlog::StageOutput& out = events_->stage_output();
+            gc::GcStage::deliver(out, events_->given_in_batch(), *this);
+            if (!spent_.empty()) gc::GcStage::give_back(out, spent_);
+        } else {
             analysis_.handle_without_clock(event);
+        }
     }
     // The analysis runs on `events`' worker instead (gc_stage.hpp): handle() hands on what it
     // completed with the event at hand. Both must outlive contribute().
@@ -71,6 +74,9 @@ private:
     gc::GcAnalysis analysis_;
     gc::GcStage* stage_ = nullptr;  // with analyse_on(): its analysis instead of analysis_
     eventlog::EventPrefetcher* events_ = nullptr;
+    // With the stage: collections the markers are done with, their memory the worker's to free
+    // (before markers_: their deleters add to it until markers_ is gone).
+    std::vector<gc::GcCollection> spent_;
     // Made by begin(), when the tracks exist.
     std::unique_ptr<GcMarkers> markers_;
     std::unique_ptr<HeapCounters> heap_;

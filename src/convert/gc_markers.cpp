@@ -193,8 +193,7 @@ void GcMarkers::finish() {
 // One "GC" marker per collection (with its statistics), its "GC sync" wait, and on each
 // capability's track its "GC pause" (with the phases when long enough to see them);
 // short ones are merged (span_detail.hpp).
-void GcMarkers::on_collection(GcCollection&& collection) {
-    auto c = std::make_shared<const GcCollection>(std::move(collection));
+void GcMarkers::on_collection(CollectionPtr c) {
     std::uint64_t start = c->first_start();
     std::uint64_t stop = std::max(c->last_end().value_or(std::max(end_, start)), start);
     auto collection_sink = collection_marker_sink();

@@ -23,12 +23,17 @@ public:
     void begin(const GcMarkerStrings& strings);
     // Collections still open at the end of the log close there.
     void set_end(std::uint64_t end) { end_ = end; }
-    void on_collection(gc::GcCollection&& collection);
+    // Shared: the span filters keep it until its markers are added (the pointer's deleter
+    // decides where its memory goes: gc_heap_contributor.cpp).
+    using CollectionPtr = std::shared_ptr<const gc::GcCollection>;
+    void on_collection(gc::GcCollection&& collection) {
+        on_collection(std::make_shared<const gc::GcCollection>(std::move(collection)));
+    }
+    void on_collection(CollectionPtr collection);
     // Adds the markers the span filters still hold.
     void finish();
 
 private:
-    using CollectionPtr = std::shared_ptr<const gc::GcCollection>;
     struct Pause {
         CollectionPtr collection;
         std::size_t part;  // index in collection->caps

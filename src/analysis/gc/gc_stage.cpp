@@ -21,11 +21,17 @@ void GcStage::deliver(eventlog::StageOutput& output, std::size_t given, GcRecord
     auto& out = static_cast<Output&>(output);
     while (out.delivered < out.records.size() && out.records[out.delivered].index < given) {
         Record& r = out.records[out.delivered++];
-        if (const auto* c = std::get_if<GcCollection>(&r.what))
-            sink.collection(GcCollection(*c));  // a copy: the worker frees what it allocated (no malloc arena shared)
+        if (auto* c = std::get_if<GcCollection>(&r.what))
+            sink.collection(std::move(*c));
         else
             sink.heap_sample(std::get<HeapSample>(r.what));
     }
+}
+
+void GcStage::give_back(eventlog::StageOutput& output, std::vector<GcCollection>& spent) {
+    auto& out = static_cast<Output&>(output);
+    for (GcCollection& c : spent) out.returned.push_back(std::move(c));
+    spent.clear();
 }
 
 GcAnalysisResult GcStage::finish(const SummaryEnd& end, const eventlog::EventClock* clock, GcRecordSink& sink) {

@@ -37,6 +37,10 @@ public:
     // `given`-th of the batch whose output is `out` (EventPrefetcher::stage_output(),
     // given_in_batch()).
     static void deliver(eventlog::StageOutput& out, std::size_t given, GcRecordSink& sink);
+    // Also the consumer's: collections delivered and done with go back in the batch whose
+    // output is `out`, for the worker to free. Memory allocated on one thread and freed on the
+    // other goes through a malloc arena both lock: that contention doubled the pass.
+    static void give_back(eventlog::StageOutput& out, std::vector<GcCollection>& spent);
     // The consumer's, once the prefetcher gave its last event (the worker is done with the
     // analysis): GcAnalysis::set_clock() and finish(), what finish() completes going straight
     // to `sink`.
@@ -53,9 +57,11 @@ private:
         void clear() override {
             records.clear();
             delivered = 0;
+            returned.clear();
         }
         std::vector<Record> records;
         std::size_t delivered = 0;
+        std::vector<GcCollection> returned;  // by the consumer
     };
     // Records the analysis' output in the current event's batch; at the end, hands it on.
     class Recorder final : public GcRecordSink {
