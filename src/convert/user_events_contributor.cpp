@@ -259,6 +259,7 @@ void UserEventsContributor::handle(const eventlog::Event& event) {
                     keep(event.time, event.cap, Kind::span_edge, span->name);
                     records_.back().edge = span->edge;
                     records_.back().convention = span->convention;
+                    if (span->edge == runtime::SpanEdge::close) ++span_closes_;
                 } else if (user_messages_) {
                     keep(event.time, event.cap, Kind::message, p->message.bytes);
                 }
@@ -294,6 +295,7 @@ void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*
     StringHandle trace_event = p.handle_for_string("traceEvent");
     StringHandle trace_binary = p.handle_for_string("traceBinaryEvent");
     runtime::UserSpanPairer pairer;
+    pairer.reserve(span_closes_);  // at most one span per close: no doubling at the peak of memory
     std::uint64_t edges = 0;
 
     for (std::size_t i = 0; i < records_.size(); ++i) {

@@ -72,6 +72,7 @@ private:
     ProfileContext* ctx_ = nullptr;
     ForgottenNames forgotten_names_;
     std::uint64_t messages_ = 0, markers_ = 0, binary_ = 0;
+    std::size_t span_closes_ = 0;  // span edges that close (records_)
 };
 
 }  // namespace el2fx::convert

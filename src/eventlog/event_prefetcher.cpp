@@ -56,7 +56,9 @@ EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnos
     for (std::size_t i = 0; i < kBatches; ++i) {
         auto batch = std::make_unique<Batch>();
         batch->records.resize(batch_events_);
-        batch->bytes.resize(kBatchBytes);
+        // Not value-initialised: only the pages records are copied to become resident (a
+        // batch of usual records fills a third of it).
+        batch->bytes.reset(new std::uint8_t[kBatchBytes]);
         if (stage_) batch->stage_output = stage_->make_output();
         free_.push_back(std::move(batch));
     }
@@ -102,7 +104,7 @@ void EventPrefetcher::fill(Batch& batch) {
     if (stage_) batch.stage_output->clear();
     std::size_t used = 0;
     try {
-        while (batch.size < batch_events_ && batch.bytes.size() - used >= kMaxRecordBytes) {
+        while (batch.size < batch_events_ && kBatchBytes - used >= kMaxRecordBytes) {
             const RawRecord* record = reader_.next_record();
             if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
             if (!record) {
@@ -115,7 +117,7 @@ void EventPrefetcher::fill(Batch& batch) {
             }
             if (record->size > kMaxRecordBytes)  // framing cannot give one; never write past the batch
                 throw Error("record larger than any eventlog record", {{}, record->offset, {}});
-            copy_record(batch.bytes.data() + used, record->bytes, record->size);
+            copy_record(batch.bytes.get() + used, record->bytes, record->size);
             Record& r = batch.records[batch.size++];  // field by field: no struct copy through the stack
             r.offset = record->offset;
             r.time = record->time;
@@ -191,7 +193,7 @@ const Event* EventPrefetcher::next(SkipBefore& skip) {
             if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare
             while (position_ < reading_->size) {
                 const Record& r = reading_->records[position_];
-                const std::uint8_t* bytes = reading_->bytes.data() + r.at;
+                const std::uint8_t* bytes = reading_->bytes.get() + r.at;
                 if (r.time < skip.before && !skip.wanted->test(load_be16(bytes))) {
                     skip.last_time = std::max(skip.last_time, r.time);
                     if (r.cap) {
@@ -216,7 +218,7 @@ const Event* EventPrefetcher::next() {
             if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare
             if (position_ < reading_->size) {
                 const Record& r = reading_->records[position_++];
-                decode_record_into(header_, reading_->bytes.data() + r.at, r.size, r.offset, event_);
+                decode_record_into(header_, reading_->bytes.get() + r.at, r.size, r.offset, event_);
                 event_.time = r.time;
                 event_.cap = r.cap;
                 return &event_;

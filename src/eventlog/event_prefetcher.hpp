@@ -79,7 +79,7 @@ private:
     };
     struct alignas(kSeparateCacheLines) Batch {  // the worker fills one while the consumer reads another
         std::vector<Record> records;
-        std::vector<std::uint8_t> bytes;
+        std::unique_ptr<std::uint8_t[]> bytes;  // kBatchBytes
         std::size_t size = 0;  // records in use
         std::vector<DiagnosticCount> diagnostics;
         bool last = false;  // the reader's end (or its error) follows the events

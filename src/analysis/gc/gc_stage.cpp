@@ -10,7 +10,7 @@ GcStage::GcStage() : analysis_(/*keep_records=*/true, &recorder_) {
 std::unique_ptr<eventlog::StageOutput> GcStage::make_output() const { return std::make_unique<Output>(); }
 
 void GcStage::handle(const eventlog::Event& event, std::size_t index, eventlog::StageOutput& out) {
-    recorder_.records = &static_cast<Output&>(out).records;
+    recorder_.out = &static_cast<Output&>(out);
     recorder_.index = static_cast<std::uint32_t>(index);
     analysis_.handle_without_clock(event);
 }
@@ -20,11 +20,11 @@ void GcStage::deliver(eventlog::StageOutput& output, std::size_t given, GcRecord
     // after the consumer has moved on to the next one.
     auto& out = static_cast<Output&>(output);
     while (out.delivered < out.records.size() && out.records[out.delivered].index < given) {
-        Record& r = out.records[out.delivered++];
-        if (auto* c = std::get_if<GcCollection>(&r.what))
-            sink.collection(std::move(*c));
+        const Record& r = out.records[out.delivered++];
+        if (r.collection)
+            sink.collection(std::move(out.collections[r.slot]));
         else
-            sink.heap_sample(std::get<HeapSample>(r.what));
+            sink.heap_sample(out.samples[r.slot]);
     }
 }
 

@@ -12,7 +12,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <variant>
 #include <vector>
 
 #include "analysis/gc/gc_analysis.hpp"
@@ -47,19 +46,26 @@ public:
     GcAnalysisResult finish(const SummaryEnd& end, const eventlog::EventClock* clock, GcRecordSink& sink);
 
 private:
+    // One output, in the order the analysis made them: a collection or a heap sample (kept
+    // apart: a collection is five times larger, and most outputs are samples).
     struct Record {
         std::uint32_t index;  // of the event in its batch
-        std::variant<GcCollection, HeapSample> what;
+        std::uint32_t slot;   // in collections or samples
+        bool collection;
     };
-    // One batch's records, in the order the analysis made them; `delivered` is the consumer's place.
+    // One batch's outputs; `delivered` is the consumer's place.
     class Output final : public eventlog::StageOutput {
     public:
         void clear() override {
             records.clear();
+            collections.clear();
+            samples.clear();
             delivered = 0;
             returned.clear();
         }
         std::vector<Record> records;
+        std::vector<GcCollection> collections;
+        std::vector<HeapSample> samples;
         std::size_t delivered = 0;
         std::vector<GcCollection> returned;  // by the consumer
     };
@@ -67,19 +73,17 @@ private:
     class Recorder final : public GcRecordSink {
     public:
         void collection(GcCollection&& collection) override {
-            if (to)
-                to->collection(std::move(collection));
-            else
-                records->push_back(Record{index, std::move(collection)});
+            if (to) return to->collection(std::move(collection));
+            out->records.push_back(Record{index, static_cast<std::uint32_t>(out->collections.size()), true});
+            out->collections.push_back(std::move(collection));
         }
         void heap_sample(const HeapSample& sample) override {
-            if (to)
-                to->heap_sample(sample);
-            else
-                records->push_back(Record{index, sample});
+            if (to) return to->heap_sample(sample);
+            out->records.push_back(Record{index, static_cast<std::uint32_t>(out->samples.size()), false});
+            out->samples.push_back(sample);
         }
 
-        std::vector<Record>* records = nullptr;
+        Output* out = nullptr;
         std::uint32_t index = 0;
         GcRecordSink* to = nullptr;  // finish()'s sink
     };

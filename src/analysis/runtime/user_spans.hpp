@@ -56,6 +56,8 @@ struct UnmatchedEdge {
 
 class UserSpanPairer {
 public:
+    // Room for `spans` paired spans (a caller that knows how many closes will come).
+    void reserve(std::size_t spans) { spans_.reserve(spans); }
     void open(SpanOwner owner, std::uint64_t time, SpanConvention convention, std::string_view name);
     void close(SpanOwner owner, std::uint64_t time, SpanConvention convention, std::string_view name);
     void edge(SpanOwner owner, std::uint64_t time, const SpanMessage& message);
