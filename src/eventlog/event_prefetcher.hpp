@@ -118,11 +118,15 @@ private:
     Diagnostics stage_noted_;  // of stage_->counted()
     Event stage_event_;        // decoded for the stage
 
-    // Shared, under the mutex. Three batches: one the consumer reads, one ready, one the
-    // worker fills.
+    // Shared, under the mutex. Four batches: the one the consumer reads, the one the worker
+    // fills, the rest ready or free.
     alignas(kSeparateCacheLines) std::vector<std::unique_ptr<Batch>> free_;
     std::deque<std::unique_ptr<Batch>> ready_;  // in reading order
     bool stopping_ = false;
+    // How many batches a waiting side waits for (0: it is not waiting), and whether it waited
+    // the last time (each side's own).
+    std::size_t worker_wants_ = 0, consumer_wants_ = 0;
+    bool worker_waited_ = false, consumer_waited_ = false;
     std::mutex mutex_;
     std::condition_variable changed_;
     std::thread worker_;  // last: started once everything above exists
