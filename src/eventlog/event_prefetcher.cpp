@@ -135,9 +135,8 @@ void EventPrefetcher::fill(Batch& batch) {
             Record& r = batch.records[batch.size++];  // field by field: no struct copy through the stack
             r.offset = record->offset;
             r.time = record->time;
-            r.at = static_cast<std::uint32_t>(used);
             r.size = record->size;
-            r.cap = record->cap;
+            r.cap = record->cap.value_or(kGlobalCap);
             used += record->size;
             if (stage_ && stage_tags_->test(load_be16(record->bytes))) run_stage(batch, *record);
         }
@@ -212,6 +211,7 @@ void EventPrefetcher::take_next_batch() {
     reading_ = std::move(ready_.front());
     ready_.pop_front();
     position_ = 0;
+    at_ = 0;
     next_diagnostic_ = 0;
 }
 
@@ -222,14 +222,15 @@ const Event* EventPrefetcher::next(SkipBefore& skip) {
             if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare
             while (position_ < reading_->size) {
                 const Record& r = reading_->records[position_];
-                const std::uint8_t* bytes = reading_->bytes.get() + r.at;
+                const std::uint8_t* bytes = reading_->bytes.get() + at_;
                 if (r.time < skip.before && !skip.wanted->test(load_be16(bytes))) {
                     skip.last_time = std::max(skip.last_time, r.time);
-                    if (r.cap) {
-                        if (*r.cap >= skip.caps.size()) skip.caps.resize(std::size_t{*r.cap} + 1);
-                        skip.caps[*r.cap] = true;
+                    if (const std::optional<CapNo> cap = r.capability()) {
+                        if (*cap >= skip.caps.size()) skip.caps.resize(std::size_t{*cap} + 1);
+                        skip.caps[*cap] = true;
                     }
                     ++position_;
+                    at_ += r.size;
                     if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);
                     continue;
                 }
@@ -247,9 +248,10 @@ const Event* EventPrefetcher::next() {
             if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare
             if (position_ < reading_->size) {
                 const Record& r = reading_->records[position_++];
-                decode_record_into(header_, reading_->bytes.get() + r.at, r.size, r.offset, event_);
+                decode_record_into(header_, reading_->bytes.get() + at_, r.size, r.offset, event_);
+                at_ += r.size;
                 event_.time = r.time;
-                event_.cap = r.cap;
+                event_.cap = r.capability();
                 return &event_;
             }
             if (reading_->last) {

@@ -70,13 +70,18 @@ private:
     };
     // A record as the worker framed it; the consumer decodes it (a decoded event is ten
     // times larger than its record: moving records between the cores is what is cheap).
+    // 24 bytes: every event crosses the cores as one. Its bytes follow the previous record's
+    // in the batch (the consumer keeps the place).
     struct Record {
         std::uint64_t offset;  // in the input
         std::uint64_t time;    // as the reader corrected it
-        std::uint32_t at;      // in the batch's bytes
         std::uint32_t size;
-        std::optional<CapNo> cap;
+        CapNo cap;  // kGlobalCap: none (the reader gives the global block none)
+        std::optional<CapNo> capability() const {
+            return cap == kGlobalCap ? std::nullopt : std::optional<CapNo>(cap);
+        }
     };
+    static_assert(sizeof(Record) == 24);
     struct alignas(kSeparateCacheLines) Batch {  // the worker fills one while the consumer reads another
         std::vector<Record> records;
         std::unique_ptr<std::uint8_t[]> bytes;  // kBatchBytes
@@ -109,6 +114,7 @@ private:
     // The consumer's.
     alignas(kSeparateCacheLines) std::unique_ptr<Batch> reading_;
     std::size_t position_ = 0;  // next event of reading_
+    std::size_t at_ = 0;        // its bytes in reading_
     std::size_t next_diagnostic_ = 0;
     Event event_;  // the last one decoded; its text fields point into reading_'s bytes
 
