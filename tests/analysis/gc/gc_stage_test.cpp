@@ -162,8 +162,8 @@ std::string collections_log() {
         const bool last = round == 39;
         for (CapNo cap = 0; cap < 2; ++cap) {
             b.begin_block(t + cap, cap);
-            b.event(t + 10 + cap, RunThread{1 + cap});
-            b.event(t + 100'000 + cap, StopThread{1 + cap, 3, 0});
+            b.event(t + 10 + cap, RunThread{static_cast<ThreadId>(1 + cap)});
+            b.event(t + 100'000 + cap, StopThread{static_cast<ThreadId>(1 + cap), 3, 0});
             if (cap == 0) b.event(t + 150'000, RequestParGC{});
             b.event(t + 300'000 + cap, StartGC{});
             b.event(t + 310'000 + cap, GCWork{});
@@ -173,7 +173,7 @@ std::string collections_log() {
             if (!last) {
                 b.event(t + 400'000 + cap, HeapAllocated{1, 1000 * static_cast<std::uint64_t>(round + 1)});
                 if (cap == 0)
-                    b.event(t + 401'000, GCStatsGHC{1, static_cast<std::uint32_t>(round % 2), 5000, 100, 0, 1, 4096, 10, 20});
+                    b.event(t + 401'000, GCStatsGHC{1, static_cast<std::uint16_t>(round % 2), 5000, 100, 0, 1, 4096, 10, 20});
                 b.event(t + 402'000 + cap, EndGC{});
                 if (cap == 0) {
                     b.event(t + 403'000, HeapSize{1, 1 << 20});
