@@ -2,7 +2,7 @@
 # Builds eventlog2fxprof and runs the whole test suite: the normal build, then an
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the same tests, then a
 # ThreadSanitizer build of the suites whose code runs threads (the prefetching reader, the
-# GC analysis on its thread, the parallel gzip sink).
+# GC analysis and the capabilities' threading analysis on its thread, the parallel gzip sink).
 # Works whatever was configured before (tools/quickstart.sh configures build/ without tests:
 # the tests are switched back on here). Tests that need ../shared (upstream ghc-events data)
 # report SKIP without it.
@@ -46,10 +46,10 @@ if [[ "${EL2FX_SKIP_SANITIZERS:-0}" != "1" ]]; then
 
   start=$(date +%s)
   configure build-tsan -Db_sanitize=thread -Dbuildtype=debugoptimized
-  # gc: its profile tests convert with the GC analysis on the reader's thread; its summary
-  # tests run the binary.
-  meson compile -C build-tsan -j "$jobs" eventlog_tests fxprof_tests gc_tests src/cli/eventlog2fxprof
+  # gc: its profile tests convert with analyses on the reader's thread; its summary tests run
+  # the binary. threading: the capabilities' part on the reader's thread.
+  meson compile -C build-tsan -j "$jobs" eventlog_tests fxprof_tests gc_tests threading_tests src/cli/eventlog2fxprof
   TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --no-rebuild --print-errorlogs \
-    --num-processes "$jobs" --timeout-multiplier 20 eventlog fxprof gc
+    --num-processes "$jobs" --timeout-multiplier 20 eventlog fxprof gc threading
   stage tsan "$start"
 fi

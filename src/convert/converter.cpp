@@ -4,9 +4,11 @@
 #include <chrono>
 
 #include "analysis/gc/gc_stage.hpp"
+#include "analysis/threading/capability_stage.hpp"
 #include "analysis/threading/threading_analysis.hpp"
 #include "convert/contributors.hpp"
 #include "convert/gc_heap_contributor.hpp"
+#include "convert/stage_plan.hpp"
 #include "convert/tag_dispatch.hpp"
 #include "redaction/event_rewriter.hpp"
 #include "analysis/run/forgotten_labels.hpp"
@@ -157,38 +159,57 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     analysis::ThreadingResultCollector collector;
     analysis::ThreadingTee tee(*parts.threading, collector);
     const bool keep_threading = census.ticks > 0;
+    analysis::ThreadingSink& threading_sink =
+        keep_threading ? static_cast<analysis::ThreadingSink&>(tee) : *parts.threading;
+    // Where the analyses see the events as the reader gives them, the GC analysis and the
+    // capabilities' part of the threading analysis run on the reader's thread (gc_stage.hpp,
+    // capability_stage.hpp): the contributors get the same records and calls at the same events.
+    // Which of them, by what the census counted (stage_plan.hpp).
+    const bool on_reader = !options.window.spec.active() && !rewriting.shift_to_zero;
+    const StagePlan plan = on_reader ? plan_stages(report.run.events_by_tag, report.run.events) : StagePlan{};
     analysis::ThreadingOptions threading_options;
     threading_options.sampling_interval_ns = options.sampling_interval_ns;
-    analysis::ThreadingAnalysis threading(
-        report.diagnostics, threading_options,
-        keep_threading ? static_cast<analysis::ThreadingSink*>(&tee) : parts.threading);
+    if (plan.capabilities) threading_options.part = analysis::ThreadingPart::threads;
+    analysis::ThreadingAnalysis threading(report.diagnostics, threading_options, &threading_sink);
 
     run::ForgottenLabels forgotten_labels(census.threads, run::forgotten_grace_ns(options.sampling_interval_ns));
     context.forgotten_labels = &forgotten_labels;
     redaction::EventRewriter rewriter(rewriting);
     const TagDispatch dispatch(parts.all);
-    // Where the GC analysis sees the events as the reader gives them, it runs on the reader's
-    // thread (gc_stage.hpp): the contributor gets the same records at the same events.
-    const bool gc_on_reader = !options.window.spec.active() && !rewriting.shift_to_zero;
     gc::GcStage gc_stage;
+    analysis::CapabilityStage capability_stage(threading_options);
+    std::vector<eventlog::WorkerStage*> stages;
+    std::size_t gc_output = 0, capability_output = 0;  // their outputs' places in a batch
+    if (plan.gc) {
+        gc_output = stages.size();
+        stages.push_back(&gc_stage);
+    }
+    if (plan.capabilities) {
+        capability_output = stages.size();
+        stages.push_back(&capability_stage);
+    }
     std::optional<eventlog::EventPrefetcher> staged_events;
-    if (gc_on_reader) staged_events.emplace(reader, report.diagnostics, gc_stage);
+    if (!stages.empty()) staged_events.emplace(reader, report.diagnostics, stages);
     std::optional<eventlog::EventPrefetcher> plain_events;
-    if (!gc_on_reader)
+    if (stages.empty())
         plain_events.emplace(reader, report.diagnostics,
                              window_start ? std::optional(window_start->first) : std::nullopt);
-    eventlog::EventPrefetcher& events = gc_on_reader ? *staged_events : *plain_events;
-    if (gc_on_reader) parts.gc->analyse_on(gc_stage, events);
+    eventlog::EventPrefetcher& events = staged_events ? *staged_events : *plain_events;
+    if (plan.gc) parts.gc->analyse_on(gc_stage, events, gc_output);
     window::EventWindow window(options.window.spec, std::move(window_start));
     eventlog::EventClock clock;
     while (const eventlog::Event* next = window.next(events)) {
         const eventlog::Event* event = &rewriter.apply(*next);
         forgotten_labels.handle(*event);
+        if (plan.capabilities)  // the capabilities' calls for this event come before the threads'
+            analysis::CapabilityStage::deliver(events.stage_output(capability_output), events.given_in_batch(),
+                                               threading_sink);
         threading.handle(*event);
         clock.add(event->time);
         dispatch.handle(*event);
         watcher.after(*event, diagnostic_moments);
     }
+    if (plan.capabilities) analysis::CapabilityStage::finish(events.stage_output(capability_output), threading_sink);
     context.event_clock = &clock;
     analysis::ThreadingResult lives = threading.finish();
     if (keep_threading) kept_result = collector.take(lives.end_time);

@@ -82,7 +82,7 @@ void GcHeapContributor::contribute(ProfileContext& context, std::uint64_t end) {
     markers_->set_end(end);
     gc::GcAnalysisResult result;  // finish() hands over the unfinished collections
     if (stage_) {
-        gc::GcStage::deliver(events_->stage_output(), events_->given_in_batch(), *this);  // none is left
+        gc::GcStage::deliver(events_->stage_output(output_), events_->given_in_batch(), *this);  // none is left
         result = stage_->finish(summary_end, context.event_clock, *this);
     } else {
         if (context.event_clock) analysis_.set_clock(*context.event_clock);

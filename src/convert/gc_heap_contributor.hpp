@@ -50,18 +50,20 @@ public:
     bool wants(std::uint16_t tag) const override { return gc::GcAnalysis::concerns(tag); }
     void handle(const eventlog::Event& event) override {
         if (events_) {
-            eventlog::StageOutput& out = events_->stage_output();
+            eventlog::StageOutput& out = events_->stage_output(output_);
             gc::GcStage::deliver(out, events_->given_in_batch(), *this);
             if (!spent_.empty()) gc::GcStage::give_back(out, spent_);
         } else {
             analysis_.handle_without_clock(event);
         }
     }
-    // The analysis runs on `events`' worker instead (gc_stage.hpp): handle() hands on what it
-    // completed with the event at hand. Both must outlive contribute().
-    void analyse_on(gc::GcStage& stage, eventlog::EventPrefetcher& events) {
+    // The analysis runs on `events`' worker instead (gc_stage.hpp), its output the batches'
+    // `output`-th: handle() hands on what it completed with the event at hand. Both must
+    // outlive contribute().
+    void analyse_on(gc::GcStage& stage, eventlog::EventPrefetcher& events, std::size_t output) {
         stage_ = &stage;
         events_ = &events;
+        output_ = output;
     }
     void contribute(ProfileContext& context, std::uint64_t end) override;
     std::span<const std::uint16_t> shown_tags() const override;
@@ -74,6 +76,7 @@ private:
     gc::GcAnalysis analysis_;
     gc::GcStage* stage_ = nullptr;  // with analyse_on(): its analysis instead of analysis_
     eventlog::EventPrefetcher* events_ = nullptr;
+    std::size_t output_ = 0;
     // With the stage: collections the markers are done with, their memory the worker's to free
     // (before markers_: their deleters add to it until markers_ is gone).
     std::vector<gc::GcCollection> spent_;

@@ -38,33 +38,34 @@ inline void copy_record(std::uint8_t* to, const std::uint8_t* from, std::size_t 
 }  // namespace
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events)
-    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, nullptr) {}
+    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, {}) {}
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::optional<OrderKey> from)
-    : EventPrefetcher(reader, diagnostics, kBatchEvents, from, nullptr) {}
+    : EventPrefetcher(reader, diagnostics, kBatchEvents, from, {}) {}
 
-EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, WorkerStage& stage,
-                                 std::size_t batch_events)
-    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, &stage) {}
+EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics,
+                                 const std::vector<WorkerStage*>& stages, std::size_t batch_events)
+    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, stages) {}
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
-                                 std::optional<OrderKey> from, WorkerStage* stage)
+                                 std::optional<OrderKey> from, const std::vector<WorkerStage*>& stages)
     : reader_(reader),
       header_(reader.header()),
       diagnostics_(diagnostics),
-      batch_events_(std::max<std::size_t>(1, batch_events)),
-      stage_(stage),
-      stage_counted_(stage ? &stage->counted() : nullptr),
-      stage_tags_(stage ? &stage->wanted_tags() : nullptr) {
+      batch_events_(std::max<std::size_t>(1, batch_events)) {
     reader_.restart(reader_diagnostics_, from);
-    if (stage_) stage_noted_ = *stage_counted_;
+    for (WorkerStage* stage : stages) {
+        stages_.push_back(Stage{stage, &stage->wanted_tags(), stage->watched_caps(), &stage->counted(), stage->counted()});
+        stage_tags_ |= stage->wanted_tags();
+        if (stage->watched_caps()) watchers_.push_back(stage->watched_caps());
+    }
     for (std::size_t i = 0; i < kBatches; ++i) {
         auto batch = std::make_unique<Batch>();
         batch->records.resize(batch_events_);
         // Not value-initialised: only the pages records are copied to become resident (a
         // batch of usual records fills a third of it).
         batch->bytes.reset(new std::uint8_t[kBatchBytes]);
-        if (stage_) batch->stage_output = stage_->make_output();
+        for (WorkerStage* stage : stages) batch->stage_outputs.push_back(stage->make_output());
         free_.push_back(std::move(batch));
     }
     worker_ = std::thread([this] { run(); });
@@ -115,7 +116,7 @@ void EventPrefetcher::fill(Batch& batch) {
     batch.diagnostics.clear();
     batch.last = false;
     batch.failure = nullptr;
-    if (stage_) batch.stage_output->clear();
+    for (auto& out : batch.stage_outputs) out->clear();
     std::size_t used = 0;
     try {
         while (batch.size < batch_events_ && kBatchBytes - used >= kMaxRecordBytes) {
@@ -123,9 +124,10 @@ void EventPrefetcher::fill(Batch& batch) {
             if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
             if (!record) {
                 batch.last = true;
-                if (stage_) {
-                    stage_->end(batch.size, *batch.stage_output);
-                    if (stage_counted_->total() != stage_noted_.total()) note_stage_diagnostics(batch, batch.size);
+                for (std::size_t i = 0; i < stages_.size(); ++i) {
+                    stages_[i].stage->end(batch.size, reader_.latest_time(), *batch.stage_outputs[i]);
+                    if (stages_[i].counted->total() != stages_[i].noted.total())
+                        note_stage_diagnostics(batch, batch.size, stages_[i]);
                 }
                 return;
             }
@@ -138,7 +140,9 @@ void EventPrefetcher::fill(Batch& batch) {
             r.size = record->size;
             r.cap = record->cap.value_or(kGlobalCap);
             used += record->size;
-            if (stage_ && stage_tags_->test(load_be16(record->bytes))) run_stage(batch, *record);
+            // Most records go to no stage: one test for all of them, inline.
+            if (!stages_.empty() && (stage_tags_.test(load_be16(record->bytes)) || watched(record->cap)))
+                offer_to_stages(batch, *record);
         }
     } catch (...) {
         if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
@@ -157,27 +161,37 @@ void EventPrefetcher::note_diagnostics(Batch& batch) {
     noted_ = reader_diagnostics_;
 }
 
-// The stage sees the event just added to the batch (one of its tags), decoded.
-void EventPrefetcher::run_stage(Batch& batch, const RawRecord& record) {
+// The stages see the event just added to the batch if they want it (its tag, or its
+// capability), decoded once.
+void EventPrefetcher::offer_to_stages(Batch& batch, const RawRecord& record) {
+    const std::uint16_t tag = load_be16(record.bytes);
     const std::size_t index = batch.size - 1;
-    decode_record_into(header_, record.bytes, record.size, record.offset, stage_event_);
-    stage_event_.time = record.time;
-    stage_event_.cap = record.cap;
-    stage_->handle(stage_event_, index, *batch.stage_output);
-    if (stage_counted_->total() != stage_noted_.total()) note_stage_diagnostics(batch, index);
+    bool decoded = false;
+    for (std::size_t i = 0; i < stages_.size(); ++i) {
+        Stage& s = stages_[i];
+        if (!s.tags->test(tag) && !(s.watched && record.cap && watched_cap(*s.watched, *record.cap))) continue;
+        if (!decoded) {
+            decode_record_into(header_, record.bytes, record.size, record.offset, stage_event_);
+            stage_event_.time = record.time;
+            stage_event_.cap = record.cap;
+            decoded = true;
+        }
+        s.stage->handle(stage_event_, index, reader_.latest_time(), *batch.stage_outputs[i]);
+        if (s.counted->total() != s.noted.total()) note_stage_diagnostics(batch, index, s);
+    }
 }
 
-// What the stage counted for the event at `index` is counted just before the consumer gets it
+// What a stage counted for the event at `index` is counted just before the consumer gets it
 // (after what the reader counted for it): by the time the consumer is done with the event,
 // the counts are what they would be had the consumer run the stage.
-void EventPrefetcher::note_stage_diagnostics(Batch& batch, std::size_t index) {
-    const Diagnostics& counted = *stage_counted_;
+void EventPrefetcher::note_stage_diagnostics(Batch& batch, std::size_t index, Stage& stage) {
+    const Diagnostics& counted = *stage.counted;
     for (std::size_t i = 0; i < kDiagnosticCount; ++i) {
         const auto d = static_cast<Diagnostic>(i);
-        if (const std::uint64_t n = counted.count(d) - stage_noted_.count(d))
+        if (const std::uint64_t n = counted.count(d) - stage.noted.count(d))
             batch.diagnostics.push_back({index, d, n});
     }
-    stage_noted_ = counted;
+    stage.noted = counted;
 }
 
 void EventPrefetcher::count_diagnostics_before(std::size_t index) {
@@ -216,7 +230,7 @@ void EventPrefetcher::take_next_batch() {
 }
 
 const Event* EventPrefetcher::next(SkipBefore& skip) {
-    if (stage_) throw Error("events passed over undecoded would not reach the worker's stage");
+    if (!stages_.empty()) throw Error("events passed over undecoded would not reach the worker's stages");
     for (;;) {
         if (reading_) {
             if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare

@@ -40,10 +40,14 @@ public:
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events = kBatchEvents);
     // The same, from `from` on (TimeOrderedReader::restart).
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::optional<OrderKey> from);
-    // The same, from the start, with `stage` run on the worker on the events it wants (worker_stage.hpp;
-    // it must outlive this). Records are never passed over then: next(SkipBefore&) throws.
-    EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, WorkerStage& stage,
+    // The same, from the start, with `stages` run on the worker, each on the events it wants
+    // (worker_stage.hpp; they must outlive this). Records are never passed over then:
+    // next(SkipBefore&) throws.
+    EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, const std::vector<WorkerStage*>& stages,
                     std::size_t batch_events = kBatchEvents);
+    EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, WorkerStage& stage,
+                    std::size_t batch_events = kBatchEvents)
+        : EventPrefetcher(reader, diagnostics, std::vector<WorkerStage*>{&stage}, batch_events) {}
     // Stops the worker, whether or not every event was taken.
     ~EventPrefetcher();
     EventPrefetcher(const EventPrefetcher&) = delete;
@@ -58,7 +62,7 @@ public:
 
     // With a stage: its output in the batch of the event next() gave last, and how many events
     // of that batch next() gave (the last one's index + 1); at the end, the last batch, whole.
-    StageOutput& stage_output() { return *reading_->stage_output; }
+    StageOutput& stage_output(std::size_t stage = 0) { return *reading_->stage_outputs[stage]; }
     std::size_t given_in_batch() const { return position_; }
 
 private:
@@ -89,16 +93,17 @@ private:
         std::vector<DiagnosticCount> diagnostics;
         bool last = false;  // the reader's end (or its error) follows the events
         std::exception_ptr failure;
-        std::unique_ptr<StageOutput> stage_output;  // with a stage
+        std::vector<std::unique_ptr<StageOutput>> stage_outputs;  // one per stage
     };
 
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
-                    std::optional<OrderKey> from, WorkerStage* stage);
+                    std::optional<OrderKey> from, const std::vector<WorkerStage*>& stages);
     void run();  // the worker
     void fill(Batch& batch);
     void note_diagnostics(Batch& batch);
-    void run_stage(Batch& batch, const RawRecord& record);
-    void note_stage_diagnostics(Batch& batch, std::size_t index);
+    struct Stage;
+    void offer_to_stages(Batch& batch, const RawRecord& record);
+    void note_stage_diagnostics(Batch& batch, std::size_t index, Stage& stage);
     void take_next_batch();
     void count_diagnostics_before(std::size_t index);
 
@@ -107,9 +112,14 @@ private:
     const Header header_;       // a copy: the reader's own shares cache lines with its busy state
     Diagnostics& diagnostics_;  // the consumer's
     const std::size_t batch_events_;
-    WorkerStage* const stage_;                // or none
-    const Diagnostics* const stage_counted_;  // its counted(), asked once
-    const WorkerStage::Tags* const stage_tags_;  // its wanted_tags(), asked once
+    // A stage and what the worker asks of it for every record, asked once.
+    struct Stage {
+        WorkerStage* stage;
+        const WorkerStage::Tags* tags;
+        const std::vector<std::uint8_t>* watched;  // or none
+        const Diagnostics* counted;
+        Diagnostics noted;  // of counted, in batches already
+    };
 
     // The consumer's.
     alignas(kSeparateCacheLines) std::unique_ptr<Batch> reading_;
@@ -121,8 +131,17 @@ private:
     // The worker's: what the reader counts, and what of it went into batches already.
     alignas(kSeparateCacheLines) Diagnostics reader_diagnostics_;
     Diagnostics noted_;
-    Diagnostics stage_noted_;  // of stage_->counted()
-    Event stage_event_;        // decoded for the stage
+    std::vector<Stage> stages_;
+    WorkerStage::Tags stage_tags_;                              // any stage's
+    std::vector<const std::vector<std::uint8_t>*> watchers_;  // the stages' watched capabilities
+    // Whether a stage watches the capability of a record (of a tag none wants).
+    bool watched(std::optional<CapNo> cap) const {
+        if (!cap) return false;
+        for (const std::vector<std::uint8_t>* w : watchers_)
+            if (watched_cap(*w, *cap)) return true;
+        return false;
+    }
+    Event stage_event_;         // decoded for the stages
 
     // Shared, under the mutex. Four batches: the one the consumer reads, the one the worker
     // fills, the rest ready or free.

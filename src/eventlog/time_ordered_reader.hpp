@@ -57,6 +57,9 @@ public:
         return next_record_slowly();
     }
 
+    // The latest time of the records given so far in this pass (the last one's included).
+    std::uint64_t latest_time() const { return last_time_; }
+
     // Reads the events again from the first, keeping the index (no second indexing pass);
     // this pass's problems go to `diagnostics`. From `from` on, if given: what comes before
     // it is passed over (the blocks wholly before it are not read at all).

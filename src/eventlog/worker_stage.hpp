@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "eventlog/event.hpp"
 #include "util/diagnostics.hpp"
@@ -30,17 +31,27 @@ public:
     virtual ~WorkerStage() = default;
     // An empty output for one of the prefetcher's batches.
     virtual std::unique_ptr<StageOutput> make_output() const = 0;
-    // The tags of the events the stage handles (decoded on the worker); it never sees others.
+    // The tags of the events the stage handles (decoded on the worker).
     virtual const Tags& wanted_tags() const = 0;
-    // Each wanted event, in time order, on the worker. `index` is the event's place in its
-    // batch; what the stage outputs for it goes to `out`.
-    virtual void handle(const Event& event, std::size_t index, StageOutput& out) = 0;
+    // Capabilities whose every event the stage handles, whatever its tag: by number, non-zero
+    // for those, and every capability past the end (one not seen yet). None: only its tags.
+    // One object for the stage's life (the stage changes it as it goes, on the worker).
+    virtual const std::vector<std::uint8_t>* watched_caps() const { return nullptr; }
+    // Each event it wants, in time order, on the worker. `index` is the event's place in its
+    // batch; `latest` the latest time of any event so far, this one's included; what the
+    // stage outputs for it goes to `out`.
+    virtual void handle(const Event& event, std::size_t index, std::uint64_t latest, StageOutput& out) = 0;
     // After the last event (never after the reader's error): `index` is the number of events
-    // in the last batch.
-    virtual void end(std::size_t index, StageOutput& out) = 0;
+    // in the last batch, `latest` the latest time of all.
+    virtual void end(std::size_t index, std::uint64_t latest, StageOutput& out) = 0;
     // Where it counts, one object for its life (read on the worker after each call): the
     // consumer counts what it holds with the event that caused it, or at the end.
     virtual const Diagnostics& counted() const = 0;
 };
+
+// Whether `watched` (WorkerStage::watched_caps) takes every event of `cap`.
+inline bool watched_cap(const std::vector<std::uint8_t>& watched, CapNo cap) {
+    return cap >= watched.size() || watched[cap] != 0;
+}
 
 }  // namespace el2fx::eventlog

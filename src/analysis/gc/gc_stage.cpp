@@ -9,7 +9,8 @@ GcStage::GcStage() : analysis_(/*keep_records=*/true, &recorder_) {
 
 std::unique_ptr<eventlog::StageOutput> GcStage::make_output() const { return std::make_unique<Output>(); }
 
-void GcStage::handle(const eventlog::Event& event, std::size_t index, eventlog::StageOutput& out) {
+void GcStage::handle(const eventlog::Event& event, std::size_t index, std::uint64_t /*latest*/,
+                     eventlog::StageOutput& out) {
     recorder_.out = &static_cast<Output&>(out);
     recorder_.index = static_cast<std::uint32_t>(index);
     analysis_.handle_without_clock(event);

@@ -28,8 +28,9 @@ public:
     // handle_without_clock() (the consumer keeps the clock of every event).
     std::unique_ptr<eventlog::StageOutput> make_output() const override;
     const Tags& wanted_tags() const override { return tags_; }
-    void handle(const eventlog::Event& event, std::size_t index, eventlog::StageOutput& out) override;
-    void end(std::size_t /*index*/, eventlog::StageOutput& /*out*/) override {}
+    void handle(const eventlog::Event& event, std::size_t index, std::uint64_t latest,
+                eventlog::StageOutput& out) override;
+    void end(std::size_t /*index*/, std::uint64_t /*latest*/, eventlog::StageOutput& /*out*/) override {}
     const Diagnostics& counted() const override { return diagnostics_; }
 
     // The consumer's side: hands `sink` what the analysis completed with the events before the

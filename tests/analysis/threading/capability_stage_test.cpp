@@ -1,0 +1,276 @@
+// CapabilityStage runs the capabilities' part of the threading analysis on the prefetcher's
+// worker, the threads' part staying on the consumer. Together they must give exactly what one
+// analysis of both parts gives: the same sink calls in the same order, each delivered with the
+// same event, the same diagnostics counted by the time the consumer is done with each event,
+// the same end time, and the reader's error where the reader has it.
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <unistd.h>
+#include <variant>
+#include <vector>
+
+#include "analysis/threading/threading_analysis.hpp"
+#include "analysis/threading/capability_stage.hpp"
+#include "eventlog/byte_source.hpp"
+#include "eventlog/event_prefetcher.hpp"
+#include "eventlog/time_ordered_reader.hpp"
+#include "eventlog_builder.hpp"
+#include "temp_file.hpp"
+#include "upstream_data.hpp"
+#include "util/error.hpp"
+
+using namespace el2fx;
+using namespace el2fx::analysis;
+using namespace el2fx::eventlog;
+using el2fx::testing::EventlogBuilder;
+using el2fx::testing::TempFile;
+namespace fs = std::filesystem;
+
+namespace {
+
+using What =
+    std::variant<std::uint64_t, CapabilitySpan, Sample<CapabilityActivity>, ThreadStateSpan, Sample<ThreadActivity>>;
+
+// A sink call and how many events the consumer had taken when it came.
+struct Call {
+    std::size_t taken;
+    std::uint32_t id;
+    What what;
+    bool operator==(const Call&) const = default;
+};
+
+class LoggingSink final : public ThreadingSink {
+public:
+    void capability_started(CapNo cap, std::uint64_t time) override { add(cap, time); }
+    void capability_span(CapNo cap, const CapabilitySpan& span) override { add(cap, span); }
+    void capability_sample(CapNo cap, const Sample<CapabilityActivity>& s) override { add(cap, s); }
+    void thread_span(ThreadId thread, const ThreadStateSpan& span) override { add(thread, span); }
+    void thread_sample(ThreadId thread, const Sample<ThreadActivity>& s) override { add(thread, s); }
+
+    std::vector<Call> calls;
+    std::size_t taken = 0;
+
+private:
+    void add(std::uint32_t id, What what) { calls.push_back({taken, id, what}); }
+};
+
+// Everything the consumer sees: the calls, the diagnostics after each event and at the end,
+// the end time, and how many events came before an error (if one did).
+struct Seen {
+    std::vector<Call> calls;
+    std::vector<std::uint64_t> diagnostics_after;  // total, after each event
+    std::vector<std::uint64_t> final_counts;       // by kind
+    std::uint64_t end_time = 0;
+    bool failed = false;
+};
+
+void finish_seen(Seen& seen, const Diagnostics& d, const ThreadingResult& lives) {
+    for (std::size_t i = 0; i < kDiagnosticCount; ++i) seen.final_counts.push_back(d.count(static_cast<Diagnostic>(i)));
+    seen.end_time = lives.end_time;
+}
+
+// The analysis on the consumer, as before the stage.
+Seen on_consumer(TimeOrderedReader& reader) {
+    Seen seen;
+    Diagnostics d;
+    reader.restart(d);
+    LoggingSink sink;
+    ThreadingAnalysis analysis(d, {}, &sink);
+    try {
+        while (const Event* e = reader.next()) {
+            ++sink.taken;
+            analysis.handle(*e);
+            seen.diagnostics_after.push_back(d.total());
+        }
+    } catch (const Error&) {
+        seen.failed = true;
+        seen.calls = sink.calls;
+        return seen;
+    }
+    const ThreadingResult lives = analysis.finish();
+    seen.calls = sink.calls;
+    finish_seen(seen, d, lives);
+    return seen;
+}
+
+Seen on_worker(TimeOrderedReader& reader, std::size_t batch) {
+    Seen seen;
+    Diagnostics d;
+    LoggingSink sink;
+    CapabilityStage stage(ThreadingOptions{});
+    ThreadingOptions threads_part;
+    threads_part.part = ThreadingPart::threads;
+    ThreadingAnalysis threads(d, threads_part, &sink);
+    EventPrefetcher events(reader, d, stage, batch);
+    try {
+        while (const Event* e = events.next()) {
+            ++sink.taken;
+            CapabilityStage::deliver(events.stage_output(), events.given_in_batch(), sink);
+            threads.handle(*e);
+            seen.diagnostics_after.push_back(d.total());
+        }
+    } catch (const Error&) {
+        seen.failed = true;
+        seen.calls = sink.calls;
+        return seen;
+    }
+    CapabilityStage::finish(events.stage_output(), sink);
+    const ThreadingResult lives = threads.finish();
+    seen.calls = sink.calls;
+    finish_seen(seen, d, lives);
+    return seen;
+}
+
+void check_same(TimeOrderedReader& reader, std::initializer_list<std::size_t> batches) {
+    const Seen expected = on_consumer(reader);
+    for (std::size_t batch : batches) {
+        BOOST_TEST_CONTEXT("batch of " << batch) {
+            const Seen got = on_worker(reader, batch);
+            BOOST_TEST(got.calls.size() == expected.calls.size());
+            BOOST_TEST((got.calls == expected.calls));
+            BOOST_TEST((got.diagnostics_after == expected.diagnostics_after));
+            BOOST_TEST((got.final_counts == expected.final_counts));
+            BOOST_TEST(got.end_time == expected.end_time);
+            BOOST_TEST(got.failed == expected.failed);
+        }
+    }
+}
+
+// Scheduler events on three capabilities, collections with their phases and a heap census,
+// and what the analysis counts as odd: a scheduler event in the global block, a finished
+// thread run again and woken, a capability whose first event is one the stage does not
+// take by its tag (it watches capabilities not started yet).
+std::string scheduler_log() {
+    EventlogBuilder b;
+    b.declare_block_marker()
+        .declare<RunThread>()
+        .declare<StopThread>()
+        .declare<WakeupThread>()
+        .declare<StartGC>()
+        .declare<EndGC>()
+        .declare<GCWork>()
+        .declare<GCIdle>()
+        .declare<GCDone>()
+        .declare<HeapProfSampleBegin>()
+        .declare<UserMessage>();
+    const std::uint16_t finished = static_cast<std::uint16_t>(StopStatus::ThreadFinished);
+    for (int round = 0; round < 40; ++round) {
+        const std::uint64_t t = 1'000'000 * static_cast<std::uint64_t>(round);
+        for (CapNo cap = 0; cap < 2; ++cap) {
+            const ThreadId thread = 1 + cap + 2 * static_cast<ThreadId>(round % 5);
+            b.begin_block(t + cap, cap);
+            b.event(t + 10 + cap, RunThread{thread});
+            b.event(t + 200'000 + cap, StopThread{thread, round % 7 == 3 ? finished : std::uint16_t{3}, 0});
+            if (round % 7 == 4) b.event(t + 210'000 + cap, RunThread{thread - 2});  // finished before
+            b.event(t + 220'000 + cap, WakeupThread{thread + 2, cap});
+            if (round % 3 == 0) {
+                b.event(t + 300'000 + cap, StartGC{});
+                b.event(t + 310'000 + cap, GCWork{});
+                b.event(t + 320'000 + cap, GCIdle{});
+                b.event(t + 330'000 + cap, GCDone{});
+                // The census candidate's capability is watched: an event the stage does not
+                // take by its tag settles it.
+                if (cap == 0) b.event(t + 335'000, WakeupThread{thread, cap});
+                b.event(t + 400'000 + cap, EndGC{});
+            }
+            b.end_block();
+        }
+        b.begin_block(t + 5, kGlobalCap);
+        if (round % 6 == 0) b.event(t + 340'000, HeapProfSampleBegin{static_cast<std::uint64_t>(round)});
+        if (round % 9 == 2) b.event(t + 500'000, RunThread{99});  // no capability
+        b.end_block();
+        if (round == 20) b.begin_block(t + 7, 2).event(t + 600'000, UserMessage{Text{"late"}}).end_block();
+    }
+    return b.finish();
+}
+
+std::vector<fs::path> eventlogs_in(const fs::path& dir) {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir))
+        if (entry.is_regular_file() && entry.path().extension() == ".eventlog") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+void check_files_in(const fs::path& dir) {
+    std::size_t files = 0;
+    for (const fs::path& file : eventlogs_in(dir)) {
+        BOOST_TEST_CONTEXT(file.filename().string()) {
+            Diagnostics index;
+            try {
+                InputFile input(file.string());
+                TimeOrderedReader reader(input, index);
+                check_same(reader, {7, EventPrefetcher::kBatchEvents});
+                ++files;
+            } catch (const Error& e) {
+                BOOST_TEST_MESSAGE(file.filename().string() << ": not indexed: " << e.what());
+            }
+        }
+    }
+    BOOST_TEST(files > 0u);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(capability_stage)
+
+BOOST_AUTO_TEST_CASE(the_same_calls_with_the_same_events_as_on_the_consumer) {
+    TempFile f(scheduler_log());
+    Diagnostics index;
+    InputFile input(f.path);
+    TimeOrderedReader reader(input, index);
+    const Seen expected = on_consumer(reader);
+    // The log exercises what it claims to.
+    BOOST_REQUIRE(expected.calls.size() > 300u);
+    const auto count = [&](Diagnostic d) { return expected.final_counts[static_cast<std::size_t>(d)]; };
+    BOOST_TEST(count(Diagnostic::scheduler_event_without_capability) > 0u);
+    BOOST_TEST(count(Diagnostic::event_after_thread_finished) > 0u);
+    // Three capabilities started (one by a message only).
+    BOOST_TEST(std::count_if(expected.calls.begin(), expected.calls.end(), [](const Call& c) {
+                   return std::holds_alternative<std::uint64_t>(c.what);
+               }) == 3);
+    check_same(reader, {1, 2, 7, 64, EventPrefetcher::kBatchEvents});
+}
+
+BOOST_AUTO_TEST_CASE(the_readers_error_after_the_same_calls) {
+    TempFile f(scheduler_log());
+    Diagnostics index;
+    InputFile input(f.path);
+    TimeOrderedReader reader(input, index);
+    // The file shrinks after indexing: reading its end fails.
+    BOOST_REQUIRE(::truncate(f.path.c_str(), static_cast<off_t>(reader.stream_end().bytes / 2)) == 0);
+    const Seen expected = on_consumer(reader);
+    BOOST_REQUIRE(expected.failed);
+    BOOST_REQUIRE(!expected.calls.empty());
+    check_same(reader, {1, 5, EventPrefetcher::kBatchEvents});
+}
+
+BOOST_AUTO_TEST_CASE(records_are_not_passed_over_with_a_stage) {
+    TempFile f(scheduler_log());
+    Diagnostics index, d;
+    InputFile input(f.path);
+    TimeOrderedReader reader(input, index);
+    CapabilityStage stage(ThreadingOptions{});
+    EventPrefetcher events(reader, d, stage);
+    SkipBefore skip;
+    TagSet wanted;
+    skip.before = 1'000'000;
+    skip.wanted = &wanted;
+    BOOST_CHECK_THROW(events.next(skip), Error);
+}
+
+BOOST_AUTO_TEST_CASE(fixture_eventlogs_give_the_same_calls) {
+    const char* fixtures = std::getenv("EL2FX_FIXTURES");
+    BOOST_REQUIRE_MESSAGE(fixtures, "EL2FX_FIXTURES is not set (run the tests with `meson test`)");
+    check_files_in(fixtures);
+}
+
+BOOST_AUTO_TEST_CASE(ghc_events_testdata_eventlogs_give_the_same_calls, UPSTREAM_DATA) {
+    auto dir = el2fx::testing::upstream_data_dir();
+    BOOST_REQUIRE(dir);
+    check_files_in(*dir);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
