@@ -18,6 +18,7 @@
 #include "eventlog/event_prefetcher.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "eventlog_builder.hpp"
+#include "eventlog_files.hpp"
 #include "temp_file.hpp"
 #include "upstream_data.hpp"
 #include "util/error.hpp"
@@ -186,30 +187,9 @@ std::string collections_log() {
     return b.finish();
 }
 
-std::vector<fs::path> eventlogs_in(const fs::path& dir) {
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(dir))
-        if (entry.is_regular_file() && entry.path().extension() == ".eventlog") files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
 void check_files_in(const fs::path& dir) {
-    std::size_t files = 0;
-    for (const fs::path& file : eventlogs_in(dir)) {
-        BOOST_TEST_CONTEXT(file.filename().string()) {
-            Diagnostics index;
-            try {
-                InputFile input(file.string());
-                TimeOrderedReader reader(input, index);
-                check_same(reader, {7, EventPrefetcher::kBatchEvents});
-                ++files;
-            } catch (const Error& e) {
-                BOOST_TEST_MESSAGE(file.filename().string() << ": not indexed: " << e.what());
-            }
-        }
-    }
-    BOOST_TEST(files > 0u);
+    el2fx::testing::check_indexed_eventlogs_in(
+        dir, [](TimeOrderedReader& reader) { check_same(reader, {7, EventPrefetcher::kBatchEvents}); });
 }
 
 }  // namespace

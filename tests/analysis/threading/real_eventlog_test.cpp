@@ -14,6 +14,7 @@
 #include "analysis/threading/threading_analysis.hpp"
 #include "eventlog/byte_source.hpp"
 #include "eventlog/time_ordered_reader.hpp"
+#include "eventlog_files.hpp"
 #include "printing.hpp"
 #include "upstream_data.hpp"
 #include "util/error.hpp"
@@ -24,13 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<fs::path> eventlogs_in(const fs::path& dir) {
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(dir))
-        if (entry.is_regular_file() && entry.path().extension() == ".eventlog") files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
-    return files;
-}
+using el2fx::testing::eventlogs_in;
 
 std::string diagnostics_summary(const Diagnostics& d) {
     std::ostringstream out;
