@@ -58,6 +58,7 @@ EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnos
         stages_.push_back(Stage{stage, &stage->wanted_tags(), stage->watched_caps(), &stage->counted(), stage->counted()});
         stage_tags_ |= stage->wanted_tags();
         if (stage->watched_caps()) watchers_.push_back(stage->watched_caps());
+        watching_ = !watchers_.empty();
     }
     for (std::size_t i = 0; i < kBatches; ++i) {
         auto batch = std::make_unique<Batch>();
@@ -141,7 +142,7 @@ void EventPrefetcher::fill(Batch& batch) {
             r.cap = record->cap.value_or(kGlobalCap);
             used += record->size;
             // Most records go to no stage: one test for all of them, inline.
-            if (!stages_.empty() && (stage_tags_.test(load_be16(record->bytes)) || watched(record->cap)))
+            if (!stages_.empty() && (stage_tags_.test(load_be16(record->bytes)) || (watching_ && watched(record->cap))))
                 offer_to_stages(batch, *record);
         }
     } catch (...) {

@@ -27,8 +27,8 @@
 namespace el2fx::eventlog {
 
 // Two threads write to it and to the reader: each part gets cache lines of its own
-// (false sharing with a neighbour on the stack cost more than the reading saved).
-constexpr std::size_t kSeparateCacheLines = 128;  // two lines: Intel fetches lines in pairs
+// (false sharing with a neighbour on the stack cost more than the reading saved;
+// kSeparateCacheLines: worker_stage.hpp).
 
 class alignas(kSeparateCacheLines) EventPrefetcher {
 public:
@@ -113,7 +113,7 @@ private:
     Diagnostics& diagnostics_;  // the consumer's
     const std::size_t batch_events_;
     // A stage and what the worker asks of it for every record, asked once.
-    struct Stage {
+    struct alignas(kSeparateCacheLines) Stage {  // written on the worker (noted)
         WorkerStage* stage;
         const WorkerStage::Tags* tags;
         const std::vector<std::uint8_t>* watched;  // or none
@@ -134,6 +134,7 @@ private:
     std::vector<Stage> stages_;
     WorkerStage::Tags stage_tags_;                              // any stage's
     std::vector<const std::vector<std::uint8_t>*> watchers_;  // the stages' watched capabilities
+    bool watching_ = false;                                     // some (one test per record)
     // Whether a stage watches the capability of a record (of a tag none wants).
     bool watched(std::optional<CapNo> cap) const {
         if (!cap) return false;

@@ -16,15 +16,24 @@
 
 namespace el2fx::eventlog {
 
+// What two threads write gets cache lines of its own: two lines, as Intel fetches lines in
+// pairs. False sharing between neighbours written by the two threads costs more than the work
+// moved between them saves.
+constexpr std::size_t kSeparateCacheLines = 128;
+
 // One batch's share of a stage's output. Filled on the worker, read on the consumer once the
-// batch is handed over; cleared (on the worker) before the batch is filled again.
-class StageOutput {
+// batch is handed over; cleared (on the worker) before the batch is filled again. Aligned: the
+// worker fills one batch's output while the consumer reads (and writes its place in) another's,
+// and outputs made one after the other would share cache lines.
+class alignas(kSeparateCacheLines) StageOutput {
 public:
     virtual ~StageOutput() = default;
     virtual void clear() = 0;
 };
 
-class WorkerStage {
+// Aligned too: a stage's state, written on the worker, must not share a line with the
+// consumer's objects beside it (on the stack, as a rule).
+class alignas(kSeparateCacheLines) WorkerStage {
 public:
     using Tags = std::bitset<1 << 16>;
 
