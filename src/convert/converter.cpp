@@ -188,13 +188,12 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
         capability_output = stages.size();
         stages.push_back(&capability_stage);
     }
-    std::optional<eventlog::EventPrefetcher> staged_events;
-    if (!stages.empty()) staged_events.emplace(reader, report.diagnostics, stages);
-    std::optional<eventlog::EventPrefetcher> plain_events;
-    if (stages.empty())
-        plain_events.emplace(reader, report.diagnostics,
-                             window_start ? std::optional(window_start->first) : std::nullopt);
-    eventlog::EventPrefetcher& events = staged_events ? *staged_events : *plain_events;
+    std::optional<eventlog::EventPrefetcher> prefetcher;  // not movable: made in place
+    if (!stages.empty())
+        prefetcher.emplace(reader, report.diagnostics, stages);
+    else
+        prefetcher.emplace(reader, report.diagnostics, window_start ? std::optional(window_start->first) : std::nullopt);
+    eventlog::EventPrefetcher& events = *prefetcher;
     if (plan.gc) parts.gc->analyse_on(gc_stage, events, gc_output);
     window::EventWindow window(options.window.spec, std::move(window_start));
     eventlog::EventClock clock;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include <boost/test/unit_test.hpp>
@@ -13,6 +14,7 @@
 #include "eventlog/time_ordered_reader.hpp"
 #include "util/diagnostics.hpp"
 #include "util/error.hpp"
+#include "temp_file.hpp"
 
 namespace el2fx::testing {
 
@@ -45,5 +47,14 @@ void check_indexed_eventlogs_in(const std::filesystem::path& dir, Check&& check)
     }
     BOOST_TEST(files > 0u);
 }
+
+// An eventlog's bytes in a temporary file, indexed for time-ordered reads.
+struct IndexedLog {
+    explicit IndexedLog(const std::string& bytes) : file(bytes), input(file.path), reader(input, index) {}
+    TempFile file;
+    Diagnostics index;
+    eventlog::InputFile input;
+    eventlog::TimeOrderedReader reader;
+};
 
 }  // namespace el2fx::testing

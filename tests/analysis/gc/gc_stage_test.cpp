@@ -19,7 +19,6 @@
 #include "eventlog/time_ordered_reader.hpp"
 #include "eventlog_builder.hpp"
 #include "eventlog_files.hpp"
-#include "temp_file.hpp"
 #include "upstream_data.hpp"
 #include "util/error.hpp"
 
@@ -27,7 +26,6 @@ using namespace el2fx;
 using namespace el2fx::gc;
 using namespace el2fx::eventlog;
 using el2fx::testing::EventlogBuilder;
-using el2fx::testing::TempFile;
 namespace fs = std::filesystem;
 
 namespace {
@@ -197,10 +195,8 @@ void check_files_in(const fs::path& dir) {
 BOOST_AUTO_TEST_SUITE(gc_stage)
 
 BOOST_AUTO_TEST_CASE(the_same_records_with_the_same_events_as_on_the_consumer) {
-    TempFile f(collections_log());
-    Diagnostics index;
-    InputFile input(f.path);
-    TimeOrderedReader reader(input, index);
+    el2fx::testing::IndexedLog log(collections_log());
+    TimeOrderedReader& reader = log.reader;
     const Seen expected = on_consumer(reader);
     // The log exercises what it claims to: collections and heap samples as they complete,
     // and the one under way at the end from finish().
@@ -214,12 +210,10 @@ BOOST_AUTO_TEST_CASE(the_same_records_with_the_same_events_as_on_the_consumer) {
 }
 
 BOOST_AUTO_TEST_CASE(the_readers_error_after_the_same_records) {
-    TempFile f(collections_log());
-    Diagnostics index;
-    InputFile input(f.path);
-    TimeOrderedReader reader(input, index);
+    el2fx::testing::IndexedLog log(collections_log());
+    TimeOrderedReader& reader = log.reader;
     // The file shrinks after indexing: reading its end fails.
-    BOOST_REQUIRE(::truncate(f.path.c_str(), static_cast<off_t>(reader.stream_end().bytes / 2)) == 0);
+    BOOST_REQUIRE(::truncate(log.file.path.c_str(), static_cast<off_t>(reader.stream_end().bytes / 2)) == 0);
     const Seen expected = on_consumer(reader);
     BOOST_REQUIRE(expected.failed);
     BOOST_REQUIRE(!expected.records.empty());
@@ -237,10 +231,9 @@ BOOST_AUTO_TEST_CASE(the_stage_sees_only_the_tags_it_wants) {
 }
 
 BOOST_AUTO_TEST_CASE(records_are_not_passed_over_with_a_stage) {
-    TempFile f(collections_log());
-    Diagnostics index, d;
-    InputFile input(f.path);
-    TimeOrderedReader reader(input, index);
+    el2fx::testing::IndexedLog log(collections_log());
+    TimeOrderedReader& reader = log.reader;
+    Diagnostics d;
     GcStage stage;
     EventPrefetcher events(reader, d, stage);
     SkipBefore skip;

@@ -18,7 +18,6 @@
 #include "eventlog/time_ordered_reader.hpp"
 #include "eventlog_builder.hpp"
 #include "eventlog_files.hpp"
-#include "temp_file.hpp"
 #include "upstream_data.hpp"
 #include "util/error.hpp"
 
@@ -26,7 +25,6 @@ using namespace el2fx;
 using namespace el2fx::analysis;
 using namespace el2fx::eventlog;
 using el2fx::testing::EventlogBuilder;
-using el2fx::testing::TempFile;
 namespace fs = std::filesystem;
 
 namespace {
@@ -197,10 +195,8 @@ void check_files_in(const fs::path& dir) {
 BOOST_AUTO_TEST_SUITE(capability_stage)
 
 BOOST_AUTO_TEST_CASE(the_same_calls_with_the_same_events_as_on_the_consumer) {
-    TempFile f(scheduler_log());
-    Diagnostics index;
-    InputFile input(f.path);
-    TimeOrderedReader reader(input, index);
+    el2fx::testing::IndexedLog log(scheduler_log());
+    TimeOrderedReader& reader = log.reader;
     const Seen expected = on_consumer(reader);
     // The log exercises what it claims to.
     BOOST_REQUIRE(expected.calls.size() > 300u);
@@ -215,12 +211,10 @@ BOOST_AUTO_TEST_CASE(the_same_calls_with_the_same_events_as_on_the_consumer) {
 }
 
 BOOST_AUTO_TEST_CASE(the_readers_error_after_the_same_calls) {
-    TempFile f(scheduler_log());
-    Diagnostics index;
-    InputFile input(f.path);
-    TimeOrderedReader reader(input, index);
+    el2fx::testing::IndexedLog log(scheduler_log());
+    TimeOrderedReader& reader = log.reader;
     // The file shrinks after indexing: reading its end fails.
-    BOOST_REQUIRE(::truncate(f.path.c_str(), static_cast<off_t>(reader.stream_end().bytes / 2)) == 0);
+    BOOST_REQUIRE(::truncate(log.file.path.c_str(), static_cast<off_t>(reader.stream_end().bytes / 2)) == 0);
     const Seen expected = on_consumer(reader);
     BOOST_REQUIRE(expected.failed);
     BOOST_REQUIRE(!expected.calls.empty());
@@ -228,10 +222,9 @@ BOOST_AUTO_TEST_CASE(the_readers_error_after_the_same_calls) {
 }
 
 BOOST_AUTO_TEST_CASE(records_are_not_passed_over_with_a_stage) {
-    TempFile f(scheduler_log());
-    Diagnostics index, d;
-    InputFile input(f.path);
-    TimeOrderedReader reader(input, index);
+    el2fx::testing::IndexedLog log(scheduler_log());
+    TimeOrderedReader& reader = log.reader;
+    Diagnostics d;
     CapabilityStage stage(ThreadingOptions{});
     EventPrefetcher events(reader, d, stage);
     SkipBefore skip;
