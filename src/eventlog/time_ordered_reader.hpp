@@ -93,7 +93,12 @@ private:
         return &record_;
     }
     void activate_due_ranges();
+    // Whether a range not yet started may hold a record due at `time` or before.
+    bool range_due(std::uint64_t time) const {
+        return next_range_ < ranges_.size() && ranges_[next_range_].min_time <= time;
+    }
     void push(std::size_t cursor);
+    void replace_first(std::size_t cursor);
     void update_bound();
 
     InputFile& input_;
