@@ -52,12 +52,18 @@ public:
 
     // Frames records until the window is full; call after pop_into() and before reading the
     // head. Inline for the usual case (one record taken, one fixed-size record loaded already
-    // to take its place); fill_slowly() does the rest.
+    // to take its place, also where that empties the window: a range already in time order);
+    // fill_slowly() does the rest.
     void fill() {
-        if (first_ < window_.size() && first_ < kCompactAfter && window_.size() - first_ + 1 == range_.window &&
-            try_frame_fixed()) {
-            find_head();
-            return;
+        if (first_ < kCompactAfter && window_.size() - first_ + 1 == range_.window) {
+            if (first_ == window_.size()) {  // the window was one record: it stays in the same place
+                window_.clear();
+                first_ = 0;
+            }
+            if (try_frame_fixed()) {
+                find_head();
+                return;
+            }
         }
         fill_slowly();
     }
