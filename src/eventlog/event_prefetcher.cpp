@@ -119,8 +119,29 @@ void EventPrefetcher::fill(Batch& batch) {
     batch.failure = nullptr;
     for (auto& out : batch.stage_outputs) out->clear();
     std::size_t used = 0;
+    const auto room = [&] { return batch.size < batch_events_ && kBatchBytes - used >= kMaxRecordBytes; };
+    const auto add = [&](const RawRecord& record) {
+        if (record.size > kMaxRecordBytes)  // framing cannot give one; never write past the batch
+            throw Error("record larger than any eventlog record", {{}, record.offset, {}});
+        copy_record(batch.bytes.get() + used, record.bytes, record.size);
+        Record& r = batch.records[batch.size++];  // field by field: no struct copy through the stack
+        r.offset = record.offset;
+        r.time = record.time;
+        r.size = record.size;
+        r.cap = record.cap.value_or(kGlobalCap);
+        used += record.size;
+        // Most records go to no stage: one test for all of them, inline.
+        if (!stages_.empty() && (stage_tags_.test(load_be16(record.bytes)) || (watching_ && watched(record.cap))))
+            offer_to_stages(batch, record);
+    };
     try {
-        while (batch.size < batch_events_ && kBatchBytes - used >= kMaxRecordBytes) {
+        while (room()) {
+            // Most records come in runs of one block's, with nothing between them to note.
+            if (reader_.next_records_of_block([&](const RawRecord& record) {
+                    add(record);
+                    return room();
+                }))
+                continue;
             const RawRecord* record = reader_.next_record();
             if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
             if (!record) {
@@ -132,18 +153,7 @@ void EventPrefetcher::fill(Batch& batch) {
                 }
                 return;
             }
-            if (record->size > kMaxRecordBytes)  // framing cannot give one; never write past the batch
-                throw Error("record larger than any eventlog record", {{}, record->offset, {}});
-            copy_record(batch.bytes.get() + used, record->bytes, record->size);
-            Record& r = batch.records[batch.size++];  // field by field: no struct copy through the stack
-            r.offset = record->offset;
-            r.time = record->time;
-            r.size = record->size;
-            r.cap = record->cap.value_or(kGlobalCap);
-            used += record->size;
-            // Most records go to no stage: one test for all of them, inline.
-            if (!stages_.empty() && (stage_tags_.test(load_be16(record->bytes)) || (watching_ && watched(record->cap))))
-                offer_to_stages(batch, *record);
+            add(*record);
         }
     } catch (...) {
         if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);

@@ -37,6 +37,7 @@ void TimeOrderedReader::restart(Diagnostics& diagnostics, std::optional<OrderKey
     free_slots_.clear();
     heap_.clear();
     last_cursor_ = kNoCursor;
+    last_filled_ = false;
     last_time_ = 0;
 }
 

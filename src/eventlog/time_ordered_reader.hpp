@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "eventlog/byte_source.hpp"
@@ -51,10 +52,35 @@ public:
     const RawRecord* next_record() {
         if (last_cursor_ != kNoCursor) {
             RangeCursor& cursor = *cursors_[last_cursor_];
-            fill_with_context(cursor);
+            if (!std::exchange(last_filled_, false)) fill_with_context(cursor);
             if (!from_ && !cursor.done() && before_bound(cursor)) return emit_from(last_cursor_);
         }
         return next_record_slowly();
+    }
+
+    // The records that follow from the block read last, given to `take(const RawRecord&)`
+    // (each valid until the next call) while `take` returns true: as next_record() would give
+    // them, but without its checks between records of one block. Only while nothing else can
+    // come between them: no other block's record, no diagnostic, no record passed over. How
+    // many it gave; 0 where next_record() must give the next one.
+    template <class Take>
+    std::size_t next_records_of_block(Take&& take) {
+        if (last_cursor_ == kNoCursor || from_) return 0;
+        RangeCursor& cursor = *cursors_[last_cursor_];
+        const std::uint64_t counted = diagnostics_->total();
+        std::size_t given = 0;
+        for (;;) {
+            fill_with_context(cursor);
+            if (cursor.done() || !before_bound(cursor) || cursor.head_time() < last_time_ ||
+                diagnostics_->total() != counted) {
+                last_filled_ = true;  // next_record() goes on from here
+                return given;
+            }
+            cursor.pop_into(record_);
+            last_time_ = record_.time;
+            ++given;
+            if (!take(static_cast<const RawRecord&>(record_))) return given;
+        }
     }
 
     // The latest time of the records given so far in this pass (the last one's included).
@@ -111,6 +137,7 @@ private:
     std::vector<std::size_t> free_slots_;
     std::vector<Active> heap_;
     std::size_t last_cursor_ = kNoCursor;  // emitted from last; filled and re-queued on the next call
+    bool last_filled_ = false;             // it was filled already (next_records_of_block stopped)
     std::uint64_t last_time_ = 0;
     OrderKey bound_;  // last_cursor_ is taken again while its head comes before it (update_bound)
     std::optional<OrderKey> from_;  // records before it are passed over

@@ -164,6 +164,62 @@ BOOST_AUTO_TEST_CASE(many_interleaved_capabilities_match_a_stable_sort) {
     }
 }
 
+// Runs of one block's records (next_records_of_block, the prefetcher's way) mixed with single
+// records give the same records, each with the same diagnostics counted by then, whether a
+// run is cut short by its taker or stops by itself (another block due, a diagnostic).
+BOOST_AUTO_TEST_CASE(runs_of_a_blocks_records_give_what_single_records_give) {
+    std::mt19937 rng(5);
+    auto b = base();
+    for (int block = 0; block < 3; ++block) {
+        for (CapNo cap = 0; cap < 4; ++cap) {
+            const std::uint64_t t0 = 10'000 * static_cast<std::uint64_t>(block) + 3 * std::uint64_t{cap};
+            b.begin_block(t0, cap);
+            std::uint64_t t = t0;
+            const int n = block == 1 && cap == 2 ? static_cast<int>(kMaxReorderWindow) + 300 : 200;
+            for (int i = 0; i < n; ++i) {
+                t += rng() % 8 == 0 ? 40 : rng() % 3;  // long runs and short ones, ties
+                b.event(t, RunThread{static_cast<ThreadId>(i)});
+            }
+            if (block == 1 && cap == 2) b.event(t0 + 1, StopThread{1, 3, 0});  // beyond any window
+            b.end_block();
+        }
+    }
+    TempFile f(b.finish());
+    InputFile input(f.path);
+    Diagnostics index;
+    TimeOrderedReader reader(input, index);
+    struct Taken {
+        std::uint64_t time, offset, diagnostics;
+        bool operator==(const Taken&) const = default;
+    };
+    Diagnostics plain_pass;
+    reader.restart(plain_pass);
+    std::vector<Taken> expected;
+    while (const RawRecord* r = reader.next_record()) expected.push_back({r->time, r->offset, plain_pass.total()});
+    BOOST_REQUIRE(plain_pass.count(Diagnostic::reorder_window_exceeded) > 0u);
+    for (std::uint32_t seed : {1u, 2u, 3u}) {
+        std::mt19937 cut(seed);
+        Diagnostics pass;
+        reader.restart(pass);
+        std::vector<Taken> got;
+        std::size_t runs = 0;
+        for (;;) {
+            const std::size_t given = reader.next_records_of_block([&](const RawRecord& r) {
+                got.push_back({r.time, r.offset, pass.total()});
+                return cut() % 16 != 0;
+            });
+            if (given > 1) ++runs;
+            if (given > 0) continue;
+            const RawRecord* r = reader.next_record();
+            if (!r) break;
+            got.push_back({r->time, r->offset, pass.total()});
+        }
+        BOOST_TEST(runs > 10u);
+        BOOST_CHECK(got == expected);
+        BOOST_TEST(pass.total() == plain_pass.total());
+    }
+}
+
 // A pass from a record on gives exactly what follows it in a whole pass: the records before
 // it are passed over, whichever blocks they are in (ties at its time included).
 BOOST_AUTO_TEST_CASE(restart_from_a_record_gives_the_rest_of_a_whole_pass) {
