@@ -23,10 +23,15 @@ void ForgottenLabels::follow(const eventlog::Event& event) {
             break;
         default: break;
     }
-    while (!finished_.empty() && finished_.front().first + grace_ns_ < event.time) {
+    expire(event.time);
+}
+
+void ForgottenLabels::expire(std::uint64_t now) {
+    while (!finished_.empty() && finished_.front().first + grace_ns_ < now) {
         labels_.erase(finished_.front().second);
         finished_.pop_front();
     }
+    expires_at_ = finished_.empty() ? ~std::uint64_t{0} : finished_.front().first + grace_ns_;
 }
 
 std::string_view ForgottenLabels::label(eventlog::ThreadId id) const {

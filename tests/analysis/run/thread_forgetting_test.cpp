@@ -177,4 +177,28 @@ BOOST_AUTO_TEST_CASE(forgotten_labels_follow_the_events_and_go_a_grace_after_the
     BOOST_TEST(labels.label(2).empty());
 }
 
+// Several forgotten threads finish at different times: each label goes at the first event
+// after its own grace, whatever kind of event moves the clock there.
+BOOST_AUTO_TEST_CASE(forgotten_labels_go_one_by_one_at_the_end_of_each_grace) {
+    ThreadCatalog catalog;
+    for (ev::ThreadId id = 1; id <= 4; ++id) catalog.handle(event(id, 0, ev::CreateThread{id}));
+    catalog.forget_unless({true, false, false, false});
+    ForgottenLabels labels(catalog, 100);
+    labels.handle(event(10, 0, ev::ThreadLabel{2, ev::Text{"two"}}));
+    labels.handle(event(10, 0, ev::ThreadLabel{3, ev::Text{"three"}}));
+    labels.handle(event(10, 0, ev::ThreadLabel{4, ev::Text{"four"}}));
+    labels.handle(event(20, 0, ev::StopThread{2, kFinished, 0}));
+    labels.handle(event(50, 1, ev::StopThread{3, kFinished, 0}));
+    labels.handle(event(60, 0, ev::StopThread{4, 2, 0}));  // blocked, not finished: stays
+    labels.handle(event(121, 0, ev::RunThread{1}));        // past 2's grace only
+    BOOST_TEST(labels.label(2).empty());
+    BOOST_TEST(labels.label(3) == "three");
+    labels.handle(event(150, 1, ev::WakeupThread{1, 0}));  // 3's grace ends at 150: not past it
+    BOOST_TEST(labels.label(3) == "three");
+    labels.handle(event(151, 1, ev::GCIdle{}));
+    BOOST_TEST(labels.label(3).empty());
+    labels.handle(event(10'000, 0, ev::StartGC{}));
+    BOOST_TEST(labels.label(4) == "four");
+}
+
 BOOST_AUTO_TEST_SUITE_END()
