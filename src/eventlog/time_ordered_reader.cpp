@@ -73,7 +73,7 @@ void TimeOrderedReader::replace_first(std::size_t cursor) {
 }
 
 void TimeOrderedReader::activate_due_ranges() {
-    while (next_range_ < ranges_.size() && (heap_.empty() || ranges_[next_range_].min_time <= heap_.front().time)) {
+    while (next_range_ < ranges_.size() && (heap_.empty() || range_due(heap_.front().time))) {
         if (from_ && ranges_[next_range_].max_time < from_->time) {
             ++next_range_;  // wholly before the start: never read
             continue;
@@ -100,8 +100,7 @@ void TimeOrderedReader::activate_due_ranges() {
 void TimeOrderedReader::update_bound() {
     bound_ = {~std::uint64_t{0}, ~std::uint64_t{0}};
     if (!heap_.empty()) bound_ = {heap_.front().time, heap_.front().offset};
-    if (next_range_ < ranges_.size() && ranges_[next_range_].min_time <= bound_.time)
-        bound_ = {ranges_[next_range_].min_time, 0};
+    if (range_due(bound_.time)) bound_ = {ranges_[next_range_].min_time, 0};
 }
 
 const Event* TimeOrderedReader::next() {
