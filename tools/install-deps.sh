@@ -3,7 +3,7 @@
 # Needs root (or sudo) only when something is missing.
 set -euo pipefail
 
-packages=(g++ meson ninja-build pkg-config zlib1g-dev rapidjson-dev libcxxopts-dev libboost-test-dev)
+packages=(g++ meson ninja-build pkg-config zlib1g-dev libisal-dev rapidjson-dev libcxxopts-dev libboost-test-dev)
 # Sanitizer and fuzzer builds use clang with its runtime; the record-ghc tests build their
 # fixture programs with GHC (Debian's ghc: ~73 MB download, ~30 s to install; without it they SKIP).
 for arg in "$@"; do

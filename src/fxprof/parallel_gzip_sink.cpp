@@ -5,78 +5,33 @@
 #include <climits>
 #include <zlib.h>
 
+#include "fxprof/block_deflater.hpp"
+
 #include "util/error.hpp"
 
 namespace el2fx::fxprof {
 namespace {
 
 constexpr std::size_t kWindow = 32 << 10;  // deflate's reach back: the dictionary each block gets
-constexpr int kRawDeflate = -15;           // no zlib or gzip wrapper: this sink writes the gzip one
-constexpr int kMemLevel = 8;
-
-Error zlib_error(const char* what, int code) {
-    return Error(std::string("gzip: ") + what + " failed (zlib " + std::to_string(code) + ")");
-}
-
 void put_le32(std::array<unsigned char, 8>& out, std::size_t at, std::uint32_t v) {
     for (int i = 0; i < 4; ++i) out[at + static_cast<std::size_t>(i)] = static_cast<unsigned char>(v >> (8 * i));
 }
 
 }  // namespace
 
-// A worker's deflate stream, reset for each block.
-class ParallelGzipSink::Deflater {
-public:
-    explicit Deflater(int level) {
-        const int rc = deflateInit2(&zs_, level, Z_DEFLATED, kRawDeflate, kMemLevel, Z_DEFAULT_STRATEGY);
-        if (rc != Z_OK) throw zlib_error("deflateInit2", rc);
-    }
-    ~Deflater() { deflateEnd(&zs_); }
-    Deflater(const Deflater&) = delete;
-    Deflater& operator=(const Deflater&) = delete;
-
-    // Deflates `input` after `dictionary`, ending on a byte boundary or (last) the stream's end.
-    void compress(const std::vector<unsigned char>& input, const std::vector<unsigned char>& dictionary, bool last,
-                  std::vector<unsigned char>& output) {
-        int rc = deflateReset(&zs_);
-        if (rc != Z_OK) throw zlib_error("deflateReset", rc);
-        if (!dictionary.empty()) {
-            rc = deflateSetDictionary(&zs_, dictionary.data(), static_cast<uInt>(dictionary.size()));
-            if (rc != Z_OK) throw zlib_error("deflateSetDictionary", rc);
-        }
-        output.resize(deflateBound(&zs_, static_cast<uLong>(input.size())) + 16);  // + the flush marker
-        zs_.next_in = const_cast<Bytef*>(input.data());
-        zs_.avail_in = static_cast<uInt>(input.size());
-        std::size_t produced = 0;
-        for (;;) {
-            zs_.next_out = output.data() + produced;
-            zs_.avail_out = static_cast<uInt>(output.size() - produced);
-            rc = deflate(&zs_, last ? Z_FINISH : Z_SYNC_FLUSH);
-            produced = output.size() - zs_.avail_out;
-            if (rc == Z_STREAM_ERROR) throw zlib_error("deflate", rc);
-            const bool complete = last ? rc == Z_STREAM_END : (zs_.avail_in == 0 && zs_.avail_out != 0);
-            if (complete) break;
-            if (zs_.avail_out == 0)
-                output.resize(output.size() * 2);  // beyond the bound: never expected
-            else if (rc != Z_OK && rc != Z_BUF_ERROR)
-                throw zlib_error("deflate", rc);
-        }
-        output.resize(produced);
-    }
-
-private:
-    z_stream zs_{};
-};
-
 ParallelGzipSink::ParallelGzipSink(ByteSink& downstream, int level, unsigned workers, std::size_t block_bytes)
+    : ParallelGzipSink(downstream, level, fastest_engine(level), workers, block_bytes) {}
+
+ParallelGzipSink::ParallelGzipSink(ByteSink& downstream, int level, DeflateEngine engine, unsigned workers,
+                                   std::size_t block_bytes)
     : downstream_(downstream),
       level_(level),
+      engine_(engine),
       block_bytes_(std::clamp<std::size_t>(block_bytes, 1, UINT_MAX / 2)),
       max_jobs_(std::max(1u, workers) + 2),
       filling_(std::make_unique<Job>()) {
-    Deflater check(level_);  // an invalid level fails here, not on a worker
+    make_block_deflater(engine_, level_);  // a missing engine or an invalid level fails here, not on a worker
     filling_->input.reserve(block_bytes_);
-    crc_ = static_cast<std::uint32_t>(crc32(0, nullptr, 0));
     for (unsigned i = 0; i < std::max(1u, workers); ++i) workers_.emplace_back([this] { run(); });
 }
 
@@ -93,11 +48,11 @@ void ParallelGzipSink::stop_workers() {
 }
 
 // Compresses a taken job; its failure is kept for the writer to throw in stream order.
-void ParallelGzipSink::compress(Job& job, Deflater* deflater, std::exception_ptr init_failure) {
+void ParallelGzipSink::compress(Job& job, BlockDeflater* deflater, std::exception_ptr init_failure) {
     try {
         if (init_failure) std::rethrow_exception(init_failure);
         deflater->compress(job.input, job.dictionary, job.last, job.output);
-        job.crc = static_cast<std::uint32_t>(crc32(0, job.input.data(), static_cast<uInt>(job.input.size())));
+        job.crc = gzip_crc32(0, job.input.data(), job.input.size());
     } catch (...) {
         job.failure = std::current_exception();
     }
@@ -109,10 +64,10 @@ void ParallelGzipSink::compress(Job& job, Deflater* deflater, std::exception_ptr
 }
 
 void ParallelGzipSink::run() {
-    std::unique_ptr<Deflater> deflater;
+    std::unique_ptr<BlockDeflater> deflater;
     std::exception_ptr init_failure;
     try {
-        deflater = std::make_unique<Deflater>(level_);
+        deflater = make_block_deflater(engine_, level_);
     } catch (...) {
         init_failure = std::current_exception();
     }
@@ -137,7 +92,7 @@ bool ParallelGzipSink::help_with_a_waiting_job() {
         if (next_to_start_ >= jobs_.size()) return false;
         job = jobs_[next_to_start_++].get();
     }
-    if (!own_deflater_) own_deflater_ = std::make_unique<Deflater>(level_);
+    if (!own_deflater_) own_deflater_ = make_block_deflater(engine_, level_);
     compress(*job, own_deflater_.get(), nullptr);
     return true;
 }

@@ -11,9 +11,11 @@
 #include <sys/un.h>
 #include <thread>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "check/profile_check.hpp"
 #include "fxprof_test_util.hpp"
+#include "fxprof/block_deflater.hpp"
 #include "fxprof/gzip.hpp"
 #include "fxprof/parallel_gzip_sink.hpp"
 #include "fxprof/output_file.hpp"
@@ -383,13 +385,43 @@ std::string sample_text(std::size_t size) {
     return out;
 }
 
-std::string parallel_gzip(const std::string& text, unsigned workers, std::size_t block, std::size_t piece = 4093) {
+std::string parallel_gzip(const std::string& text, unsigned workers, std::size_t block, std::size_t piece = 4093,
+                          DeflateEngine engine = fastest_engine(GzipSink::kDefaultLevel)) {
     std::string out;
     StringSink sink(out);
-    ParallelGzipSink gz(sink, GzipSink::kDefaultLevel, workers, block);
+    ParallelGzipSink gz(sink, GzipSink::kDefaultLevel, engine, workers, block);
     for (std::size_t at = 0; at < text.size(); at += piece)
         gz.write(text.data() + at, std::min(piece, text.size() - at));
     gz.finish();
+    return out;
+}
+
+// The engines this build has: zlib, and igzip where the build found ISA-L.
+std::vector<DeflateEngine> engines() {
+    std::vector<DeflateEngine> all{DeflateEngine::zlib};
+    if (has_engine(DeflateEngine::isal)) all.push_back(DeflateEngine::isal);
+    else BOOST_TEST_MESSAGE("this build has no igzip (ISA-L): only zlib is tested");
+    return all;
+}
+
+const char* name(DeflateEngine engine) { return engine == DeflateEngine::zlib ? "zlib" : "igzip"; }
+
+// Inflates `gz` as one gzip member, as the profiler's DecompressionStream('gzip') does: the
+// member must end exactly where the bytes do (a second member would be left over, unread).
+std::string inflate_one_member(const std::string& gz) {
+    z_stream zs{};
+    BOOST_REQUIRE(inflateInit2(&zs, 16 + 15) == Z_OK);
+    std::string out(gz.size() * 20 + 1024, '\0');
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));
+    zs.avail_in = static_cast<uInt>(gz.size());
+    zs.next_out = reinterpret_cast<Bytef*>(out.data());
+    zs.avail_out = static_cast<uInt>(out.size());
+    const int rc = inflate(&zs, Z_FINISH);
+    const uInt left = zs.avail_in;
+    out.resize(out.size() - zs.avail_out);
+    inflateEnd(&zs);
+    BOOST_TEST(rc == Z_STREAM_END);
+    BOOST_TEST(left == 0u, left << " bytes after the first member");
     return out;
 }
 
@@ -399,18 +431,23 @@ BOOST_AUTO_TEST_CASE(decompresses_to_the_input_whatever_the_sizes) {
              {std::size_t{0}, std::size_t{1}, block - 1, block, block + 1, 5 * block + 3, std::size_t{70001}}) {
             if (size > 100 * block + 100) continue;  // tiny blocks: a long text is only slow
             const std::string text = sample_text(size);
-            for (unsigned workers : {1u, 2u, 3u})
-                BOOST_TEST(gunzip(parallel_gzip(text, workers, block)) == text,
-                           "block " << block << ", size " << size << ", workers " << workers);
+            for (DeflateEngine engine : engines())
+                for (unsigned workers : {1u, 2u, 3u})
+                    BOOST_TEST(inflate_one_member(parallel_gzip(text, workers, block, 4093, engine)) == text,
+                               name(engine) << ", block " << block << ", size " << size << ", workers " << workers);
         }
     }
 }
 
 BOOST_AUTO_TEST_CASE(the_same_bytes_whatever_the_threads_do) {
     const std::string text = sample_text(300000);
+    for (DeflateEngine engine : engines()) {
+        BOOST_TEST_CONTEXT(name(engine)) {
+            BOOST_TEST(parallel_gzip(text, 3, 10000, 4096, engine) == parallel_gzip(text, 1, 10000, 777, engine));
+            BOOST_TEST(parallel_gzip(text, 2, 10000, 1, engine) == parallel_gzip(text, 2, 10000, 100000, engine));
+        }
+    }
     const std::string one = parallel_gzip(text, 1, 10000, 777);
-    BOOST_TEST(parallel_gzip(text, 3, 10000, 4096) == one);
-    BOOST_TEST(parallel_gzip(text, 2, 10000, 1) == parallel_gzip(text, 2, 10000, 100000));
     // A plain gzip header: no name, no time, OS unknown.
     BOOST_REQUIRE(one.size() > 18u);
     BOOST_TEST(one.substr(0, 4) == std::string("\x1f\x8b\x08\x00", 4));
@@ -428,9 +465,40 @@ BOOST_AUTO_TEST_CASE(blocks_reach_back_into_the_blocks_before_them) {
     }
     std::string text;
     for (int i = 0; i < 10; ++i) text += noise;
-    const std::string out = parallel_gzip(text, 2, 16384);
-    BOOST_TEST(gunzip(out) == text);
-    BOOST_TEST(out.size() < 2 * noise.size());  // without the 32 KiB before each block: ~10x
+    for (DeflateEngine engine : engines()) {
+        const std::string out = parallel_gzip(text, 2, 16384, 4093, engine);
+        BOOST_TEST(inflate_one_member(out) == text, name(engine));
+        BOOST_TEST(out.size() < 2 * noise.size(), name(engine));  // without the 32 KiB before each block: ~10x
+    }
+}
+
+BOOST_AUTO_TEST_CASE(the_crc_is_the_gzip_trailers_in_any_pieces) {
+    const std::string text = sample_text(100000);
+    const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+    const auto whole = static_cast<std::uint32_t>(crc32(0, bytes, static_cast<uInt>(text.size())));
+    BOOST_TEST(gzip_crc32(0, bytes, text.size()) == whole);
+    BOOST_TEST(gzip_crc32(0, bytes, 0) == 0u);
+    for (std::size_t cut : {std::size_t{1}, std::size_t{63}, std::size_t{4096}, std::size_t{99999}})
+        BOOST_TEST(gzip_crc32(gzip_crc32(0, bytes, cut), bytes + cut, text.size() - cut) == whole, "cut at " << cut);
+}
+
+BOOST_AUTO_TEST_CASE(the_engines_agree_on_the_text_and_igzip_is_no_larger) {
+    const std::string text = sample_text(3'000'000);
+    const std::string by_zlib = parallel_gzip(text, 2, 1 << 19, 65536, DeflateEngine::zlib);
+    BOOST_TEST(inflate_one_member(by_zlib) == text);
+    if (!has_engine(DeflateEngine::isal)) {
+        BOOST_CHECK_THROW(make_block_deflater(DeflateEngine::isal, 1), Error);  // said at once, not on a worker
+        BOOST_TEST((fastest_engine(1) == DeflateEngine::zlib));
+        return;
+    }
+    BOOST_TEST((fastest_engine(1) == DeflateEngine::isal));
+    BOOST_TEST((fastest_engine(6) == DeflateEngine::zlib));  // not one of igzip's levels
+    std::string ignored;
+    StringSink ignored_sink(ignored);
+    BOOST_CHECK_THROW({ ParallelGzipSink refused(ignored_sink, 6, DeflateEngine::isal); }, Error);
+    const std::string by_isal = parallel_gzip(text, 2, 1 << 19, 65536, DeflateEngine::isal);
+    BOOST_TEST(inflate_one_member(by_isal) == text);
+    BOOST_TEST(by_isal.size() < by_zlib.size() * 11 / 10, by_isal.size() << " against zlib's " << by_zlib.size());
 }
 
 BOOST_AUTO_TEST_CASE(a_downstream_error_reaches_the_writer) {
