@@ -29,7 +29,9 @@ namespace el2fx::fxprof {
 
 class ParallelGzipSink final : public ByteSink {
 public:
-    static constexpr std::size_t kBlockBytes = 512 << 10;
+    // 256 KiB: with igzip, half of the 512 KiB before costs no time (the service log's write
+    // phase 0.33 s either way, its file 0.3 MB smaller) and the sink's buffers 1 MB less.
+    static constexpr std::size_t kBlockBytes = 256 << 10;
     static constexpr unsigned kWorkers = 1;  // and the writer's thread, when blocks wait
 
     explicit ParallelGzipSink(ByteSink& downstream, int level = GzipSink::kDefaultLevel, unsigned workers = kWorkers,
