@@ -1,7 +1,6 @@
 #include "fxprof/block_deflater.hpp"
 
 #include <algorithm>
-#include <climits>
 #include <string>
 #include <zlib.h>
 
@@ -100,23 +99,17 @@ public:
             zs_.next_out = output.data() + produced;
             zs_.avail_out = static_cast<std::uint32_t>(std::min<std::size_t>(output.size() - produced, UINT32_MAX));
             const std::uint32_t in_before = zs_.avail_in;
+            const std::size_t out_before = produced;
             const int rc = isal_deflate(&zs_);
-            const auto now = static_cast<std::size_t>(zs_.next_out - output.data());
+            produced = static_cast<std::size_t>(zs_.next_out - output.data());
             if (rc != COMP_OK) throw isal_error("isal_deflate", rc);
             // Everything is out once the input is taken and the stream waits for a new block
             // (after the sync flush) or has ended.
-            const bool complete = zs_.avail_in == 0 && (last ? zs_.internal_state.state == ZSTATE_END
-                                                             : zs_.internal_state.state == ZSTATE_NEW_HDR);
-            if (complete) {
-                produced = now;
-                break;
-            }
-            if (zs_.avail_out == 0) {
+            if (zs_.avail_in == 0 && zs_.internal_state.state == (last ? ZSTATE_END : ZSTATE_NEW_HDR)) break;
+            if (zs_.avail_out == 0)
                 output.resize(output.size() * 2);  // beyond the bound: never expected
-            } else if (now == produced && zs_.avail_in == in_before) {
+            else if (produced == out_before && zs_.avail_in == in_before)
                 throw isal_error("isal_deflate (no progress)", rc);  // never loop for ever
-            }
-            produced = now;
         }
         output.resize(produced);
     }
@@ -162,13 +155,7 @@ std::uint32_t gzip_crc32(std::uint32_t crc, const unsigned char* data, std::size
 #ifdef EL2FX_HAVE_ISAL
     return crc32_gzip_refl(crc, data, size);
 #else
-    while (size > 0) {  // zlib takes at most 4 GiB a call
-        const auto n = static_cast<uInt>(std::min<std::size_t>(size, UINT_MAX));
-        crc = static_cast<std::uint32_t>(crc32(crc, data, n));
-        data += n;
-        size -= n;
-    }
-    return crc;
+    return static_cast<std::uint32_t>(crc32_z(crc, data, size));
 #endif
 }
 
