@@ -55,14 +55,17 @@ void GcHeapContributor::begin(ProfileContext& context) {
 
 void GcHeapContributor::collection(gc::GcCollection&& collection) {
     if (!markers_) return;
-    if (!stage_) return markers_->on_collection(std::move(collection));
-    // Its vectors come from the worker: once the markers are done with it, they go back there
-    // to be freed (gc_stage.hpp: give_back).
-    auto* owned = new gc::GcCollection(std::move(collection));
-    markers_->on_collection(GcMarkers::CollectionPtr(owned, [this](const gc::GcCollection* c) {
-        spent_.push_back(std::move(*const_cast<gc::GcCollection*>(c)));  // made non-const above
-        delete c;
-    }));
+    // Once the markers are done with it, its storage goes back to the analysis for the next
+    // collections (spent_: handle()); with the stage its vectors come from the worker, which
+    // must free them (gc_stage.hpp: give_back).
+    markers_->on_collection(collection, [this](gc::GcCollection&& kept) {
+        auto* owned = new gc::GcCollection(std::move(kept));
+        return GcMarkers::CollectionPtr(owned, [this](const gc::GcCollection* c) {
+            spent_.push_back(std::move(*const_cast<gc::GcCollection*>(c)));  // made non-const above
+            delete c;
+        });
+    });
+    spent_.push_back(std::move(collection));  // kept or not (then emptied): what it holds goes back
 }
 
 void GcHeapContributor::heap_sample(const gc::HeapSample& sample) {

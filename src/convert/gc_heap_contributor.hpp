@@ -55,6 +55,8 @@ public:
             if (!spent_.empty()) gc::GcStage::give_back(out, spent_);
         } else {
             analysis_.handle_without_clock(event);
+            for (gc::GcCollection& c : spent_) analysis_.recycle(std::move(c));
+            spent_.clear();
         }
     }
     // The analysis runs on `events`' worker instead (gc_stage.hpp), its output the batches'
@@ -77,8 +79,8 @@ private:
     gc::GcStage* stage_ = nullptr;  // with analyse_on(): its analysis instead of analysis_
     eventlog::EventPrefetcher* events_ = nullptr;
     std::size_t output_ = 0;
-    // With the stage: collections the markers are done with, their memory the worker's to free
-    // (before markers_: their deleters add to it until markers_ is gone).
+    // Collections the markers are done with, for the analysis to fill again or (with the stage)
+    // the worker to free (before markers_: their deleters add to it until markers_ is gone).
     std::vector<gc::GcCollection> spent_;
     // Made by begin(), when the tracks exist.
     std::unique_ptr<GcMarkers> markers_;

@@ -193,23 +193,37 @@ void GcMarkers::finish() {
 // One "GC" marker per collection (with its statistics), its "GC sync" wait, and on each
 // capability's track its "GC pause" (with the phases when long enough to see them);
 // short ones are merged (span_detail.hpp).
-void GcMarkers::on_collection(CollectionPtr c) {
-    std::uint64_t start = c->first_start();
-    std::uint64_t stop = std::max(c->last_end().value_or(std::max(end_, start)), start);
-    auto collection_sink = collection_marker_sink();
-    collection_filter_.offer(start, stop, c, collection_sink);
+void GcMarkers::add(const GcCollection& collection, const std::function<const CollectionPtr&()>& shared) {
+    const GcCollection* c = &collection;  // the shared copy once there is one
+    const auto keep = [&]() -> const CollectionPtr& {
+        const CollectionPtr& s = shared();
+        c = s.get();
+        return s;
+    };
+    const CollectionPtr none;  // what a group a span joins is given (NoTally ignores it)
+    const std::uint64_t start = c->first_start();
+    const std::uint64_t stop = std::max(c->last_end().value_or(std::max(end_, start)), start);
+    if (!collection_filter_.join_if_fits(start, stop, none)) {
+        auto collection_sink = collection_marker_sink();
+        collection_filter_.offer(start, stop, keep(), collection_sink);
+    }
     const GcParticipation* initiator = c->initiator();
     if (c->request && initiator && initiator->start >= c->request->time) {
-        auto sync_sink = sync_marker_sink();
-        sync_filter_.offer(c->request->time, initiator->start, c, sync_sink);
+        const std::uint64_t requested = c->request->time, started = initiator->start;
+        if (!sync_filter_.join_if_fits(requested, started, none)) {
+            auto sync_sink = sync_marker_sink();
+            sync_filter_.offer(requested, started, keep(), sync_sink);
+        }
     }
     for (std::size_t i = 0; i < c->caps.size(); ++i) {
         const GcParticipation& part = c->caps[i];
         std::optional<ThreadHandle> track = ctx_.capability_track(part.cap);
         if (!track) continue;
         auto it = pause_filters_.try_emplace(part.cap, ctx_.span_detail).first;
+        const std::uint64_t part_start = part.start, part_end = std::max(part.end.value_or(end_), part.start);
+        if (it->second.join_if_fits(part_start, part_end, Pause{none, i})) continue;
         auto sink = pause_marker_sink(*track);
-        it->second.offer(part.start, std::max(part.end.value_or(end_), part.start), Pause{c, i}, sink);
+        it->second.offer(part_start, part_end, Pause{keep(), i}, sink);
     }
 }
 

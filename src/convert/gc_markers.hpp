@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -23,13 +24,19 @@ public:
     void begin(const GcMarkerStrings& strings);
     // Collections still open at the end of the log close there.
     void set_end(std::uint64_t end) { end_ = end; }
-    // Shared: the span filters keep it until its markers are added (the pointer's deleter
-    // decides where its memory goes: gc_heap_contributor.cpp).
+    // Shared: the span filters keep it until its markers are added. Most collections only
+    // join a merged group (span_detail.hpp) and are never shared: `share` is called (once)
+    // only when a filter keeps `collection`, and moves it into a pointer whose deleter decides
+    // where its memory goes (gc_heap_contributor.cpp). Else `collection` is left as it was.
     using CollectionPtr = std::shared_ptr<const gc::GcCollection>;
-    void on_collection(gc::GcCollection&& collection) {
-        on_collection(std::make_shared<const gc::GcCollection>(std::move(collection)));
+    template <typename Share>
+    void on_collection(gc::GcCollection& collection, Share&& share) {
+        CollectionPtr shared;
+        add(collection, [&]() -> const CollectionPtr& {
+            if (!shared) shared = share(std::move(collection));
+            return shared;
+        });
     }
-    void on_collection(CollectionPtr collection);
     // Adds the markers the span filters still hold.
     void finish();
 
@@ -39,6 +46,10 @@ private:
         std::size_t part;  // index in collection->caps
     };
 
+    // on_collection()'s work: `shared()` gives the collection shared (moved from `c`: read it
+    // there from then on). A span that joins a group is offered no collection: the filters
+    // keep no tally of their payloads (NoTally).
+    void add(const gc::GcCollection& c, const std::function<const CollectionPtr&()>& shared);
     auto collection_marker_sink();
     auto sync_marker_sink();
     auto pause_marker_sink(fxprof::ThreadHandle track);

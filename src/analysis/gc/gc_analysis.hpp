@@ -50,6 +50,8 @@ public:
     static bool concerns(std::uint16_t tag);
     void handle_without_clock(const eventlog::Event& event);
     void set_clock(const eventlog::EventClock& clock) { summary_.set_clock(clock); }
+    // A collection the sink is done with: its storage serves the next ones (GcCollectionTracker).
+    void recycle(GcCollection&& spent) { tracker_.recycle(std::move(spent)); }
 
 private:
     void handle_records(const eventlog::Event& event);

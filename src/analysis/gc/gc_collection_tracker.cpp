@@ -88,9 +88,38 @@ GcCollectionTracker::Open* GcCollectionTracker::accepting() {
 GcCollectionTracker::Open& GcCollectionTracker::begin_collection() {
     Open o;
     o.c.number = next_number_++;
+    if (!spare_lists_.empty()) {
+        o.c.caps = std::move(spare_lists_.back());  // emptied by recycle()
+        spare_lists_.pop_back();
+    }
     o.c.caps.reserve(caps_.size() ? caps_.size() : 1);
     open_.push_back(std::move(o));
     return open_.back();
+}
+
+GcParticipation GcCollectionTracker::take_participation() {
+    if (spare_participations_.empty()) {
+        GcParticipation p;
+        p.phases.reserve(8);
+        return p;
+    }
+    GcParticipation p = std::move(spare_participations_.back());  // emptied by recycle()
+    spare_participations_.pop_back();
+    return p;
+}
+
+void GcCollectionTracker::recycle(GcCollection&& spent) {
+    // Enough for the collections in flight between the analysis and its consumer; the rest is freed.
+    constexpr std::size_t kMaxSpareLists = 64, kMaxSpareParticipations = 512;
+    for (GcParticipation& p : spent.caps) {
+        if (spare_participations_.size() >= kMaxSpareParticipations) break;
+        p.phases.clear();
+        spare_participations_.push_back(GcParticipation{.cap = 0, .start = 0, .end = std::nullopt, .phases = std::move(p.phases)});
+    }
+    if (spare_lists_.size() < kMaxSpareLists && spent.caps.capacity() > 0) {  // not a moved-from shell
+        spent.caps.clear();
+        spare_lists_.push_back(std::move(spent.caps));
+    }
 }
 
 GcCollectionTracker::Open* GcCollectionTracker::latest_synced() {
@@ -133,10 +162,9 @@ void GcCollectionTracker::start(CapNo cap, std::uint64_t time, std::vector<GcCol
     s.collection = b->c.number;
     s.slot = b->c.caps.size();
     s.in_phase = false;
-    GcParticipation p;
+    GcParticipation p = take_participation();
     p.cap = cap;
     p.start = time;
-    p.phases.reserve(8);
     b->c.caps.push_back(std::move(p));
     ++b->active;
     emit_ready(done);

@@ -51,6 +51,10 @@ public:
     void mem_return(const MemReturnBytes& bytes);
     void heap_info(std::uint64_t mblock_size) { mblock_size_ = mblock_size ? mblock_size : mblock_size_; }
 
+    // A collection its consumer is done with: its storage is taken again by the next ones, so
+    // that a log with millions of collections allocates for a few only. Optional.
+    void recycle(GcCollection&& spent);
+
     const GcTrackerAnomalies& anomalies() const { return anomalies_; }
     // Sum over capabilities of their latest HEAP_ALLOCATED; none before the first.
     std::optional<std::uint64_t> allocated_total() const {
@@ -84,7 +88,13 @@ private:
     void emit_ready(std::vector<GcCollection>& done);
     void emit_front(std::vector<GcCollection>& done);
 
+    GcParticipation take_participation();  // empty, from recycled storage when there is some
+
     std::vector<Open> open_;  // oldest first
+    // Recycled storage (recycle()): capability lists and participations, emptied, capacity
+    // kept; a few dozen at most.
+    std::vector<std::vector<GcParticipation>> spare_lists_;
+    std::vector<GcParticipation> spare_participations_;
     std::vector<CapState> caps_;
     std::vector<std::uint64_t> allocated_;  // latest HEAP_ALLOCATED per capability
     std::uint64_t allocated_sum_ = 0;

@@ -11,15 +11,19 @@ std::unique_ptr<eventlog::StageOutput> GcStage::make_output() const { return std
 
 void GcStage::handle(const eventlog::Event& event, std::size_t index, std::uint64_t /*latest*/,
                      eventlog::StageOutput& out) {
-    recorder_.out = &static_cast<Output&>(out);
+    auto& o = static_cast<Output&>(out);
+    if (!o.returned.empty()) {  // what the consumer gave back with this batch, last time round
+        for (GcCollection& c : o.returned) analysis_.recycle(std::move(c));
+        o.returned.clear();
+    }
+    recorder_.out = &o;
     recorder_.index = static_cast<std::uint32_t>(index);
     analysis_.handle_without_clock(event);
 }
 
-void GcStage::deliver(eventlog::StageOutput& output, std::size_t given, GcRecordSink& sink) {
+void GcStage::deliver_due(Output& out, std::size_t given, GcRecordSink& sink) {
     // The batch's output is the consumer's once the batch is handed over: it is cleared only
     // after the consumer has moved on to the next one.
-    auto& out = static_cast<Output&>(output);
     while (out.delivered < out.records.size() && out.records[out.delivered].index < given) {
         const Record& r = out.records[out.delivered++];
         if (r.collection)

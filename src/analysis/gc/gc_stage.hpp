@@ -36,10 +36,15 @@ public:
     // The consumer's side: hands `sink` what the analysis completed with the events before the
     // `given`-th of the batch whose output is `out` (EventPrefetcher::stage_output(),
     // given_in_batch()).
-    static void deliver(eventlog::StageOutput& out, std::size_t given, GcRecordSink& sink);
+    // Inline: it is asked at every GC event of the pass, and nearly always has nothing to hand.
+    static void deliver(eventlog::StageOutput& out, std::size_t given, GcRecordSink& sink) {
+        auto& o = static_cast<Output&>(out);
+        if (o.delivered < o.records.size() && o.records[o.delivered].index < given) deliver_due(o, given, sink);
+    }
     // Also the consumer's: collections delivered and done with go back in the batch whose
-    // output is `out`, for the worker to free. Memory allocated on one thread and freed on the
-    // other goes through a malloc arena both lock: that contention doubled the pass.
+    // output is `out`, for the worker to free or to fill again (GcAnalysis::recycle). Memory
+    // allocated on one thread and freed on the other goes through a malloc arena both lock:
+    // that contention doubled the pass.
     static void give_back(eventlog::StageOutput& out, std::vector<GcCollection>& spent);
     // The consumer's, once the prefetcher gave its last event (the worker is done with the
     // analysis): GcAnalysis::set_clock() and finish(), what finish() completes going straight
@@ -47,6 +52,9 @@ public:
     GcAnalysisResult finish(const SummaryEnd& end, const eventlog::EventClock* clock, GcRecordSink& sink);
 
 private:
+    class Output;
+    static void deliver_due(Output& out, std::size_t given, GcRecordSink& sink);
+
     // One output, in the order the analysis made them: a collection or a heap sample (kept
     // apart: a collection is five times larger, and most outputs are samples).
     struct Record {
@@ -57,12 +65,11 @@ private:
     // One batch's outputs; `delivered` is the consumer's place.
     class Output final : public eventlog::StageOutput {
     public:
-        void clear() override {
+        void clear() override {  // `returned` is the worker's next handle()'s to recycle
             records.clear();
             collections.clear();
             samples.clear();
             delivered = 0;
-            returned.clear();
         }
         std::vector<Record> records;
         std::vector<GcCollection> collections;

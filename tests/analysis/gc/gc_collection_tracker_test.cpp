@@ -4,6 +4,7 @@
 // requests after other capabilities' GC_START, GC_GLOBAL_SYNC tying capabilities together.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <string>
 
 #include "gc_test_util.hpp"
@@ -365,6 +366,71 @@ BOOST_AUTO_TEST_CASE(a_collection_without_a_start_starts_at_its_sync_statistics_
     p.start = 55;
     c.caps.push_back(p);
     BOOST_TEST(c.first_start() == 55u);
+}
+
+// Collections given back (recycle) lend their storage to the next ones, which must come out
+// exactly as from fresh storage: nothing of the old ones (phases, ends) may remain.
+BOOST_AUTO_TEST_CASE(recycled_storage_gives_the_same_collections) {
+    const auto events = [] {
+        std::vector<ev::Event> e;
+        for (std::uint64_t round = 0; round < 30; ++round) {
+            const std::uint64_t t = 10'000 * round;
+            const ev::CapNo caps = static_cast<ev::CapNo>(1 + round % 3);  // 1, 2 or 3 take part
+            e.push_back(event(t, 0, ev::RequestParGC{}));
+            for (ev::CapNo cap = 0; cap < caps; ++cap) {
+                e.push_back(event(t + 10 + cap, cap, ev::StartGC{}));
+                for (std::uint64_t k = 0; k < (round + cap) % 4; ++k) {  // 0 to 3 phases
+                    const std::uint64_t at = t + 100 + 10 * k + cap;
+                    e.push_back(k % 2 ? event(at, cap, ev::GCIdle{}) : event(at, cap, ev::GCWork{}));
+                }
+            }
+            e.push_back(event(t + 500, 0, ev::GlobalSyncGC{}));
+            e.push_back(event(t + 510, 0, stats(0, round)));
+            for (ev::CapNo cap = 0; cap < caps; ++cap)
+                if (round % 5 != 4 || cap == 0) e.push_back(event(t + 600 + cap, cap, ev::EndGC{}));  // some never end
+        }
+        return e;
+    }();
+    Run fresh;
+    fresh.feed(events);
+    const std::vector<GcCollection>& expected = fresh.finish();
+    BOOST_REQUIRE_EQUAL(expected.size(), 30u);
+
+    GcCollectionTracker tracker;
+    std::vector<GcCollection> done, got;
+    std::vector<const GcPhaseSpan*> given_back;  // the phases' storage of collections recycled
+    std::size_t reused = 0;
+    const auto take = [&] {
+        for (GcCollection& c : done) {
+            for (const GcParticipation& p : c.caps)
+                if (std::find(given_back.begin(), given_back.end(), p.phases.data()) != given_back.end()) ++reused;
+            got.push_back(c);  // a copy: the original goes back
+            for (const GcParticipation& p : c.caps) given_back.push_back(p.phases.data());
+            tracker.recycle(std::move(c));
+            tracker.recycle(std::move(c));  // a moved-from shell: nothing to lend
+        }
+        done.clear();
+    };
+    for (const ev::Event& e : events) {
+        tracker.handle(e, done);
+        take();
+    }
+    tracker.finish(done);
+    take();
+    BOOST_TEST(reused > 20u);  // the storage did serve again
+    BOOST_REQUIRE_EQUAL(got.size(), expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        BOOST_TEST_CONTEXT("collection " << i) {
+            BOOST_TEST(got[i].number == expected[i].number);
+            BOOST_REQUIRE_EQUAL(got[i].caps.size(), expected[i].caps.size());
+            for (std::size_t j = 0; j < got[i].caps.size(); ++j) {
+                BOOST_TEST(got[i].caps[j].cap == expected[i].caps[j].cap);
+                BOOST_TEST(got[i].caps[j].start == expected[i].caps[j].start);
+                BOOST_TEST(got[i].caps[j].end.value_or(~0ull) == expected[i].caps[j].end.value_or(~0ull));
+                BOOST_TEST(got[i].caps[j].phases == expected[i].caps[j].phases, boost::test_tools::per_element());
+            }
+        }
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -39,8 +39,13 @@ public:
           << " end " << c.last_end().value_or(0) << " initiator " << (c.initiating_cap ? int(*c.initiating_cap) : -1)
           << " stats " << c.stats.has_value() << " allocated " << c.allocated_total.value_or(0) << " live "
           << c.live_bytes.value_or(0) << " heap " << c.heap_size.value_or(0) << " cut " << c.cut;
-        for (const GcParticipation& p : c.caps) s << " | cap " << p.cap;
+        for (const GcParticipation& p : c.caps) {
+            s << " | cap " << p.cap << ' ' << p.start << '-' << p.end.value_or(0);
+            for (const GcPhaseSpan& phase : p.phases)
+                s << ' ' << static_cast<int>(phase.phase) << ':' << phase.start << '-' << phase.end;
+        }
         records.push_back(s.str());
+        spent.push_back(std::move(c));  // as the contributor gives them back, to be filled again
     }
     void heap_sample(const HeapSample& h) override {
         std::ostringstream s;
@@ -50,6 +55,7 @@ public:
     }
 
     std::vector<std::string> records;
+    std::vector<GcCollection> spent;
     std::size_t taken = 0;
 };
 
@@ -68,8 +74,9 @@ void finish_seen(Seen& seen, const GcAnalysisResult& r) {
     seen.flushes = r.flushes.size();
 }
 
-// The analysis on the consumer, as the contributor runs it without the stage.
-Seen on_consumer(TimeOrderedReader& reader) {
+// The analysis on the consumer, as the contributor runs it without the stage; `recycle`: the
+// collections' storage goes back to the analysis (GcAnalysis::recycle), else it is freed.
+Seen on_consumer(TimeOrderedReader& reader, bool recycle = true) {
     Seen seen;
     Diagnostics d;
     LoggingSink sink;
@@ -81,6 +88,9 @@ Seen on_consumer(TimeOrderedReader& reader) {
             ++sink.taken;
             clock.add(e->time);
             if (GcAnalysis::concerns(e->tag)) analysis.handle_without_clock(*e);
+            if (recycle)
+                for (GcCollection& c : sink.spent) analysis.recycle(std::move(c));
+            sink.spent.clear();
         }
     } catch (const Error&) {
         seen.failed = true;
@@ -106,6 +116,7 @@ Seen on_worker(TimeOrderedReader& reader, std::size_t batch) {
             ++sink.taken;
             clock.add(e->time);
             if (GcAnalysis::concerns(e->tag)) GcStage::deliver(events.stage_output(), events.given_in_batch(), sink);
+            if (!sink.spent.empty()) GcStage::give_back(events.stage_output(), sink.spent);  // the worker recycles them
         }
     } catch (const Error&) {
         seen.failed = true;
@@ -122,7 +133,9 @@ Seen on_worker(TimeOrderedReader& reader, std::size_t batch) {
 }
 
 void check_same(TimeOrderedReader& reader, std::initializer_list<std::size_t> batches) {
-    const Seen expected = on_consumer(reader);
+    const Seen expected = on_consumer(reader, /*recycle=*/false);
+    const Seen recycled = on_consumer(reader);
+    BOOST_TEST((recycled.records == expected.records));
     for (std::size_t batch : batches) {
         BOOST_TEST_CONTEXT("batch of " << batch) {
             const Seen got = on_worker(reader, batch);
