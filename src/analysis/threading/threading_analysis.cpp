@@ -158,7 +158,7 @@ void ThreadingAnalysis::record(ThreadTrack& track, std::uint64_t time, std::opti
         threads_.erase(track.id);  // `track` is gone from here on
         return;
     }
-    if (auto activity = track.state.activity()) track.timer.enter(time, *activity);
+    if (const ThreadActivity* activity = track.state.activity()) track.timer.enter(time, *activity);
     drain(track);
 }
 
