@@ -2,7 +2,9 @@
 // While the ids stay dense they index a table directly: a lookup is one load, an entry costs
 // sizeof(V) plus a bit, not a 40-byte hash node. An id far beyond the others (an odd or hostile
 // log) goes to a hash map instead, so memory stays proportional to the number of ids whatever
-// their values.
+// their values. The table starts where the ids cluster: a log whose ids start in the millions
+// (a program attached to late), or a map rebuilt with a few old ids and then the new ones,
+// still gets direct lookups.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +21,8 @@ template <class V>
 class IdMap {
 public:
     V* find(std::uint32_t id) {
-        if (id < present_.size() && present_[id]) return &direct_[id];
+        const std::uint32_t i = id - base_;  // an id below the base wraps far beyond the table
+        if (i < present_.size() && present_[i]) return &direct_[i];
         if (sparse_.empty()) return nullptr;
         auto it = sparse_.find(id);
         return it == sparse_.end() ? nullptr : &it->second;
@@ -34,31 +37,57 @@ public:
     std::pair<V&, bool> try_emplace(std::uint32_t id, V value = V{}) {
         if (V* v = find(id)) return {*v, false};
         ++size_;
-        if (id < present_.size() || dense_enough(id)) {
-            if (id >= present_.size()) {
-                const std::size_t n = std::max<std::size_t>(std::size_t{id} + 1, present_.size() + present_.size() / 2);
-                present_.reserve(n);  // exactly: resize alone may double the capacity
-                present_.resize(n, false);
-                direct_.reserve(n);
-                direct_.resize(n);
-            }
-            present_[id] = true;
-            direct_[id] = std::move(value);
-            return {direct_[id], true};
+        if (!near(id) && new_cluster(id)) rebase(id);
+        last_far_ = near(id) ? last_far_ : id;
+        if (!near(id)) return {sparse_.emplace(id, std::move(value)).first->second, true};
+        const std::uint32_t i = id - base_;
+        if (i >= present_.size()) {
+            const std::size_t n = std::max<std::size_t>(std::size_t{i} + 1, present_.size() + present_.size() / 2);
+            present_.reserve(n);  // exactly: resize alone may double the capacity
+            present_.resize(n, false);
+            direct_.reserve(n);
+            direct_.resize(n);
         }
-        return {sparse_.emplace(id, std::move(value)).first->second, true};
+        present_[i] = true;
+        direct_[i] = std::move(value);
+        ++direct_count_;
+        return {direct_[i], true};
     }
 
     std::size_t size() const { return size_; }
 
-private:
-    // The direct table may grow to a few times the number of ids (plus some slack).
-    bool dense_enough(std::uint32_t id) const { return std::size_t{id} < 4 * size_ + 4096; }
+    // Ids from the base on that the direct table spans (for tests).
+    std::size_t direct_span() const { return present_.size(); }
 
-    std::vector<V> direct_;
+private:
+    // Whether the id belongs in the direct table: at or above its base, within it or where it
+    // may grow, to a few times the number of ids (plus some slack).
+    bool near(std::uint32_t id) const {
+        const std::uint32_t i = id - base_;
+        return id >= base_ && (i < present_.size() || std::size_t{i} < 4 * size_ + 4096);
+    }
+    // Far ids that now come close together and outnumber the direct table's (a log whose ids
+    // start in the millions, or new threads after most old ones were forgotten): the table
+    // moves to them, and what it held goes to the hash map (each entry moves once at most).
+    bool new_cluster(std::uint32_t id) const {
+        return sparse_.size() >= direct_count_ + 64 && id > last_far_ && id - last_far_ <= 4096;
+    }
+    void rebase(std::uint32_t id) {
+        for (std::size_t i = 0; i < present_.size(); ++i)
+            if (present_[i]) sparse_.emplace(static_cast<std::uint32_t>(base_ + i), std::move(direct_[i]));
+        direct_ = {};
+        present_ = {};
+        direct_count_ = 0;
+        base_ = id;
+    }
+
+    std::vector<V> direct_;      // by id - base_
     std::vector<bool> present_;  // which direct_ entries hold a value
     std::unordered_map<std::uint32_t, V> sparse_;
     std::size_t size_ = 0;
+    std::size_t direct_count_ = 0;
+    std::uint32_t base_ = 0;      // the direct table's first id
+    std::uint32_t last_far_ = 0;  // the latest id that went to sparse_
 };
 
 // A set of such ids: a bit per id while they stay dense (a hash node costs 300 times as much),

@@ -50,6 +50,40 @@ BOOST_AUTO_TEST_CASE(far_ids_live_beside_dense_ones) {
     BOOST_TEST(!m.contains(3'999'999'999u));
 }
 
+BOOST_AUTO_TEST_CASE(the_direct_table_moves_to_where_new_ids_cluster) {
+    // A few old ids kept, then new ones counting up from far beyond them (a census that
+    // forgot most threads), or ids that start in the millions (a program attached to late).
+    for (const std::uint32_t first_new : {5'000'000u, 4'000'000'000u}) {
+        BOOST_TEST_CONTEXT("new ids from " << first_new) {
+            IdMap<std::uint32_t> m;
+            for (std::uint32_t id = 1; id <= 10; ++id) m[id] = id;
+            for (std::uint32_t k = 0; k < 100'000; ++k) m[first_new + k] = k;
+            // The table spans the new ids (nearly all of them direct), not 0 .. first_new.
+            BOOST_TEST(m.direct_span() >= 90'000u);
+            BOOST_TEST(m.direct_span() < 200'000u);
+            BOOST_TEST(m.size() == 100'010u);
+            for (std::uint32_t id = 1; id <= 10; ++id) BOOST_TEST(*m.find(id) == id);
+            for (std::uint32_t k = 0; k < 100'000; k += 7) BOOST_TEST_REQUIRE(*m.find(first_new + k) == k);
+            BOOST_TEST(!m.contains(first_new + 100'000));
+            BOOST_TEST(!m.contains(11));
+            BOOST_TEST(!m.contains(first_new - 1));
+        }
+    }
+    IdMap<std::uint32_t> late;  // the first id already in the millions
+    for (std::uint32_t k = 0; k < 50'000; ++k) late[7'000'000 + k] = k;
+    BOOST_TEST(late.direct_span() >= 45'000u);
+    BOOST_TEST(late.direct_span() < 100'000u);
+    BOOST_TEST(*late.find(7'000'000) == 0u);
+    BOOST_TEST(*late.find(7'049'999) == 49'999u);
+    // Scattered far ids do not move the table: dense ids stay direct.
+    IdMap<std::uint32_t> scattered;
+    for (std::uint32_t id = 0; id < 1000; ++id) scattered[id] = id;
+    for (std::uint32_t k = 1; k <= 2000; ++k) scattered[k * 1'000'000u] = k;
+    BOOST_TEST(scattered.direct_span() < 10'000u);
+    BOOST_TEST(*scattered.find(999) == 999u);
+    BOOST_TEST(*scattered.find(2'000'000'000u) == 2000u);
+}
+
 BOOST_AUTO_TEST_CASE(id_set_inserts_once) {
     IdSet s;
     BOOST_TEST(s.insert(5));
