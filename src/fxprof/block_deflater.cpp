@@ -4,6 +4,7 @@
 #include <string>
 #include <zlib.h>
 
+#include "fxprof/gzip.hpp"
 #include "util/error.hpp"
 
 #ifdef EL2FX_HAVE_ISAL
@@ -17,9 +18,7 @@ namespace {
 constexpr int kRawDeflate = -15;  // no zlib or gzip wrapper: the sink writes the gzip one
 constexpr int kMemLevel = 8;
 
-Error zlib_error(const char* what, int code) {
-    return Error(std::string("gzip: ") + what + " failed (zlib " + std::to_string(code) + ")");
-}
+Error zlib_error(const char* what, int code) { return compression_error(what, "zlib", code); }
 
 // A zlib stream, reset for each block.
 class ZlibDeflater final : public BlockDeflater {
@@ -65,9 +64,7 @@ private:
 };
 
 #ifdef EL2FX_HAVE_ISAL
-Error isal_error(const char* what, int code) {
-    return Error(std::string("gzip: ") + what + " failed (igzip " + std::to_string(code) + ")");
-}
+Error isal_error(const char* what, int code) { return compression_error(what, "igzip", code); }
 
 // An igzip stream with its level's buffer, reset for each block.
 class IsalDeflater final : public BlockDeflater {

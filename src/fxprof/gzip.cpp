@@ -17,11 +17,7 @@ constexpr int kOsUnknown = 255;  // the header's OS byte: fixed, so output is pl
 constexpr std::size_t kChunk = 64 * 1024;
 constexpr std::size_t kMaxAvail = UINT_MAX;  // zlib's avail_in is a uInt
 
-Error zlib_error(const char* what, int code, const z_stream& zs) {
-    std::string msg = std::string("gzip: ") + what + " failed (zlib " + std::to_string(code);
-    if (zs.msg) msg += std::string(": ") + zs.msg;
-    return Error(msg + ")");
-}
+Error zlib_error(const char* what, int code, const z_stream& zs) { return compression_error(what, "zlib", code, zs.msg); }
 }  // namespace
 
 struct GzipSink::State {
@@ -90,6 +86,12 @@ void GzipSink::finish() {
     const int rc = deflateEnd(&zs);
     state_->initialised = false;
     if (rc != Z_OK) throw zlib_error("deflateEnd", rc, zs);
+}
+
+Error compression_error(const char* what, const char* library, int code, const char* detail) {
+    std::string msg = std::string("gzip: ") + what + " failed (" + library + " " + std::to_string(code);
+    if (detail) msg += std::string(": ") + detail;
+    return Error(msg + ")");
 }
 
 bool looks_gzipped(std::string_view bytes) {

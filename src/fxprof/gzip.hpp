@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "fxprof/byte_sink.hpp"
+#include "util/error.hpp"
 
 namespace el2fx::fxprof {
 
@@ -34,6 +35,9 @@ private:
     ByteSink& downstream_;
     bool finished_ = false;
 };
+
+// The error of a compression library's call: "gzip: <what> failed (<library> <code>[: <detail>])".
+Error compression_error(const char* what, const char* library, int code, const char* detail = nullptr);
 
 // Decompresses a gzip stream (one or more members); throws el2fx::Error if it is corrupt or
 // truncated.
