@@ -14,8 +14,14 @@ namespace el2fx::cli {
 
 namespace {
 
+// Each pass with its two threads' CPU time: the reader's (the merge and what runs beside it)
+// and the analyses'; the busier one bounds the pass.
 void print_timings(std::FILE* err, const std::string& input, const convert::PhaseTimes& t, double write) {
-    std::fprintf(err, "%s: index %.2f s, census %.2f s, events %.2f s", input.c_str(), t.index, t.census, t.events);
+    std::fprintf(err,
+                 "%s: index %.2f s, census %.2f s (CPU: reader %.2f s, analyses %.2f s), events %.2f s (CPU: reader "
+                 "%.2f s, analyses %.2f s)",
+                 input.c_str(), t.index, t.census, t.census_cpu.reader, t.census_cpu.analyses, t.events,
+                 t.events_cpu.reader, t.events_cpu.analyses);
     if (write > 0) std::fprintf(err, ", write %.2f s", write);
     std::fprintf(err, "; total %.2f s\n", t.index + t.census + t.events + write);
 }

@@ -19,6 +19,7 @@
 #include "eventlog/time_ordered_reader.hpp"
 #include "fxprof/output_file.hpp"
 #include "util/error.hpp"
+#include "util/thread_cpu.hpp"
 #include "window/event_window.hpp"
 
 namespace el2fx::convert {
@@ -91,9 +92,11 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     report.timings.index = stopwatch.lap();
     run::RunCensus census;
     std::optional<window::WindowStart> window_start;  // the second pass begins there
+    double cpu_mark = util::thread_cpu_seconds();
     {
         Diagnostics first_pass;  // the second pass reports the eventlog's problems
         eventlog::EventPrefetcher events(reader, first_pass);
+        events.report_worker_cpu(&report.timings.census_cpu.reader);
         redaction::EventRewriter rewriter(rewriting);
         // Threads that cannot get a track of their own are forgotten once finished (run_census.hpp).
         const run::CensusLimits limits{.thread_tracks = options.all_threads ? std::nullopt
@@ -113,6 +116,8 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     }
     report.run = census.run;
     report.timings.census = stopwatch.lap();
+    report.timings.census_cpu.analyses = util::thread_cpu_seconds() - cpu_mark;
+    cpu_mark = util::thread_cpu_seconds();
     analysis::ThreadingResult kept_result;  // only with time-profile ticks (below)
     // The output budget chooses the detail from the census, before anything is added.
     const std::uint64_t first = census.run.first_time, last = census.run.last_time;
@@ -194,6 +199,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     else
         prefetcher.emplace(reader, report.diagnostics, window_start ? std::optional(window_start->first) : std::nullopt);
     eventlog::EventPrefetcher& events = *prefetcher;
+    events.report_worker_cpu(&report.timings.events_cpu.reader);  // when it is destroyed, below
     if (plan.gc) parts.gc->analyse_on(gc_stage, events, gc_output);
     window::EventWindow window(options.window.spec, std::move(window_start));
     eventlog::EventClock clock;
@@ -216,7 +222,9 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     std::uint64_t end = std::max(lives.end_time, report.run.last_time);
     for (auto& part : parts.all) part->contribute(context, end);
     report.mapping = parts.threading->summary();
+    prefetcher.reset();  // its worker's CPU time is reported once it stopped
     report.timings.events = stopwatch.lap();
+    report.timings.events_cpu.analyses = util::thread_cpu_seconds() - cpu_mark;
 }
 
 std::string run_name(const RunInput& input) {

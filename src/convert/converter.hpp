@@ -15,12 +15,19 @@
 
 namespace el2fx::convert {
 
+// CPU time of a pass's two threads, in seconds: the reader's (the merge, and the analyses
+// staged beside it) and the analyses' (this thread). The busier one bounds the pass.
+struct PassCpu {
+    double reader = 0, analyses = 0;
+};
+
 // Wall time of each part of a conversion (--timings), in seconds.
 struct PhaseTimes {
     double index = 0;   // the first pass: blocks found, their order learnt
     double census = 0;  // the second: threads, capabilities, the run's facts
     double events = 0;  // the third: analyses into tracks, samples and markers
     double write = 0;   // JSON, gzip and the file
+    PassCpu census_cpu, events_cpu;
 };
 
 struct ConversionReport {

@@ -7,6 +7,7 @@
 #include "eventlog/byte_reader.hpp"
 #include "eventlog/push_decoder.hpp"
 #include "util/error.hpp"
+#include "util/thread_cpu.hpp"
 
 namespace el2fx::eventlog {
 namespace {
@@ -79,9 +80,16 @@ EventPrefetcher::~EventPrefetcher() {
     }
     changed_.notify_all();
     worker_.join();
+    if (worker_cpu_to_) *worker_cpu_to_ = worker_cpu_;
 }
 
 void EventPrefetcher::run() {
+    const double cpu_at_start = util::thread_cpu_seconds();
+    struct NoteCpu {  // however run() returns
+        double& to;
+        double start;
+        ~NoteCpu() { to = util::thread_cpu_seconds() - start; }
+    } note_cpu{worker_cpu_, cpu_at_start};
     for (;;) {
         std::unique_ptr<Batch> batch;
         {

@@ -48,8 +48,10 @@ public:
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, WorkerStage& stage,
                     std::size_t batch_events = kBatchEvents)
         : EventPrefetcher(reader, diagnostics, std::vector<WorkerStage*>{&stage}, batch_events) {}
-    // Stops the worker, whether or not every event was taken.
+    // Stops the worker, whether or not every event was taken; then writes the CPU seconds the
+    // worker used (the merge and its stages) to `*seconds`, if report_worker_cpu() asked for it.
     ~EventPrefetcher();
+    void report_worker_cpu(double* seconds) { worker_cpu_to_ = seconds; }
     EventPrefetcher(const EventPrefetcher&) = delete;
     EventPrefetcher& operator=(const EventPrefetcher&) = delete;
 
@@ -143,6 +145,8 @@ private:
         return false;
     }
     Event stage_event_;         // decoded for the stages
+    double worker_cpu_ = 0;     // its CPU seconds, once run() returned
+    double* worker_cpu_to_ = nullptr;  // the consumer's: where the destructor reports it
 
     // Shared, under the mutex. Four batches: the one the consumer reads, the one the worker
     // fills, the rest ready or free.

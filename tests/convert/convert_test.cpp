@@ -244,6 +244,11 @@ BOOST_AUTO_TEST_CASE(timings_name_each_phase_on_standard_error) {
     BOOST_TEST(r.status == 0, r.err);
     for (const char* phase : {"index ", "census ", "events ", "write ", "total "})
         BOOST_TEST(r.err.find(phase) != std::string::npos, phase << " in: " << r.err);
+    // Both passes with their two threads' CPU time: which one bounds the pass.
+    const auto at = [&](const std::string& s) { return r.err.find(s); };
+    BOOST_TEST(at("census ") < at("(CPU: reader "), r.err);
+    BOOST_TEST(at("events ") < r.err.find("(CPU: reader ", at("events ")), r.err);
+    BOOST_TEST(r.err.find("analyses ", at("events ")) != std::string::npos, r.err);
     BOOST_TEST(check::validate_profile(fxprof::gunzip(r.out)).empty());  // the profile untouched
     auto two = el2fx::testing::run_binary({"convert", "--timings", log, log, "-o", "-"});
     BOOST_TEST(two.status == 0, two.err);

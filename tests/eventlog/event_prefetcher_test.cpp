@@ -197,6 +197,31 @@ BOOST_AUTO_TEST_CASE(the_readers_error_comes_after_the_events_before_it) {
     }
 }
 
+// --timings: the worker's CPU time is reported once it stopped, whether or not every event was
+// taken; none is reported unless asked for.
+BOOST_AUTO_TEST_CASE(the_workers_cpu_time_is_reported_when_it_stops) {
+    TempFile f(disordered_log(4));
+    Diagnostics index;
+    InputFile input(f.path);
+    TimeOrderedReader reader(input, index);
+    Diagnostics d;
+    double all_events = -1, one_event = -1;
+    {
+        EventPrefetcher events(reader, d, 7);
+        events.report_worker_cpu(&all_events);
+        while (events.next()) {}
+        BOOST_TEST(all_events == -1.0);  // not before it stopped
+    }
+    BOOST_TEST(all_events >= 0.0);
+    BOOST_TEST(all_events < 60.0);
+    {
+        EventPrefetcher events(reader, d, 3);
+        events.report_worker_cpu(&one_event);
+        BOOST_TEST(events.next() != nullptr);
+    }
+    BOOST_TEST(one_event >= 0.0);
+}
+
 BOOST_AUTO_TEST_CASE(stopping_early_stops_the_worker) {
     TempFile f(disordered_log(9));
     Diagnostics index;
