@@ -9,13 +9,12 @@
 #include "eventlog/event_prefetcher.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "eventlog_builder.hpp"
+#include "eventlog_files.hpp"
 #include "util/error.hpp"
-#include "temp_file.hpp"
 
 using namespace el2fx;
 using namespace el2fx::eventlog;
 using el2fx::testing::EventlogBuilder;
-using el2fx::testing::TempFile;
 
 namespace {
 
@@ -83,10 +82,8 @@ std::string disordered_log(std::uint32_t seed) {
 
 BOOST_AUTO_TEST_CASE(same_events_and_texts_as_the_reader_whatever_the_batch_size) {
     for (std::uint32_t seed : {1u, 2u, 3u}) {
-        TempFile f(disordered_log(seed));
-        Diagnostics index;
-        InputFile input(f.path);
-        TimeOrderedReader reader(input, index);
+        el2fx::testing::IndexedLog log(disordered_log(seed));
+        TimeOrderedReader& reader = log.reader;
         Diagnostics plain_pass;
         const std::vector<Seen> expected = read_plain(reader, plain_pass);
         BOOST_REQUIRE(expected.size() > 800u);
@@ -101,10 +98,8 @@ BOOST_AUTO_TEST_CASE(same_events_and_texts_as_the_reader_whatever_the_batch_size
 // Skipping (a window's prelude): records before the time whose type is not wanted are passed
 // over undecoded, their capabilities and latest time told; every other event is as without.
 BOOST_AUTO_TEST_CASE(skipping_passes_over_unwanted_records_before_the_time_only) {
-    TempFile f(disordered_log(4));
-    Diagnostics index;
-    InputFile input(f.path);
-    TimeOrderedReader reader(input, index);
+    el2fx::testing::IndexedLog log(disordered_log(4));
+    TimeOrderedReader& reader = log.reader;
     Diagnostics plain_pass;
     const std::vector<Seen> all = read_plain(reader, plain_pass);
     const std::uint64_t before = 2500;
@@ -153,10 +148,8 @@ BOOST_AUTO_TEST_CASE(reader_diagnostics_come_with_the_event_that_caused_them) {
     for (std::uint64_t i = 0; i < kMaxReorderWindow + 904; ++i) b.event(100 + i, RunThread{1});
     b.event(50, StopThread{1, 3, 0}).event(20000, RunThread{1}).end_block();
     b.begin_block(15, 1).event(60, RunThread{2}).event(30000, StopThread{2, 3, 0}).end_block();
-    TempFile f(b.finish());
-    Diagnostics index;
-    InputFile input(f.path);
-    TimeOrderedReader reader(input, index);
+    el2fx::testing::IndexedLog log(b.finish());
+    TimeOrderedReader& reader = log.reader;
     Diagnostics plain_pass;
     const std::vector<Seen> expected = read_plain(reader, plain_pass);
     BOOST_REQUIRE(plain_pass.count(Diagnostic::reorder_window_exceeded) > 0u);  // counted during the merge
@@ -169,12 +162,10 @@ BOOST_AUTO_TEST_CASE(reader_diagnostics_come_with_the_event_that_caused_them) {
 }
 
 BOOST_AUTO_TEST_CASE(the_readers_error_comes_after_the_events_before_it) {
-    TempFile f(disordered_log(7));
-    Diagnostics index;
-    InputFile input(f.path);
-    TimeOrderedReader reader(input, index);
+    el2fx::testing::IndexedLog log(disordered_log(7));
+    TimeOrderedReader& reader = log.reader;
     // The file shrinks after indexing: reading its end fails.
-    BOOST_REQUIRE(::truncate(f.path.c_str(), static_cast<off_t>(reader.stream_end().bytes / 2)) == 0);
+    BOOST_REQUIRE(::truncate(log.file.path.c_str(), static_cast<off_t>(reader.stream_end().bytes / 2)) == 0);
     auto read_until_error = [](auto&& next) {
         std::size_t n = 0;
         try {
@@ -200,10 +191,8 @@ BOOST_AUTO_TEST_CASE(the_readers_error_comes_after_the_events_before_it) {
 // --timings: the worker's CPU time is reported once it stopped, whether or not every event was
 // taken; none is reported unless asked for.
 BOOST_AUTO_TEST_CASE(the_workers_cpu_time_is_reported_when_it_stops) {
-    TempFile f(disordered_log(4));
-    Diagnostics index;
-    InputFile input(f.path);
-    TimeOrderedReader reader(input, index);
+    el2fx::testing::IndexedLog log(disordered_log(4));
+    TimeOrderedReader& reader = log.reader;
     Diagnostics d;
     double all_events = -1, one_event = -1;
     {
@@ -223,10 +212,8 @@ BOOST_AUTO_TEST_CASE(the_workers_cpu_time_is_reported_when_it_stops) {
 }
 
 BOOST_AUTO_TEST_CASE(stopping_early_stops_the_worker) {
-    TempFile f(disordered_log(9));
-    Diagnostics index;
-    InputFile input(f.path);
-    TimeOrderedReader reader(input, index);
+    el2fx::testing::IndexedLog log(disordered_log(9));
+    TimeOrderedReader& reader = log.reader;
     Diagnostics d;
     { EventPrefetcher untouched(reader, d, 1); }
     {
