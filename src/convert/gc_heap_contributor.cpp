@@ -65,7 +65,8 @@ void GcHeapContributor::collection(gc::GcCollection&& collection) {
             delete c;
         });
     });
-    spent_.push_back(std::move(collection));  // kept or not (then emptied): what it holds goes back
+    // Not kept: what it holds goes back now (a kept one was moved from, and goes back later).
+    if (collection.caps.capacity() > 0) spent_.push_back(std::move(collection));
 }
 
 void GcHeapContributor::heap_sample(const gc::HeapSample& sample) {

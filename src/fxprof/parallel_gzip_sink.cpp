@@ -5,8 +5,6 @@
 #include <climits>
 #include <zlib.h>
 
-#include "fxprof/block_deflater.hpp"
-
 #include "util/error.hpp"
 
 namespace el2fx::fxprof {

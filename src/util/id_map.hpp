@@ -37,9 +37,13 @@ public:
     std::pair<V&, bool> try_emplace(std::uint32_t id, V value = V{}) {
         if (V* v = find(id)) return {*v, false};
         ++size_;
-        if (!near(id) && new_cluster(id)) rebase(id);
-        last_far_ = near(id) ? last_far_ : id;
-        if (!near(id)) return {sparse_.emplace(id, std::move(value)).first->second, true};
+        if (!near(id)) {
+            if (!new_cluster(id)) {
+                last_far_ = id;
+                return {sparse_.emplace(id, std::move(value)).first->second, true};
+            }
+            rebase(id);
+        }
         const std::uint32_t i = id - base_;
         if (i >= present_.size()) {
             const std::size_t n = std::max<std::size_t>(std::size_t{i} + 1, present_.size() + present_.size() / 2);
