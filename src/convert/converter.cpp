@@ -93,10 +93,25 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     run::RunCensus census;
     std::optional<window::WindowStart> window_start;  // the second pass begins there
     double cpu_mark = util::thread_cpu_seconds();
-    {
+    // The census may leave the events it only counts to the reader's thread (run_census.hpp):
+    // where the reader gives them in time order, and the census sees them as the reader gives
+    // them (no window, which adds events before its start; no shifted clock, for several runs
+    // in one profile). Should that pass meet any problem after all, the census is taken again
+    // of every event.
+    const bool count_on_reader =
+        reader.in_order() && !options.window.spec.active() && !rewriting.shift_to_zero;
+    for (const bool count_only : {true, false}) {
+        if (count_only && !count_on_reader) continue;
         Diagnostics first_pass;  // the second pass reports the eventlog's problems
-        eventlog::EventPrefetcher events(reader, first_pass);
-        events.report_worker_cpu(&report.timings.census_cpu.reader);
+        std::optional<eventlog::EventPrefetcher> prefetcher;  // not movable: made in place
+        if (count_only)
+            prefetcher.emplace(reader, first_pass,
+                               eventlog::EventPrefetcher::CountOnly{&run::RunCensusCollector::counted_only_tags()});
+        else
+            prefetcher.emplace(reader, first_pass);
+        eventlog::EventPrefetcher& events = *prefetcher;
+        double reader_cpu = 0;
+        events.report_worker_cpu(&reader_cpu);
         redaction::EventRewriter rewriter(rewriting);
         // Threads that cannot get a track of their own are forgotten once finished (run_census.hpp).
         const run::CensusLimits limits{.thread_tracks = options.all_threads ? std::nullopt
@@ -104,7 +119,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
         run::RunCensusCollector collector(options.include_env, limits);
         window::EventWindow window(options.window.spec);  // both passes: the same window (src/window)
         while (const eventlog::Event* next = window.next(events)) collector.handle(rewriter.apply(*next));
-        census = collector.finish();
+        census = collector.finish(events.counted());
         if (options.window.spec.active()) {
             options.window.bounds = window.bounds();
             // Skipping to the start by (time, offset) gives what this pass read only if the
@@ -113,6 +128,9 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
                 report.diagnostics.count(Diagnostic::reorder_window_exceeded) == 0)
                 window_start = window.take_start_state();
         }
+        prefetcher.reset();  // its worker's CPU time is reported once it stopped
+        report.timings.census_cpu.reader += reader_cpu;
+        if (!count_only || first_pass.total() == 0) break;
     }
     report.run = census.run;
     report.timings.census = stopwatch.lap();

@@ -48,13 +48,19 @@ EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnos
                                  const std::vector<WorkerStage*>& stages, std::size_t batch_events)
     : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, stages) {}
 
+EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, CountOnly count_only,
+                                 std::size_t batch_events)
+    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, {}, count_only.tags) {}
+
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
-                                 std::optional<OrderKey> from, const std::vector<WorkerStage*>& stages)
+                                 std::optional<OrderKey> from, const std::vector<WorkerStage*>& stages,
+                                 const TagSet* count_only)
     : reader_(reader),
       header_(reader.header()),
       diagnostics_(diagnostics),
       batch_events_(std::max<std::size_t>(1, batch_events)) {
     reader_.restart(reader_diagnostics_, from);
+    if (count_only) reader_.count_only(*count_only);  // before the worker starts
     for (WorkerStage* stage : stages) {
         stages_.push_back(Stage{stage, &stage->wanted_tags(), stage->watched_caps(), &stage->counted(), stage->counted()});
         stage_tags_ |= stage->wanted_tags();
@@ -154,6 +160,7 @@ void EventPrefetcher::fill(Batch& batch) {
             if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
             if (!record) {
                 batch.last = true;
+                batch.counted = reader_.counted();
                 for (std::size_t i = 0; i < stages_.size(); ++i) {
                     stages_[i].stage->end(batch.size, reader_.latest_time(), *batch.stage_outputs[i]);
                     if (stages_[i].counted->total() != stages_[i].noted.total())
@@ -167,6 +174,7 @@ void EventPrefetcher::fill(Batch& batch) {
         if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
         batch.failure = std::current_exception();
         batch.last = true;
+        batch.counted = reader_.counted();
     }
 }
 
@@ -243,6 +251,7 @@ void EventPrefetcher::take_next_batch() {
     }
     reading_ = std::move(ready_.front());
     ready_.pop_front();
+    if (reading_->last) counted_ = reading_->counted;
     position_ = 0;
     at_ = 0;
     next_diagnostic_ = 0;

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "eventlog/counted_records.hpp"
 #include "eventlog/event.hpp"
 #include "eventlog/skip_before.hpp"
 #include "eventlog/time_ordered_reader.hpp"
@@ -48,6 +49,14 @@ public:
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, WorkerStage& stage,
                     std::size_t batch_events = kBatchEvents)
         : EventPrefetcher(reader, diagnostics, std::vector<WorkerStage*>{&stage}, batch_events) {}
+    // The same, from the start, but the reader counts the records of `count_only`'s tags
+    // instead of giving them (TimeOrderedReader::count_only(): a log in order only);
+    // counted() tells what it counted.
+    struct CountOnly {
+        const TagSet* tags;
+    };
+    EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, CountOnly count_only,
+                    std::size_t batch_events = kBatchEvents);
     // Stops the worker, whether or not every event was taken; then writes the CPU seconds the
     // worker used (the merge and its stages) to `*seconds`, if report_worker_cpu() asked for it.
     ~EventPrefetcher();
@@ -66,6 +75,10 @@ public:
     // of that batch next() gave (the last one's index + 1); at the end, the last batch, whole.
     StageOutput& stage_output(std::size_t stage = 0) { return *reading_->stage_outputs[stage]; }
     std::size_t given_in_batch() const { return position_; }
+
+    // With CountOnly: what the reader counted instead of giving, once next() gave nullptr
+    // (nothing before).
+    const CountedRecords& counted() const { return counted_; }
 
 private:
     // Diagnostics the reader counted while producing the event at `before` in its batch.
@@ -96,10 +109,12 @@ private:
         bool last = false;  // the reader's end (or its error) follows the events
         std::exception_ptr failure;
         std::vector<std::unique_ptr<StageOutput>> stage_outputs;  // one per stage
+        CountedRecords counted;  // the last batch's: the reader's, in the end
     };
 
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
-                    std::optional<OrderKey> from, const std::vector<WorkerStage*>& stages);
+                    std::optional<OrderKey> from, const std::vector<WorkerStage*>& stages,
+                    const TagSet* count_only = nullptr);
     void run();  // the worker
     void fill(Batch& batch);
     void note_diagnostics(Batch& batch);
@@ -128,6 +143,7 @@ private:
     std::size_t position_ = 0;  // next event of reading_
     std::size_t at_ = 0;        // its bytes in reading_
     std::size_t next_diagnostic_ = 0;
+    CountedRecords counted_;  // the last batch's
     Event event_;  // the last one decoded; its text fields point into reading_'s bytes
 
     // The worker's: what the reader counts, and what of it went into batches already.

@@ -15,11 +15,12 @@ constexpr std::size_t kMaxWindowBytes = 64u << 20;
 }  // namespace
 
 RangeCursor::RangeCursor(const InputFile& input, const Header& header, const EventRange& range,
-                         Diagnostics& diagnostics)
+                         Diagnostics& diagnostics, KeptBack kept)
     : input_(input),
       header_(header),
       range_(range),
       diagnostics_(diagnostics),
+      kept_(kept),
       scan_(range.begin),
       guard_(range.previous_time, TimestampGuard::kOutsideLimit),
       buffer_(kInitialBuffer),
@@ -57,6 +58,10 @@ void RangeCursor::fill_slowly() {
             break;
         }
         if (scan_ == range_.begin) enter_block_of(at(scan_), need);
+        if (const std::uint16_t tag = load_be16(at(scan_)); kept_back(tag)) {
+            keep_back(tag, load_be64(at(scan_) + 2), need);  // framed if not kept back
+            continue;
+        }
         frame(load_be64(at(scan_) + 2), need);
     }
     find_head();

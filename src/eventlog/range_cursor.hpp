@@ -3,12 +3,14 @@
 // measured it), gives its records sorted. TimeOrderedReader merges the cursors of the ranges.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "eventlog/byte_reader.hpp"
 #include "eventlog/byte_source.hpp"
+#include "eventlog/counted_records.hpp"
 #include "eventlog/event.hpp"
 #include "eventlog/event_types.hpp"
 #include "eventlog/header.hpp"
@@ -27,9 +29,17 @@ struct RawRecord {
     std::optional<CapNo> cap;  // its block's capability
 };
 
+// Records a pass only counts (TimeOrderedReader::count_only()): kept out of the window (never
+// merged, never given), but for the range's first record, and counted instead.
+struct KeptBack {
+    const std::array<std::uint8_t, CountedRecords::kTags>* tags;  // non-zero: kept back
+    CountedRecords* counted;
+};
+
 class RangeCursor {
 public:
-    RangeCursor(const InputFile& input, const Header& header, const EventRange& range, Diagnostics& diagnostics);
+    RangeCursor(const InputFile& input, const Header& header, const EventRange& range, Diagnostics& diagnostics,
+                KeptBack kept = {nullptr, nullptr});
 
     bool done() const { return first_ == window_.size(); }
     std::uint64_t head_time() const { return window_[head_].time; }
@@ -80,22 +90,50 @@ private:
 
     // Nearly every record: a fixed size, wholly loaded already (record_size's first case), not
     // the range's first (a block marker, which sets the time guard).
+    // Records kept back go by (one after another).
     bool try_frame_fixed() {
-        const std::size_t avail = static_cast<std::size_t>(loaded_end() - scan_);
-        if (avail < kEventHeader || scan_ == range_.begin) return false;
-        const std::uint8_t* p = at(scan_);
-        const std::uint16_t tag = load_be16(p);
-        const std::int32_t declared = header_.size_of(tag);
-        const std::size_t size = kEventHeader + static_cast<std::size_t>(declared);
-        if (declared < 0 || tag == kEndOfData || size > avail) return false;
-        frame(load_be64(p + 2), size);
+        for (;;) {
+            const std::size_t avail = static_cast<std::size_t>(loaded_end() - scan_);
+            if (avail < kEventHeader || scan_ == range_.begin) return false;
+            const std::uint8_t* p = at(scan_);
+            const std::uint16_t tag = load_be16(p);
+            const std::int32_t declared = header_.size_of(tag);
+            const std::size_t size = kEventHeader + static_cast<std::size_t>(declared);
+            if (declared < 0 || tag == kEndOfData || size > avail) return false;
+            if (kept_back(tag)) {
+                if (keep_back(tag, load_be64(p + 2), size)) continue;
+                return true;
+            }
+            frame(load_be64(p + 2), size);
+            return true;
+        }
+    }
+    bool kept_back(std::uint16_t tag) const {
+        return kept_.tags && tag < CountedRecords::kTags && (*kept_.tags)[tag];
+    }
+    // The record at scan_, of a tag kept back, `size` bytes stamped `time`, is counted, unless
+    // it is stamped with the range's earliest time: then it is framed (false). So the earliest
+    // records of the log and of each capability are given (in time order: they come first).
+    bool keep_back(std::uint16_t tag, std::uint64_t time, std::size_t size) {
+        bool corrected = false;
+        time = guard_.check(time, corrected);  // the guard follows every record
+        if (time <= range_.min_time) {
+            frame_checked(time, size);
+            return false;
+        }
+        ++kept_.counted->by_tag[tag];
+        if (time > kept_.counted->latest_time) kept_.counted->latest_time = time;
+        scan_ += size;
         return true;
     }
 
     // The record at scan_, `size` bytes stamped `time`, joins the window.
     void frame(std::uint64_t time, std::size_t size) {
         bool corrected = false;  // counted by the decoder in the first pass
-        time = guard_.check(time, corrected);
+        frame_checked(guard_.check(time, corrected), size);
+    }
+    // The same, its time checked by the guard already.
+    void frame_checked(std::uint64_t time, std::size_t size) {
         if (first_ < window_.size() && time < window_.back().time) sorted_ = false;
         window_.push_back(Framed{time, scan_, static_cast<std::uint32_t>(size)});
         scan_ += size;
@@ -122,6 +160,7 @@ private:
     const Header& header_;
     EventRange range_;
     Diagnostics& diagnostics_;
+    KeptBack kept_;
     std::uint64_t scan_;
     TimestampGuard guard_;
     std::vector<std::uint8_t> buffer_;

@@ -15,6 +15,7 @@ TimeOrderedReader::TimeOrderedReader(InputFile& input, Diagnostics& diagnostics)
     : input_(input), diagnostics_(&diagnostics) {
     input_.spool_to_temporary_file();
     std::optional<RangeIndex> index = index_by_blocks(input_);
+    in_order_ = index.has_value();
     if (!index) {
         input_.rewind();  // a second reader of the same input starts over
         index = index_by_decoding(input_, diagnostics);
@@ -39,6 +40,15 @@ void TimeOrderedReader::restart(Diagnostics& diagnostics, std::optional<OrderKey
     last_cursor_ = kNoCursor;
     last_filled_ = false;
     last_time_ = 0;
+    kept_tags_.reset();
+    counted_ = CountedRecords{};
+}
+
+void TimeOrderedReader::count_only(const TagSet& tags) {
+    if (!in_order_ || from_ || !cursors_.empty() || next_range_ != 0)
+        throw Error("records can be counted only from the start of a pass over a log in order");
+    kept_tags_.emplace();
+    for (std::size_t tag = 0; tag < CountedRecords::kTags; ++tag) (*kept_tags_)[tag] = tags.test(tag);
 }
 
 namespace {
@@ -78,7 +88,8 @@ void TimeOrderedReader::activate_due_ranges() {
             ++next_range_;  // wholly before the start: never read
             continue;
         }
-        auto cursor = std::make_unique<RangeCursor>(input_, header_, ranges_[next_range_++], *diagnostics_);
+        auto cursor = std::make_unique<RangeCursor>(input_, header_, ranges_[next_range_++], *diagnostics_,
+                                                    KeptBack{kept_tags_ ? &*kept_tags_ : nullptr, &counted_});
         if (cursor->done()) continue;
         std::size_t slot;
         if (!free_slots_.empty()) {

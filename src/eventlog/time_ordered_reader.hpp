@@ -8,6 +8,7 @@
 // The result is what `ghc-events show` prints: a stable sort by timestamp.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -15,11 +16,13 @@
 #include <vector>
 
 #include "eventlog/byte_source.hpp"
+#include "eventlog/counted_records.hpp"
 #include "eventlog/event.hpp"
 #include "eventlog/header.hpp"
 #include "eventlog/range_cursor.hpp"
 #include "eventlog/range_index.hpp"
 #include "eventlog/reorder_window.hpp"
+#include "eventlog/skip_before.hpp"
 #include "eventlog/stream.hpp"
 #include "util/diagnostics.hpp"
 #include "util/error.hpp"
@@ -83,6 +86,19 @@ public:
         }
     }
 
+    // Whether the index was built from well-formed blocks (block_index.hpp): every pass gives
+    // the records in time order, with no problem to count.
+    bool in_order() const { return in_order_; }
+    // From now to the end of this pass (just after restart(), from the start, of a log in
+    // order: else throws el2fx::Error), the records of `tags` (those below
+    // CountedRecords::kTags) but each range's first are not given but counted (counted()):
+    // the pass gives the other records as it would have, in the same order. Each range's first
+    // is a block marker stamped no later than the block's records: the first record of the
+    // log, and of each capability, is given.
+    void count_only(const TagSet& tags);
+    // What count_only() kept back so far, and the latest of their times.
+    const CountedRecords& counted() const { return counted_; }
+
     // The latest time of the records given so far in this pass (the last one's included).
     std::uint64_t latest_time() const { return last_time_; }
 
@@ -143,6 +159,9 @@ private:
     std::optional<OrderKey> from_;  // records before it are passed over
     RawRecord record_;
     Event event_;
+    bool in_order_ = false;
+    std::optional<std::array<std::uint8_t, CountedRecords::kTags>> kept_tags_;  // count_only()'s
+    CountedRecords counted_;
 };
 
 }  // namespace el2fx::eventlog

@@ -3,6 +3,8 @@
 // comes out, and the reader's error after the events before it.
 #include <boost/test/unit_test.hpp>
 
+#include <map>
+#include <set>
 #include <random>
 #include <unistd.h>
 
@@ -227,4 +229,154 @@ BOOST_AUTO_TEST_CASE(stopping_early_stops_the_worker) {
     while (all.next()) ++n;
     Diagnostics plain;
     BOOST_TEST(n == read_plain(reader, plain).size());
+}
+
+namespace {
+
+// Blocks of three capabilities with jitter (records out of order inside a block), some with a
+// record stamped before their block marker (the block's earliest is not its first), and a
+// global block: run and stop records, and texts.
+std::string counting_log(std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    auto b = base();
+    for (int block = 0; block < 6; ++block) {
+        for (CapNo cap = 0; cap < 3; ++cap) {
+            const std::uint64_t t0 = 10'000 + 1000 * static_cast<std::uint64_t>(block) + cap;
+            b.begin_block(t0, block == 5 && cap == 2 ? kGlobalCap : cap, t0 + 999);
+            if (block % 2 == 1) b.event(t0 - 7, RunThread{99});  // before the marker
+            for (int i = 0; i < 40; ++i) {
+                const std::uint64_t t = t0 + 20 * static_cast<std::uint64_t>(i) + rng() % 50;
+                if (i % 9 == 4)
+                    b.event(t, UserMessage{Text{std::string(rng() % 40, 'm')}});
+                else if (i % 3 == 0)
+                    b.event(t, StopThread{static_cast<ThreadId>(i), 3, 0});
+                else
+                    b.event(t, RunThread{static_cast<ThreadId>(i)});
+            }
+            b.end_block();
+        }
+    }
+    return b.finish();
+}
+
+// What a pass gives when it counts `tags` only, and what it counted.
+struct CountedPass {
+    std::vector<Seen> given;
+    CountedRecords counted;
+};
+
+void check_counted_pass(const std::vector<Seen>& all, const CountedPass& pass, const TagSet& tags) {
+    BOOST_REQUIRE(!pass.given.empty());
+    // The records given are the reader's, in its order, and every one not of a counted tag.
+    std::size_t at = 0;
+    std::map<std::uint16_t, std::uint64_t> given_by_tag, all_by_tag;
+    for (const Seen& s : pass.given) {
+        while (at < all.size() && !(all[at] == s)) {
+            BOOST_TEST(tags.test(all[at].tag), "a record of a tag not counted is missing at " << all[at].offset);
+            ++at;
+        }
+        BOOST_REQUIRE_MESSAGE(at < all.size(), "a record given out of the reader's order");
+        ++at;
+        ++given_by_tag[s.tag];
+    }
+    for (; at < all.size(); ++at) BOOST_TEST(tags.test(all[at].tag));
+    // What is not given is counted, by type, with the latest of its times.
+    std::uint64_t latest_given = 0, latest = 0;
+    for (const Seen& s : pass.given) latest_given = std::max(latest_given, s.time);
+    for (const Seen& s : all) {
+        ++all_by_tag[s.tag];
+        latest = std::max(latest, s.time);
+    }
+    std::uint64_t latest_counted = 0;  // of the records not given (the given ones are unique by offset)
+    {
+        std::set<std::uint64_t> given_offsets;
+        for (const Seen& s : pass.given) given_offsets.insert(s.offset);
+        for (const Seen& s : all)
+            if (!given_offsets.count(s.offset)) latest_counted = std::max(latest_counted, s.time);
+    }
+    BOOST_TEST(pass.counted.latest_time == latest_counted);
+    BOOST_TEST(std::max(latest_given, pass.counted.latest_time) == latest);
+    for (const auto& [tag, n] : all_by_tag)
+        BOOST_TEST(given_by_tag[tag] + pass.counted.by_tag[tag] == n, "tag " << tag);
+    BOOST_TEST(pass.counted.events() == all.size() - pass.given.size());
+    // The first record of all, and each capability's first, are given.
+    BOOST_TEST((pass.given.front() == all.front()));
+    std::map<std::optional<CapNo>, Seen> first_given, first_of_all;
+    for (const Seen& s : pass.given) first_given.try_emplace(s.cap, s);
+    for (const Seen& s : all) first_of_all.try_emplace(s.cap, s);
+    BOOST_TEST(first_given.size() == first_of_all.size());
+    for (const auto& [cap, s] : first_of_all) BOOST_TEST((first_given.at(cap) == s));
+}
+
+Seen without_diagnostics(Seen s) {
+    s.diagnostics = 0;
+    return s;
+}
+
+}  // namespace
+
+// A pass that counts some tags only (the census's GC and heap events) gives every other record
+// as without, in the same order, and counts the rest; but the first record of all and each
+// capability's first are given, whatever their tag (also where a block's earliest record is
+// not its marker).
+BOOST_AUTO_TEST_CASE(counting_only_gives_the_other_records_and_counts_the_rest) {
+    TagSet tags;
+    tags.set(RunThread::tag);
+    tags.set(BlockMarker::tag);
+    for (std::uint32_t seed : {1u, 2u, 3u}) {
+        el2fx::testing::IndexedLog log(counting_log(seed));
+        TimeOrderedReader& reader = log.reader;
+        BOOST_REQUIRE(reader.in_order());
+        Diagnostics plain_pass;
+        std::vector<Seen> all;
+        for (const Seen& s : read_plain(reader, plain_pass)) all.push_back(without_diagnostics(s));
+        BOOST_REQUIRE(plain_pass.total() == 0u);
+
+        CountedPass by_reader;
+        Diagnostics d;
+        reader.restart(d);
+        reader.count_only(tags);
+        while (const Event* e = reader.next()) by_reader.given.push_back(without_diagnostics(seen(*e, d)));
+        by_reader.counted = reader.counted();
+        check_counted_pass(all, by_reader, tags);
+        BOOST_TEST(by_reader.counted.by_tag[RunThread::tag] > 100u);  // the log exercises it
+        BOOST_TEST(d.total() == 0u);
+
+        for (std::size_t batch : {std::size_t{1}, std::size_t{7}, EventPrefetcher::kBatchEvents}) {
+            Diagnostics pass;
+            EventPrefetcher prefetcher(reader, pass, EventPrefetcher::CountOnly{&tags}, batch);
+            CountedPass prefetched;
+            while (const Event* e = prefetcher.next()) {
+                prefetched.given.push_back(without_diagnostics(seen(*e, pass)));
+                if (prefetched.given.size() == 1 && batch < 100)  // the first batch is not the last
+                    BOOST_TEST(prefetcher.counted().events() == 0u);  // nothing before the end
+            }
+            prefetched.counted = prefetcher.counted();
+            BOOST_TEST((prefetched.given == by_reader.given), "batch of " << batch);
+            BOOST_TEST((prefetched.counted.by_tag == by_reader.counted.by_tag));
+            BOOST_TEST(prefetched.counted.latest_time == by_reader.counted.latest_time);
+        }
+        // The next pass gives everything again.
+        BOOST_TEST(read_plain(reader, d).size() == all.size());
+    }
+}
+
+// Only from the start of a pass over a log the index found in order.
+BOOST_AUTO_TEST_CASE(counting_only_needs_the_start_of_a_pass_over_a_log_in_order) {
+    TagSet tags;
+    tags.set(RunThread::tag);
+    el2fx::testing::IndexedLog log(counting_log(4));
+    Diagnostics d;
+    log.reader.restart(d);
+    BOOST_REQUIRE(log.reader.next());
+    BOOST_CHECK_THROW(log.reader.count_only(tags), Error);
+
+    auto b = base();  // disordered beyond the reorder window: indexed by decoding
+    b.begin_block(10, 0);
+    for (std::uint64_t i = 0; i < kMaxReorderWindow + 904; ++i) b.event(100 + i, RunThread{1});
+    b.event(50, StopThread{1, 3, 0}).end_block();
+    el2fx::testing::IndexedLog disordered(b.finish());
+    BOOST_REQUIRE(!disordered.reader.in_order());
+    disordered.reader.restart(d);
+    BOOST_CHECK_THROW(disordered.reader.count_only(tags), Error);
 }

@@ -111,7 +111,27 @@ void RunCensusCollector::handle_in_parts(const eventlog::Event& event) {
     if (census_.threads.threads().size() > forget_at_) forget_finished_threads();
 }
 
-RunCensus RunCensusCollector::finish() {
+// Every tag a part reads more of than its number, time and capability (handle() above, and
+// the parts' own: RunInfoCollector::note(), DetailCensusCollector::handle(),
+// ThreadCatalog::handle()); any other tag the detail counts as an other event.
+const eventlog::TagSet& RunCensusCollector::counted_only_tags() {
+    using namespace eventlog;
+    static const TagSet tags = [] {
+        TagSet t;
+        for (std::uint16_t tag = 0; tag < CountedRecords::kTags; ++tag) t.set(tag, !RunInfoCollector::tells(tag));
+        for (std::uint16_t read : {CreateThread::tag, RunThread::tag, StopThread::tag, MigrateThread::tag,
+                                   WakeupThread::tag, ThreadLabel::tag, StartGC::tag, EndGC::tag, UserMessage::tag,
+                                   UserMarker::tag, SparkCounters::tag, ProfBegin::tag, ProfSampleCostCentre::tag})
+            t.reset(read);
+        return t;
+    }();
+    return tags;
+}
+
+RunCensus RunCensusCollector::finish(const eventlog::CountedRecords& counted) {
+    run_.count(counted);
+    detail_.other_events(counted.events());
+    detail_.advance_clock(counted.latest_time);
     const std::uint64_t now = run_.last_time();
     for (Running& r : running_)  // still running at the end of the log
         if (r.on)

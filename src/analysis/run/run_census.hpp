@@ -17,7 +17,9 @@
 #include "analysis/run/detail_census.hpp"
 #include "analysis/run/run_info.hpp"
 #include "analysis/run/thread_catalog.hpp"
+#include "eventlog/counted_records.hpp"
 #include "eventlog/event.hpp"
+#include "eventlog/skip_before.hpp"
 #include "analysis/runtime/spark_counters.hpp"
 #include "analysis/ghc_profiling/time_profile.hpp"
 
@@ -94,7 +96,13 @@ public:
         }
         handle_in_parts(event);
     }
-    RunCensus finish();
+    // The tags of which the census reads nothing but their number and time (most of a busy
+    // log's GC and heap events): where the events come in time order, a reader may count them
+    // in its place (TimeOrderedReader::count_only()), but for the first event and each
+    // capability's first (the census notes where a capability starts).
+    static const eventlog::TagSet& counted_only_tags();
+    // After the last event; `counted`: the events of counted_only_tags() counted elsewhere.
+    RunCensus finish(const eventlog::CountedRecords& counted = {});
 
 private:
     struct Running {  // a capability's running thread

@@ -41,6 +41,13 @@ void RunInfoCollector::count_rare_tag(std::uint16_t tag) {
     ++rare_by_tag_[i];
 }
 
+void RunInfoCollector::count(const eventlog::CountedRecords& counted) {
+    static_assert(eventlog::CountedRecords::kTags <= kFewTags);
+    for (std::size_t t = 0; t < eventlog::CountedRecords::kTags; ++t) few_by_tag_[t] += counted.by_tag[t];
+    info_.events += counted.events();
+    advance_clock(counted.latest_time);
+}
+
 // events_by_tag ends with the highest tag seen, as if it grew with each new one.
 RunInfo RunInfoCollector::info() const {
     RunInfo info = info_;
