@@ -67,39 +67,16 @@ struct RunPlacement {
     std::size_t count = 1;
 };
 
-// One eventlog into `profile`: its own process and tracks, in two passes over the events.
-// The first (a census) learns what the layout needs: the threads and how long each ran, the
-// capabilities, the run's facts, where time-profile ticks are. The second streams: analyses
-// hand spans and samples to the threading mapper, which adds them to their tracks at once;
-// every contributor sees the events it wants (tag_dispatch.hpp), then adds what it kept. Of a
-// window, only the first pass reads what comes before it: the second begins at its start
-// (window/window_start.hpp).
-void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOptions& given,
-             const RunPlacement& placement, ConversionReport& report) {
-    ConvertOptions options = given;
-    // The eventlog's name only, never its path (with or without --redact-paths): it names the
-    // profile when the log has no program arguments, and profiles get shared.
-    options.input_name = std::string(redaction::file_name(options.input_name));
-    const redaction::RewriteOptions rewriting{
-        .shift_to_zero = placement.count > 1, .redact_args = options.redact_args, .redact_paths = options.redact_paths};
-    Stopwatch stopwatch;
-    eventlog::InputFile file(input);
-
-    // The reader indexes the eventlog once (its problems are reported); both passes merge,
-    // each on a second thread beside its consumer (EventPrefetcher).
-    eventlog::TimeOrderedReader reader(file, report.diagnostics);
-    report.stream_end = reader.stream_end();
-    report.timings.index = stopwatch.lap();
+// The first pass (add_run). It may leave the events it only counts to the reader's thread
+// (run_census.hpp): where the reader gives them in time order, and the census sees them as the
+// reader gives them (no window, which adds events before its start; no shifted clock, for
+// several runs in one profile). Should that pass meet any problem after all, the census is
+// taken again of every event. Of a window, it sets the bounds and where the second pass starts.
+[[gnu::noinline]] run::RunCensus take_census(eventlog::TimeOrderedReader& reader, ConvertOptions& options,
+                                             const redaction::RewriteOptions& rewriting, ConversionReport& report,
+                                             std::optional<window::WindowStart>& window_start) {
     run::RunCensus census;
-    std::optional<window::WindowStart> window_start;  // the second pass begins there
-    double cpu_mark = util::thread_cpu_seconds();
-    // The census may leave the events it only counts to the reader's thread (run_census.hpp):
-    // where the reader gives them in time order, and the census sees them as the reader gives
-    // them (no window, which adds events before its start; no shifted clock, for several runs
-    // in one profile). Should that pass meet any problem after all, the census is taken again
-    // of every event.
-    const bool count_on_reader =
-        reader.in_order() && !options.window.spec.active() && !rewriting.shift_to_zero;
+    const bool count_on_reader = reader.in_order() && !options.window.spec.active() && !rewriting.shift_to_zero;
     for (const bool count_only : {true, false}) {
         if (count_only && !count_on_reader) continue;
         Diagnostics first_pass;  // the second pass reports the eventlog's problems
@@ -132,6 +109,36 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
         report.timings.census_cpu.reader += reader_cpu;
         if (!count_only || first_pass.total() == 0) break;
     }
+    return census;
+}
+
+// One eventlog into `profile`: its own process and tracks, in two passes over the events.
+// The first (a census) learns what the layout needs: the threads and how long each ran, the
+// capabilities, the run's facts, where time-profile ticks are. The second streams: analyses
+// hand spans and samples to the threading mapper, which adds them to their tracks at once;
+// every contributor sees the events it wants (tag_dispatch.hpp), then adds what it kept. Of a
+// window, only the first pass reads what comes before it: the second begins at its start
+// (window/window_start.hpp).
+void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOptions& given,
+             const RunPlacement& placement, ConversionReport& report) {
+    ConvertOptions options = given;
+    // The eventlog's name only, never its path (with or without --redact-paths): it names the
+    // profile when the log has no program arguments, and profiles get shared.
+    options.input_name = std::string(redaction::file_name(options.input_name));
+    const redaction::RewriteOptions rewriting{
+        .shift_to_zero = placement.count > 1, .redact_args = options.redact_args, .redact_paths = options.redact_paths};
+    Stopwatch stopwatch;
+    eventlog::InputFile file(input);
+
+    // The reader indexes the eventlog once (its problems are reported); both passes merge,
+    // each on a second thread beside its consumer (EventPrefetcher).
+    eventlog::TimeOrderedReader reader(file, report.diagnostics);
+    report.stream_end = reader.stream_end();
+    report.timings.index = stopwatch.lap();
+    run::RunCensus census;
+    std::optional<window::WindowStart> window_start;  // the second pass begins there
+    double cpu_mark = util::thread_cpu_seconds();
+    census = take_census(reader, options, rewriting, report, window_start);
     report.run = census.run;
     report.timings.census = stopwatch.lap();
     report.timings.census_cpu.analyses = util::thread_cpu_seconds() - cpu_mark;

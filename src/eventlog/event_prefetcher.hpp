@@ -143,7 +143,6 @@ private:
     std::size_t position_ = 0;  // next event of reading_
     std::size_t at_ = 0;        // its bytes in reading_
     std::size_t next_diagnostic_ = 0;
-    CountedRecords counted_;  // the last batch's
     Event event_;  // the last one decoded; its text fields point into reading_'s bytes
 
     // The worker's: what the reader counts, and what of it went into batches already.
@@ -175,6 +174,8 @@ private:
     bool worker_waited_ = false, consumer_waited_ = false;
     std::mutex mutex_;
     std::condition_variable changed_;
+    // The consumer's, once: the last batch's (apart, away from the lines each event touches).
+    alignas(kSeparateCacheLines) CountedRecords counted_;
     std::thread worker_;  // last: started once everything above exists
 };
 

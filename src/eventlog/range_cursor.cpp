@@ -14,13 +14,13 @@ constexpr std::size_t kMaxWindowBytes = 64u << 20;
 
 }  // namespace
 
-RangeCursor::RangeCursor(const InputFile& input, const Header& header, const EventRange& range,
-                         Diagnostics& diagnostics, KeptBack kept)
+RangeCursor::RangeCursor(const InputFile& input, const Header& header, const FramingTable& framing,
+                         const EventRange& range, Diagnostics& diagnostics)
     : input_(input),
       header_(header),
       range_(range),
+      framing_(framing),
       diagnostics_(diagnostics),
-      kept_(kept),
       scan_(range.begin),
       guard_(range.previous_time, TimestampGuard::kOutsideLimit),
       buffer_(kInitialBuffer),

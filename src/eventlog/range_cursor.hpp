@@ -15,6 +15,7 @@
 #include "eventlog/event_types.hpp"
 #include "eventlog/header.hpp"
 #include "eventlog/range_index.hpp"
+#include "eventlog/skip_before.hpp"
 #include "eventlog/timestamp_guard.hpp"
 #include "util/diagnostics.hpp"
 
@@ -29,17 +30,37 @@ struct RawRecord {
     std::optional<CapNo> cap;  // its block's capability
 };
 
-// Records a pass only counts (TimeOrderedReader::count_only()): kept out of the window (never
-// merged, never given), but for the range's first record, and counted instead.
-struct KeptBack {
-    const std::array<std::uint8_t, CountedRecords::kTags>* tags;  // non-zero: kept back
-    CountedRecords* counted;
+// How a pass frames the records of each tag below CountedRecords::kTags (every tag GHC writes):
+// the header's payload size (Header::kVariable, Header::kUndeclared or the fixed size), and
+// whether the pass counts them only (TimeOrderedReader::count_only()): then they are kept out of
+// the window (never merged, never given) and counted, but for the range's earliest. One table
+// lookup per record tells both on the usual path.
+struct FramingTable {
+    static constexpr std::int32_t kKept = 1 << 30;  // in `sizes`, on a fixed size kept back
+
+    explicit FramingTable(const Header& header) {
+        for (std::size_t tag = 0; tag < CountedRecords::kTags; ++tag)
+            sizes[tag] = header.size_of(static_cast<std::uint16_t>(tag));
+    }
+    // From now on, the records of the tags in `tags` below kTags are counted into `into`.
+    void count_only(const TagSet& tags, CountedRecords& into) {
+        for (std::size_t tag = 0; tag < CountedRecords::kTags; ++tag) {
+            kept[tag] = tags.test(tag);
+            if (kept[tag] && sizes[tag] >= 0) sizes[tag] |= kKept;
+        }
+        counted = &into;
+    }
+
+    std::array<std::int32_t, CountedRecords::kTags> sizes{};  // as Header::size_of(), with kKept
+    std::array<std::uint8_t, CountedRecords::kTags> kept{};   // whatever the size
+    CountedRecords* counted = nullptr;                        // none kept: null
 };
 
 class RangeCursor {
 public:
-    RangeCursor(const InputFile& input, const Header& header, const EventRange& range, Diagnostics& diagnostics,
-                KeptBack kept = {nullptr, nullptr});
+    // `framing` and the header must outlive the cursor.
+    RangeCursor(const InputFile& input, const Header& header, const FramingTable& framing, const EventRange& range,
+                Diagnostics& diagnostics);
 
     bool done() const { return first_ == window_.size(); }
     std::uint64_t head_time() const { return window_[head_].time; }
@@ -90,27 +111,42 @@ private:
 
     // Nearly every record: a fixed size, wholly loaded already (record_size's first case), not
     // the range's first (a block marker, which sets the time guard).
-    // Records kept back go by (one after another).
     bool try_frame_fixed() {
+        const std::size_t avail = static_cast<std::size_t>(loaded_end() - scan_);
+        if (avail < kEventHeader || scan_ == range_.begin) return false;
+        const std::uint8_t* p = at(scan_);
+        const std::uint16_t tag = load_be16(p);  // kEndOfData is no fast tag
+        if (tag >= CountedRecords::kTags) return false;
+        const std::int32_t entry = framing_.sizes[tag];
+        const std::size_t size = kEventHeader + static_cast<std::size_t>(entry);
+        // A record kept back has FramingTable::kKept in its entry: never loaded that far.
+        if (entry < 0 || size > avail) [[unlikely]]
+            return entry >= FramingTable::kKept && frame_past_kept();
+        frame(load_be64(p + 2), size);
+        return true;
+    }
+    // From a record kept back at scan_: counts the ones kept back, then frames the next as
+    // try_frame_fixed() would (false where it would not).
+    bool frame_past_kept() {
         for (;;) {
             const std::size_t avail = static_cast<std::size_t>(loaded_end() - scan_);
-            if (avail < kEventHeader || scan_ == range_.begin) return false;
+            if (avail < kEventHeader) return false;
             const std::uint8_t* p = at(scan_);
             const std::uint16_t tag = load_be16(p);
-            const std::int32_t declared = header_.size_of(tag);
-            const std::size_t size = kEventHeader + static_cast<std::size_t>(declared);
-            if (declared < 0 || tag == kEndOfData || size > avail) return false;
-            if (kept_back(tag)) {
-                if (keep_back(tag, load_be64(p + 2), size)) continue;
+            if (tag >= CountedRecords::kTags) return false;
+            const std::int32_t entry = framing_.sizes[tag];
+            if (entry < 0) return false;
+            const bool kept = (entry & FramingTable::kKept) != 0;
+            const std::size_t size = kEventHeader + static_cast<std::size_t>(entry & ~FramingTable::kKept);
+            if (size > avail) return false;
+            if (!kept) {
+                frame(load_be64(p + 2), size);
                 return true;
             }
-            frame(load_be64(p + 2), size);
-            return true;
+            if (!keep_back(tag, load_be64(p + 2), size)) return true;  // the range's earliest: framed
         }
     }
-    bool kept_back(std::uint16_t tag) const {
-        return kept_.tags && tag < CountedRecords::kTags && (*kept_.tags)[tag];
-    }
+    bool kept_back(std::uint16_t tag) const { return tag < CountedRecords::kTags && framing_.kept[tag]; }
     // The record at scan_, of a tag kept back, `size` bytes stamped `time`, is counted, unless
     // it is stamped with the range's earliest time: then it is framed (false). So the earliest
     // records of the log and of each capability are given (in time order: they come first).
@@ -121,8 +157,9 @@ private:
             frame_checked(time, size);
             return false;
         }
-        ++kept_.counted->by_tag[tag];
-        if (time > kept_.counted->latest_time) kept_.counted->latest_time = time;
+        CountedRecords& counted = *framing_.counted;
+        ++counted.by_tag[tag];
+        if (time > counted.latest_time) counted.latest_time = time;
         scan_ += size;
         return true;
     }
@@ -159,8 +196,8 @@ private:
     const InputFile& input_;
     const Header& header_;
     EventRange range_;
+    const FramingTable& framing_;
     Diagnostics& diagnostics_;
-    KeptBack kept_;
     std::uint64_t scan_;
     TimestampGuard guard_;
     std::vector<std::uint8_t> buffer_;

@@ -23,6 +23,7 @@ TimeOrderedReader::TimeOrderedReader(InputFile& input, Diagnostics& diagnostics)
     header_ = std::move(index->header);
     stream_end_ = index->stream_end;
     ranges_ = std::move(index->ranges);
+    framing_ = FramingTable(header_);
     std::stable_sort(ranges_.begin(), ranges_.end(), [](const EventRange& a, const EventRange& b) {
         return a.min_time < b.min_time || (a.min_time == b.min_time && a.begin < b.begin);
     });
@@ -40,15 +41,14 @@ void TimeOrderedReader::restart(Diagnostics& diagnostics, std::optional<OrderKey
     last_cursor_ = kNoCursor;
     last_filled_ = false;
     last_time_ = 0;
-    kept_tags_.reset();
+    framing_ = FramingTable(header_);
     counted_ = CountedRecords{};
 }
 
 void TimeOrderedReader::count_only(const TagSet& tags) {
     if (!in_order_ || from_ || !cursors_.empty() || next_range_ != 0)
         throw Error("records can be counted only from the start of a pass over a log in order");
-    kept_tags_.emplace();
-    for (std::size_t tag = 0; tag < CountedRecords::kTags; ++tag) (*kept_tags_)[tag] = tags.test(tag);
+    framing_.count_only(tags, counted_);
 }
 
 namespace {
@@ -88,8 +88,7 @@ void TimeOrderedReader::activate_due_ranges() {
             ++next_range_;  // wholly before the start: never read
             continue;
         }
-        auto cursor = std::make_unique<RangeCursor>(input_, header_, ranges_[next_range_++], *diagnostics_,
-                                                    KeptBack{kept_tags_ ? &*kept_tags_ : nullptr, &counted_});
+        auto cursor = std::make_unique<RangeCursor>(input_, header_, framing_, ranges_[next_range_++], *diagnostics_);
         if (cursor->done()) continue;
         std::size_t slot;
         if (!free_slots_.empty()) {

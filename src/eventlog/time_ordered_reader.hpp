@@ -160,7 +160,7 @@ private:
     RawRecord record_;
     Event event_;
     bool in_order_ = false;
-    std::optional<std::array<std::uint8_t, CountedRecords::kTags>> kept_tags_;  // count_only()'s
+    FramingTable framing_{Header{}};  // the header's, and what count_only() keeps back
     CountedRecords counted_;
 };
 
