@@ -80,6 +80,7 @@ struct RunPlacement {
     for (const bool count_only : {true, false}) {
         if (count_only && !count_on_reader) continue;
         Diagnostics first_pass;  // the second pass reports the eventlog's problems
+        double reader_cpu = 0;   // before the prefetcher, which writes it when destroyed (also by an error)
         std::optional<eventlog::EventPrefetcher> prefetcher;  // not movable: made in place
         if (count_only)
             prefetcher.emplace(reader, first_pass,
@@ -87,7 +88,6 @@ struct RunPlacement {
         else
             prefetcher.emplace(reader, first_pass);
         eventlog::EventPrefetcher& events = *prefetcher;
-        double reader_cpu = 0;
         events.report_worker_cpu(&reader_cpu);
         redaction::EventRewriter rewriter(rewriting);
         // Threads that cannot get a track of their own are forgotten once finished (run_census.hpp).
