@@ -91,10 +91,10 @@ public:
     bool in_order() const { return in_order_; }
     // From now to the end of this pass (just after restart(), from the start, of a log in
     // order: else throws el2fx::Error), the records of `tags` (those below
-    // CountedRecords::kTags) but each range's first are not given but counted (counted()):
-    // the pass gives the other records as it would have, in the same order. Each range's first
-    // is a block marker stamped no later than the block's records: the first record of the
-    // log, and of each capability, is given.
+    // CountedRecords::kTags) are not given but counted (counted()), but for those stamped with
+    // their range's earliest time: the pass gives the other records as it would have, in the
+    // same order, and the first record of the log, and of each capability, is given (a block's
+    // earliest record need not be its marker: an old Eden log has one stamped a second before).
     void count_only(const TagSet& tags);
     // What count_only() kept back so far, and the latest of their times.
     const CountedRecords& counted() const { return counted_; }

@@ -105,7 +105,7 @@ public:
         t.runs = std::max<std::uint32_t>(t.runs, 1);  // a stop without its run (a cut log) ran too
         if (status == kThreadFinished) finished(id, t);
     }
-    // Events that tell nothing but their number (counted elsewhere: the census's prefetcher),
+    // Events that tell nothing but their number (counted elsewhere: by the census's reader),
     // and the clock as they moved it.
     void other_events(std::uint64_t n) { census_.other_events += n; }
     void advance_clock(std::uint64_t now) { now_ = std::max(now_, now); }

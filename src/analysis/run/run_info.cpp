@@ -45,7 +45,7 @@ void RunInfoCollector::count(const eventlog::CountedRecords& counted) {
     static_assert(eventlog::CountedRecords::kTags <= kFewTags);
     for (std::size_t t = 0; t < eventlog::CountedRecords::kTags; ++t) few_by_tag_[t] += counted.by_tag[t];
     info_.events += counted.events();
-    advance_clock(counted.latest_time);
+    if (counted.latest_time > info_.last_time) info_.last_time = counted.latest_time;
 }
 
 // events_by_tag ends with the highest tag seen, as if it grew with each new one.

@@ -60,12 +60,9 @@ public:
     }
     // The latest event time so far (the census's clock).
     std::uint64_t last_time() const { return info_.last_time; }
-    // Events counted elsewhere (the census's prefetcher: never the first event), and the clock
+    // Events counted elsewhere (by the census's reader: never the first event), and the clock
     // as they moved it.
     void count(const eventlog::CountedRecords& counted);
-    void advance_clock(std::uint64_t time) {
-        if (time > info_.last_time) info_.last_time = time;
-    }
     // A capability an event names (again or for the first time).
     void see_capability(eventlog::CapNo cap) {
         if (cap < seen_caps_.size() && seen_caps_[cap]) return;
