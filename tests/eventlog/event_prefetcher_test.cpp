@@ -320,9 +320,13 @@ Seen without_diagnostics(Seen s) {
 // capability's first are given, whatever their tag (also where a block's earliest record is
 // not its marker).
 BOOST_AUTO_TEST_CASE(counting_only_gives_the_other_records_and_counts_the_rest) {
-    TagSet tags;
-    tags.set(RunThread::tag);
-    tags.set(BlockMarker::tag);
+    // Fixed sizes (the usual framing step), and a variable size (the cursor's slow step).
+    TagSet fixed, variable;
+    fixed.set(RunThread::tag);
+    fixed.set(BlockMarker::tag);
+    variable.set(UserMessage::tag);
+    variable.set(StopThread::tag);
+    for (const auto& [tags, main_tag] : {std::pair{fixed, RunThread::tag}, std::pair{variable, UserMessage::tag}})
     for (std::uint32_t seed : {1u, 2u, 3u}) {
         el2fx::testing::IndexedLog log(counting_log(seed));
         TimeOrderedReader& reader = log.reader;
@@ -339,7 +343,7 @@ BOOST_AUTO_TEST_CASE(counting_only_gives_the_other_records_and_counts_the_rest) 
         while (const Event* e = reader.next()) by_reader.given.push_back(without_diagnostics(seen(*e, d)));
         by_reader.counted = reader.counted();
         check_counted_pass(all, by_reader, tags);
-        BOOST_TEST(by_reader.counted.by_tag[RunThread::tag] > 100u);  // the log exercises it
+        BOOST_TEST(by_reader.counted.by_tag[main_tag] > 50u);  // the log exercises it
         BOOST_TEST(d.total() == 0u);
 
         for (std::size_t batch : {std::size_t{1}, std::size_t{7}, EventPrefetcher::kBatchEvents}) {
