@@ -207,7 +207,12 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     redaction::EventRewriter rewriter(rewriting);
     const TagDispatch dispatch(parts.all);
     gc::GcStage gc_stage;
-    analysis::CapabilityStage capability_stage(threading_options);
+    // The stage merges the capabilities' spans for their markers, unless the ticks' collector
+    // needs every span.
+    const bool merge_on_reader = plan.capabilities && !keep_threading;
+    analysis::CapabilityStage capability_stage(threading_options,
+                                               merge_on_reader ? std::optional(context.span_detail) : std::nullopt);
+    if (merge_on_reader) parts.threading->spans_merged_by(*capability_stage.span_merger());
     std::vector<eventlog::WorkerStage*> stages;
     std::size_t gc_output = 0, capability_output = 0;  // their outputs' places in a batch
     if (plan.gc) {

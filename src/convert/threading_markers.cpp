@@ -35,8 +35,9 @@ void ThreadingMarkers::declare() {
 
 void ThreadingMarkers::begin() {
     for (const auto& [cap, t] : layout_.capability_tracks())
-        caps_.emplace(cap, CapabilityTrack{t, SpanDetailFilter<ThreadId>(ctx_.span_detail),
-                                           SpanDetailFilter<Idle>(ctx_.span_detail)});
+        caps_.emplace(cap, CapabilityTrack{t});
+    own_merger_.emplace(ctx_.span_detail);
+    merger_ = &*own_merger_;
     const StoppedFilter stopped(ctx_.span_detail);
     const SpanDetailFilter<run::ThreadMoment> moments(ctx_.span_detail);
     for (const ThreadTrackLayout::OwnTrack& t : layout_.own_tracks())
@@ -57,14 +58,6 @@ struct ThreadingMarkers::MutatorSink {
                         MutatorMarker{.thread = name, .thread_id = id});
     }
     void merged(const MergedSpans& group) { add_merged_marker(m.p_, t, m.names_.mutator, m.running_, group); }
-};
-struct ThreadingMarkers::IdleSink {
-    ThreadingMarkers& m;
-    ThreadHandle t;
-    void span(std::uint64_t start, std::uint64_t end, Idle) {
-        m.p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), m.names_.idle, m.idle_, IdleMarker{});
-    }
-    void merged(const MergedSpans& group) { add_merged_marker(m.p_, t, m.names_.idle, m.idle_, group); }
 };
 // A thread's running spans: a marker naming the capability it ran on.
 struct ThreadingMarkers::RunningSink {
@@ -110,12 +103,7 @@ CategoryHandle ThreadingMarkers::stopped_category(std::uint16_t status) const {
 }
 
 void ThreadingMarkers::finish() {
-    for (auto& [cap, track] : caps_) {
-        MutatorSink mutators{*this, track.handle};
-        track.mutators.finish(mutators);
-        IdleSink idles{*this, track.handle};
-        track.idles.finish(idles);
-    }
+    merger_->finish([this](CapNo cap, const analysis::KeptCapabilitySpan& kept) { capability_marker(cap, kept); });
     for (OwnThread& track : own_) {
         RunningSink running{*this, track.handle};
         track.running.finish(running);
@@ -130,22 +118,27 @@ void ThreadingMarkers::finish() {
         }
 }
 
-void ThreadingMarkers::capability_span(CapNo cap, const analysis::CapabilitySpan& span) {
+// "Mutator" (naming the thread that ran) and "Idle"; the GC contributor marks the collections
+// ("GC pause").
+void ThreadingMarkers::capability_marker(CapNo cap, const analysis::KeptCapabilitySpan& kept) {
     CapabilityTrack* track = caps_.find(cap);
     if (!track) return;
-    switch (span.activity.state) {
-        case CapabilityState::idle: {
-            IdleSink sink{*this, track->handle};
-            track->idles.offer(span.start, span.end, Idle{}, sink);
+    const MergedSpans& span = kept.merged;
+    switch (kept.state) {
+        case CapabilityState::idle:
+            if (kept.kept_as_is())
+                p_.add_marker(track->handle, MarkerTiming::interval(at(span.start), at(span.end)), names_.idle, idle_,
+                              IdleMarker{});
+            else
+                add_merged_marker(p_, track->handle, names_.idle, idle_, span);
             break;
-        }
-        case CapabilityState::mutator: {
-            MutatorSink sink{*this, track->handle};
-            track->mutators.offer(span.start, span.end, span.activity.thread, sink);
+        case CapabilityState::mutator:
+            if (kept.kept_as_is())
+                MutatorSink{*this, track->handle}.span(span.start, span.end, kept.thread);
+            else
+                MutatorSink{*this, track->handle}.merged(span);
             break;
-        }
-        case CapabilityState::gc:  // the GC contributor marks the collections ("GC pause")
-            break;
+        case CapabilityState::gc: break;
     }
 }
 

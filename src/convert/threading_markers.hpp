@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/run/thread_catalog.hpp"
+#include "analysis/threading/capability_span_merger.hpp"
 #include "analysis/threading/off_cpu_state.hpp"
 #include "analysis/threading/stop_status_text.hpp"
 #include "analysis/threading/threading_sink.hpp"
@@ -32,7 +33,15 @@ public:
     void declare();
     // After the layout: a span filter for each track.
     void begin();
-    void capability_span(eventlog::CapNo cap, const analysis::CapabilitySpan& span);
+    void capability_span(eventlog::CapNo cap, const analysis::CapabilitySpan& span) {
+        merger_->offer(cap, span,
+                       [this](eventlog::CapNo c, const analysis::KeptCapabilitySpan& kept) { capability_marker(c, kept); });
+    }
+    // What a merger on the reader's thread kept of the capabilities' spans
+    // (analysis::CapabilityStage), in place of capability_span(); after begin(), the stage's
+    // merger takes the place of this one's own, for the groups it still holds at the end.
+    void merged_by(analysis::CapabilitySpanMerger& merger) { merger_ = &merger; }
+    void capability_marker(eventlog::CapNo cap, const analysis::KeptCapabilitySpan& kept);
     void thread_span(eventlog::ThreadId id, const analysis::ThreadStateSpan& span);
     // Created, migrated, woken, labelled, finished (run::ThreadCatalog), as they happen.
     // Inline: wake-ups and migrations come by the million.
@@ -50,11 +59,8 @@ public:
     void finish();
 
 private:
-    struct Idle {};
     struct CapabilityTrack {
         fxprof::ThreadHandle handle;
-        SpanDetailFilter<eventlog::ThreadId> mutators;
-        SpanDetailFilter<Idle> idles;
     };
     // A group of merged stopped spans is named by the stop status that took most of its time.
     struct StoppedTally {
@@ -80,7 +86,6 @@ private:
     // The sinks of the filters: a track and what to call back (two words to make); the
     // markers' names are looked up only when one is added.
     struct MutatorSink;
-    struct IdleSink;
     struct RunningSink;
     struct StoppedSink;
     // A thread's migrations or wake-ups: a marker each, a merged group named by their kind.
@@ -119,6 +124,9 @@ private:
     ThreadingMarkerNames names_;
     std::array<analysis::OffCpuKind, 32> off_cpu_kinds_{};  // by stop status
     CapabilityTable<CapabilityTrack> caps_;
+    // The capabilities' spans, merged for their markers (by this one, or by the reader's).
+    std::optional<analysis::CapabilitySpanMerger> own_merger_;
+    analysis::CapabilitySpanMerger* merger_ = nullptr;
     std::vector<OwnThread> own_;  // by the layout's own track index
     util::RecentIds<OwnThread*> recent_own_;
 };

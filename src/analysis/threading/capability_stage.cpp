@@ -12,9 +12,11 @@ ThreadingOptions capabilities_part(ThreadingOptions options) {
 
 }  // namespace
 
-CapabilityStage::CapabilityStage(ThreadingOptions options)
+CapabilityStage::CapabilityStage(ThreadingOptions options, std::optional<SpanDetail> merge_spans)
     : analysis_(diagnostics_, capabilities_part(options), &recorder_) {
     for (std::uint16_t tag : kTags) tags_.set(tag);
+    if (merge_spans) merger_.emplace(*merge_spans);
+    recorder_.merger = merger_ ? &*merger_ : nullptr;
 }
 
 std::unique_ptr<eventlog::StageOutput> CapabilityStage::make_output() const {
@@ -51,6 +53,8 @@ void CapabilityStage::replay(const Call& call, ThreadingSink& sink) {
         sink.capability_span(call.cap, *span);
     else if (const auto* sample = std::get_if<Sample<CapabilityActivity>>(&call.what))
         sink.capability_sample(call.cap, *sample);
+    else if (const auto* kept = std::get_if<KeptCapabilitySpan>(&call.what))
+        sink.kept_capability_span(call.cap, *kept);
     else
         sink.capability_started(call.cap, std::get<std::uint64_t>(call.what));
 }

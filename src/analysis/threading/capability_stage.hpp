@@ -11,15 +11,21 @@
 // started yet, one a census candidate waits on); the clock of all events comes with them.
 // Only for a stream that reaches the analysis as the reader gives it: no window (it adds
 // events) and no shifted clock (several runs in one profile).
+//
+// With a marker detail, its spans are merged there too (capability_span_merger.hpp): the sink
+// gets kept_capability_span() for what the merger keeps, where it would have got the spans,
+// and the merger's pending groups stay with the stage (span_merger(), after the pass).
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <variant>
 #include <vector>
 
+#include "analysis/threading/capability_span_merger.hpp"
 #include "analysis/threading/threading_analysis.hpp"
 #include "analysis/threading/threading_sink.hpp"
 #include "eventlog/worker_stage.hpp"
@@ -31,7 +37,7 @@ class CapabilityStage final : public eventlog::WorkerStage {
 public:
     // Throws el2fx::Error for a sampling interval of 0, as ThreadingAnalysis does. The part is
     // the capabilities', whatever `options` says.
-    explicit CapabilityStage(ThreadingOptions options);
+    explicit CapabilityStage(ThreadingOptions options, std::optional<SpanDetail> merge_spans = std::nullopt);
 
     // The tags it takes whatever their capability (the scheduler's and the collections').
     static constexpr std::array<std::uint16_t, 8> kTags = {
@@ -58,13 +64,16 @@ public:
     // After the last event (next() gave nullptr), before the threads' part finishes: what the
     // capabilities' finish() closed.
     static void finish(eventlog::StageOutput& out, ThreadingSink& sink);
+    // With a marker detail: the merger, whose pending groups are the consumer's once the pass
+    // is over (the worker is done with it then); none without.
+    CapabilitySpanMerger* span_merger() { return merger_ ? &*merger_ : nullptr; }
 
 private:
     // One sink call: the capability and what was handed over.
     struct Call {
         std::uint32_t index;  // of the event in its batch
         eventlog::CapNo cap;
-        std::variant<std::uint64_t /* started at */, CapabilitySpan, Sample<CapabilityActivity>> what;
+        std::variant<std::uint64_t /* started at */, CapabilitySpan, Sample<CapabilityActivity>, KeptCapabilitySpan> what;
     };
     // One batch's calls, in the order the part made them; `replayed` is the consumer's place.
     class Output final : public eventlog::StageOutput {
@@ -80,7 +89,10 @@ private:
     class Recorder final : public ThreadingSink {
     public:
         void capability_started(eventlog::CapNo cap, std::uint64_t time) override { add(cap, time); }
-        void capability_span(eventlog::CapNo cap, const CapabilitySpan& span) override { add(cap, span); }
+        void capability_span(eventlog::CapNo cap, const CapabilitySpan& span) override {
+            if (!merger) return add(cap, span);
+            merger->offer(cap, span, [this](eventlog::CapNo c, const KeptCapabilitySpan& kept) { add(c, kept); });
+        }
         void capability_sample(eventlog::CapNo cap, const Sample<CapabilityActivity>& sample) override {
             add(cap, sample);
         }
@@ -90,6 +102,7 @@ private:
 
         std::vector<Call>* calls = nullptr;
         std::uint32_t index = 0;
+        CapabilitySpanMerger* merger = nullptr;
 
     private:
         template <typename T>
@@ -102,6 +115,7 @@ private:
 
     Tags tags_;
     Diagnostics diagnostics_;  // the worker's
+    std::optional<CapabilitySpanMerger> merger_;  // before the recorder, which uses it
     Recorder recorder_;
     ThreadingAnalysis analysis_;
 };

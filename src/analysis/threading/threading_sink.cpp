@@ -2,7 +2,13 @@
 
 #include <algorithm>
 
+#include "util/error.hpp"
+
 namespace el2fx::analysis {
+
+void ThreadingSink::kept_capability_span(eventlog::CapNo, const KeptCapabilitySpan&) {
+    throw Error("threading: merged capability spans handed to a sink that takes every span");
+}
 
 CapabilityTimeline& ThreadingResultCollector::capability(eventlog::CapNo cap) {
     if (cap >= capabilities_.size()) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <unistd.h>
 #include <variant>
 #include <vector>
@@ -29,8 +30,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using What =
-    std::variant<std::uint64_t, CapabilitySpan, Sample<CapabilityActivity>, ThreadStateSpan, Sample<ThreadActivity>>;
+using What = std::variant<std::uint64_t, CapabilitySpan, Sample<CapabilityActivity>, ThreadStateSpan,
+                          Sample<ThreadActivity>, KeptCapabilitySpan>;
 
 // A sink call and how many events the consumer had taken when it came.
 struct Call {
@@ -47,12 +48,35 @@ public:
     void capability_sample(CapNo cap, const Sample<CapabilityActivity>& s) override { add(cap, s); }
     void thread_span(ThreadId thread, const ThreadStateSpan& span) override { add(thread, span); }
     void thread_sample(ThreadId thread, const Sample<ThreadActivity>& s) override { add(thread, s); }
+    void kept_capability_span(CapNo cap, const KeptCapabilitySpan& kept) override { add(cap, kept); }
 
     std::vector<Call> calls;
     std::size_t taken = 0;
 
 private:
     void add(std::uint32_t id, What what) { calls.push_back({taken, id, what}); }
+};
+
+// The capabilities' spans through the markers' merger, as the markers merge them on the
+// consumer (convert/threading_markers.hpp); every other call straight to `log`.
+class MergingSink final : public ThreadingSink {
+public:
+    MergingSink(LoggingSink& log, SpanDetail detail) : log_(log), merger_(detail) {}
+    void capability_started(CapNo cap, std::uint64_t time) override { log_.capability_started(cap, time); }
+    void capability_span(CapNo cap, const CapabilitySpan& span) override {
+        merger_.offer(cap, span, [&](CapNo c, const KeptCapabilitySpan& kept) { log_.kept_capability_span(c, kept); });
+    }
+    void capability_sample(CapNo cap, const Sample<CapabilityActivity>& s) override { log_.capability_sample(cap, s); }
+    void thread_span(ThreadId thread, const ThreadStateSpan& span) override { log_.thread_span(thread, span); }
+    void thread_sample(ThreadId thread, const Sample<ThreadActivity>& s) override { log_.thread_sample(thread, s); }
+    // The groups still pending, after the analysis finished.
+    void finish() {
+        merger_.finish([&](CapNo c, const KeptCapabilitySpan& kept) { log_.kept_capability_span(c, kept); });
+    }
+
+private:
+    LoggingSink& log_;
+    CapabilitySpanMerger merger_;
 };
 
 // Everything the consumer sees: the calls, the diagnostics after each event and at the end,
@@ -70,13 +94,16 @@ void finish_seen(Seen& seen, const Diagnostics& d, const ThreadingResult& lives)
     seen.end_time = lives.end_time;
 }
 
-// The analysis on the consumer, as before the stage.
-Seen on_consumer(TimeOrderedReader& reader) {
+// The analysis on the consumer, as before the stage; with `merge`, its capabilities' spans
+// merged there for the markers.
+Seen on_consumer(TimeOrderedReader& reader, std::optional<SpanDetail> merge = std::nullopt) {
     Seen seen;
     Diagnostics d;
     reader.restart(d);
     LoggingSink sink;
-    ThreadingAnalysis analysis(d, {}, &sink);
+    std::optional<MergingSink> merging;
+    if (merge) merging.emplace(sink, *merge);
+    ThreadingAnalysis analysis(d, {}, merging ? static_cast<ThreadingSink*>(&*merging) : &sink);
     try {
         while (const Event* e = reader.next()) {
             ++sink.taken;
@@ -89,16 +116,18 @@ Seen on_consumer(TimeOrderedReader& reader) {
         return seen;
     }
     const ThreadingResult lives = analysis.finish();
+    if (merging) merging->finish();
     seen.calls = sink.calls;
     finish_seen(seen, d, lives);
     return seen;
 }
 
-Seen on_worker(TimeOrderedReader& reader, std::size_t batch) {
+Seen on_worker(TimeOrderedReader& reader, std::size_t batch, std::optional<SpanDetail> merge = std::nullopt) {
     Seen seen;
     Diagnostics d;
     LoggingSink sink;
-    CapabilityStage stage(ThreadingOptions{});
+    CapabilityStage stage(ThreadingOptions{}, merge);
+    BOOST_TEST((stage.span_merger() != nullptr) == merge.has_value());
     ThreadingOptions threads_part;
     threads_part.part = ThreadingPart::threads;
     ThreadingAnalysis threads(d, threads_part, &sink);
@@ -117,16 +146,19 @@ Seen on_worker(TimeOrderedReader& reader, std::size_t batch) {
     }
     CapabilityStage::finish(events.stage_output(), sink);
     const ThreadingResult lives = threads.finish();
+    if (merge)
+        stage.span_merger()->finish([&](CapNo c, const KeptCapabilitySpan& kept) { sink.kept_capability_span(c, kept); });
     seen.calls = sink.calls;
     finish_seen(seen, d, lives);
     return seen;
 }
 
-void check_same(TimeOrderedReader& reader, std::initializer_list<std::size_t> batches) {
-    const Seen expected = on_consumer(reader);
+void check_same(TimeOrderedReader& reader, std::initializer_list<std::size_t> batches,
+                std::optional<SpanDetail> merge = std::nullopt) {
+    const Seen expected = on_consumer(reader, merge);
     for (std::size_t batch : batches) {
-        BOOST_TEST_CONTEXT("batch of " << batch) {
-            const Seen got = on_worker(reader, batch);
+        BOOST_TEST_CONTEXT("batch of " << batch << (merge ? ", spans merged" : "")) {
+            const Seen got = on_worker(reader, batch, merge);
             BOOST_TEST(got.calls.size() == expected.calls.size());
             BOOST_TEST((got.calls == expected.calls));
             BOOST_TEST((got.diagnostics_after == expected.diagnostics_after));
@@ -186,8 +218,17 @@ std::string scheduler_log() {
 }
 
 void check_files_in(const fs::path& dir) {
-    el2fx::testing::check_indexed_eventlogs_in(
-        dir, [](TimeOrderedReader& reader) { check_same(reader, {7, EventPrefetcher::kBatchEvents}); });
+    el2fx::testing::check_indexed_eventlogs_in(dir, [](TimeOrderedReader& reader) {
+        check_same(reader, {7, EventPrefetcher::kBatchEvents});
+        check_same(reader, {7}, span_detail_for(1'000'000));
+    });
+}
+
+std::size_t count_kept(const std::vector<Call>& calls, bool merged) {
+    return static_cast<std::size_t>(std::count_if(calls.begin(), calls.end(), [&](const Call& c) {
+        const auto* k = std::get_if<KeptCapabilitySpan>(&c.what);
+        return k && k->kept_as_is() != merged;
+    }));
 }
 
 }  // namespace
@@ -210,6 +251,41 @@ BOOST_AUTO_TEST_CASE(the_same_calls_with_the_same_events_as_on_the_consumer) {
     check_same(reader, {1, 2, 7, 64, EventPrefetcher::kBatchEvents});
 }
 
+// With a marker detail the stage merges the spans on the worker: the sink gets what the
+// markers' merger keeps, with the same events, and the groups pending at the end stay with
+// the stage. Resolution 0 keeps every span; a coarse one merges nearly all.
+BOOST_AUTO_TEST_CASE(spans_merged_on_the_worker_as_on_the_consumer) {
+    el2fx::testing::IndexedLog log(scheduler_log());
+    TimeOrderedReader& reader = log.reader;
+    const std::size_t spans = [&] {
+        const std::vector<Call> calls = on_consumer(reader).calls;
+        return static_cast<std::size_t>(std::count_if(calls.begin(), calls.end(), [](const Call& c) {
+            const auto* span = std::get_if<CapabilitySpan>(&c.what);
+            return span && span->activity.state != CapabilityState::gc;
+        }));
+    }();
+    BOOST_REQUIRE(spans > 100u);
+    for (const std::uint64_t resolution : {std::uint64_t{0}, std::uint64_t{200'000}, std::uint64_t{100'000'000}}) {
+        BOOST_TEST_CONTEXT("resolution " << resolution) {
+            const Seen expected = on_consumer(reader, span_detail_for(resolution));
+            if (resolution == 0) {
+                BOOST_TEST(count_kept(expected.calls, false) == spans);
+                BOOST_TEST(count_kept(expected.calls, true) == 0u);
+            } else {
+                BOOST_TEST(count_kept(expected.calls, true) > 0u);
+                BOOST_TEST(count_kept(expected.calls, false) + count_kept(expected.calls, true) < spans);
+                if (resolution == 200'000) BOOST_TEST(count_kept(expected.calls, false) > 0u);  // both kinds
+            }
+            check_same(reader, {1, 7, EventPrefetcher::kBatchEvents}, span_detail_for(resolution));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_sink_of_every_span_refuses_merged_ones) {
+    ThreadingResultCollector collector;
+    BOOST_CHECK_THROW(collector.kept_capability_span(0, KeptCapabilitySpan{}), Error);
+}
+
 BOOST_AUTO_TEST_CASE(the_readers_error_after_the_same_calls) {
     el2fx::testing::IndexedLog log(scheduler_log());
     TimeOrderedReader& reader = log.reader;
@@ -219,6 +295,7 @@ BOOST_AUTO_TEST_CASE(the_readers_error_after_the_same_calls) {
     BOOST_REQUIRE(expected.failed);
     BOOST_REQUIRE(!expected.calls.empty());
     check_same(reader, {1, 5, EventPrefetcher::kBatchEvents});
+    check_same(reader, {1, 5}, span_detail_for(200'000));
 }
 
 BOOST_AUTO_TEST_CASE(records_are_not_passed_over_with_a_stage) {
