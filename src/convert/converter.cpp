@@ -70,44 +70,57 @@ struct RunPlacement {
 // The first pass (add_run). It may leave the events it only counts to the reader's thread
 // (run_census.hpp): where the reader gives them in time order, and the census sees them as the
 // reader gives them (no window, which adds events before its start; no shifted clock, for
-// several runs in one profile). Should that pass meet any problem after all, the census is
+// several runs in one profile). In a log with few threads, the wake-ups too, but for each
+// thread's earliest; should the census have to forget threads after all, it is taken again
+// without counting them. Should a pass that counts meet any problem after all, the census is
 // taken again of every event. Of a window, it sets the bounds and where the second pass starts.
 [[gnu::noinline]] run::RunCensus take_census(eventlog::TimeOrderedReader& reader, ConvertOptions& options,
                                              const redaction::RewriteOptions& rewriting, ConversionReport& report,
                                              std::optional<window::WindowStart>& window_start) {
-    run::RunCensus census;
+    // Threads that cannot get a track of their own are forgotten once finished (run_census.hpp).
+    const run::CensusLimits limits{.thread_tracks = options.all_threads ? std::nullopt
+                                                                       : std::optional(options.max_threads)};
+    enum class Counting { gc_and_wakeups, gc, none };
     const bool count_on_reader = reader.in_order() && !options.window.spec.active() && !rewriting.shift_to_zero;
-    for (const bool count_only : {true, false}) {
-        if (count_only && !count_on_reader) continue;
+    const bool few_threads = reader.thread_creations() && *reader.thread_creations() < limits.forget_above / 2;
+    run::RunCensus census;
+    for (const Counting counting : {Counting::gc_and_wakeups, Counting::gc, Counting::none}) {
+        if (counting != Counting::none && !count_on_reader) continue;
+        if (counting == Counting::gc_and_wakeups && !few_threads) continue;
         Diagnostics first_pass;  // the second pass reports the eventlog's problems
         double reader_cpu = 0;   // before the prefetcher, which writes it when destroyed (also by an error)
-        std::optional<eventlog::EventPrefetcher> prefetcher;  // not movable: made in place
-        if (count_only)
-            prefetcher.emplace(reader, first_pass,
-                               eventlog::EventPrefetcher::CountOnly{&run::RunCensusCollector::counted_only_tags()});
-        else
-            prefetcher.emplace(reader, first_pass);
-        eventlog::EventPrefetcher& events = *prefetcher;
-        events.report_worker_cpu(&reader_cpu);
-        redaction::EventRewriter rewriter(rewriting);
-        // Threads that cannot get a track of their own are forgotten once finished (run_census.hpp).
-        const run::CensusLimits limits{.thread_tracks = options.all_threads ? std::nullopt
-                                                                           : std::optional(options.max_threads)};
-        run::RunCensusCollector collector(options.include_env, limits);
-        window::EventWindow window(options.window.spec);  // both passes: the same window (src/window)
-        while (const eventlog::Event* next = window.next(events)) collector.handle(rewriter.apply(*next));
-        census = collector.finish(events.counted());
-        if (options.window.spec.active()) {
-            options.window.bounds = window.bounds();
-            // Skipping to the start by (time, offset) gives what this pass read only if the
-            // merge was exact.
-            if (first_pass.count(Diagnostic::reorder_window_exceeded) == 0 &&
-                report.diagnostics.count(Diagnostic::reorder_window_exceeded) == 0)
-                window_start = window.take_start_state();
+        try {
+            std::optional<eventlog::EventPrefetcher> prefetcher;  // not movable: made in place
+            if (counting != Counting::none)
+                prefetcher.emplace(reader, first_pass,
+                                   eventlog::EventPrefetcher::CountOnly{
+                                       &run::RunCensusCollector::counted_only_tags(),
+                                       counting == Counting::gc_and_wakeups ? limits.forget_above : 0});
+            else
+                prefetcher.emplace(reader, first_pass);
+            eventlog::EventPrefetcher& events = *prefetcher;
+            events.report_worker_cpu(&reader_cpu);
+            redaction::EventRewriter rewriter(rewriting);
+            run::RunCensusCollector collector(options.include_env, limits);
+            if (counting == Counting::gc_and_wakeups) collector.counts_wakeups_elsewhere();
+            window::EventWindow window(options.window.spec);  // both passes: the same window (src/window)
+            while (const eventlog::Event* next = window.next(events)) collector.handle(rewriter.apply(*next));
+            census = collector.finish(events.counted());
+            if (options.window.spec.active()) {
+                options.window.bounds = window.bounds();
+                // Skipping to the start by (time, offset) gives what this pass read only if the
+                // merge was exact.
+                if (first_pass.count(Diagnostic::reorder_window_exceeded) == 0 &&
+                    report.diagnostics.count(Diagnostic::reorder_window_exceeded) == 0)
+                    window_start = window.take_start_state();
+            }
+            prefetcher.reset();  // its worker's CPU time is reported once it stopped
+        } catch (const run::CensusNeedsEveryWakeup&) {
+            report.timings.census_cpu.reader += reader_cpu;
+            continue;  // counting the GC events only
         }
-        prefetcher.reset();  // its worker's CPU time is reported once it stopped
         report.timings.census_cpu.reader += reader_cpu;
-        if (!count_only || first_pass.total() == 0) break;
+        if (counting == Counting::none || first_pass.total() == 0) break;
     }
     return census;
 }

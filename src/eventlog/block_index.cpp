@@ -102,6 +102,7 @@ struct Checked {
     bool ok = false;
     std::uint64_t min_time = 0, max_time = 0, last_time = 0;
     std::uint32_t window = 1;
+    std::uint64_t thread_creations = 0;
 };
 
 // Frames one block's records as the decoder would, declining at anything it would remark on.
@@ -145,6 +146,7 @@ public:
                 decode_payload_into(tag, p + payload, size - payload, scratch_);
                 if (std::holds_alternative<UnknownEvent>(scratch_)) return out;
             }
+            if (tag == CreateThread::tag) ++out.thread_creations;
             bool corrected = false;
             const std::uint64_t time = guard.check(load_be64(p + 2), corrected);
             if (corrected || !order_.add(time)) return out;
@@ -226,6 +228,7 @@ std::optional<RangeIndex> index_by_blocks(const InputFile& input) {
     index.header = std::move(header->first);
     index.stream_end.bytes = *file_size;
     index.ranges.reserve(blocks->size());
+    index.thread_creations = 0;
     std::uint64_t previous_time = 0;
     for (std::size_t i = 0; i < blocks->size(); ++i) {
         const Block& b = (*blocks)[i];
@@ -236,6 +239,7 @@ std::optional<RangeIndex> index_by_blocks(const InputFile& input) {
         r.min_time = checked[i].min_time;
         r.max_time = checked[i].max_time;
         r.window = checked[i].window;
+        *index.thread_creations += checked[i].thread_creations;
         r.previous_time = previous_time;
         previous_time = checked[i].last_time;
         index.ranges.push_back(r);

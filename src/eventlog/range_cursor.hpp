@@ -18,6 +18,7 @@
 #include "eventlog/skip_before.hpp"
 #include "eventlog/timestamp_guard.hpp"
 #include "util/diagnostics.hpp"
+#include "util/id_map.hpp"
 
 namespace el2fx::eventlog {
 
@@ -35,6 +36,29 @@ struct RawRecord {
 // whether the pass counts them only (TimeOrderedReader::count_only()): then they are kept out of
 // the window (never merged, never given) and counted, but for the range's earliest. One table
 // lookup per record tells both on the usual path.
+// Wake-ups a pass may count only: those of a thread a wake-up stamped earlier was given for
+// (TimeOrderedReader::count_only()). So whoever takes the pass has met the thread before each
+// one it does not get; the earliest wake-up of each thread is given.
+struct GivenWakeups {
+    util::IdMap<std::uint64_t> earliest;  // thread -> the earliest time a wake-up of it was given
+    std::size_t threads = 0;              // in `earliest`
+    std::size_t limit = 0;                // beyond this many threads, each wake-up is given
+
+    // Whether the wake-up of `thread` stamped `time` is counted (else it is given, and noted).
+    bool counts(std::uint32_t thread, std::uint64_t time) {
+        if (std::uint64_t* given = earliest.find(thread)) {
+            if (*given < time) return true;
+            *given = time;
+            return false;
+        }
+        if (threads < limit) {
+            earliest.try_emplace(thread, time);
+            ++threads;
+        }
+        return false;
+    }
+};
+
 struct FramingTable {
     static constexpr std::int32_t kKept = 1 << 30;  // in `sizes`, on a fixed size kept back
 
@@ -43,17 +67,25 @@ struct FramingTable {
             sizes[tag] = header.size_of(static_cast<std::uint16_t>(tag));
     }
     // From now on, the records of the tags in `tags` below kTags are counted into `into`.
-    void count_only(const TagSet& tags, CountedRecords& into) {
+    // With `wakeups`, also the wake-ups it counts (if their records hold a thread).
+    void count_only(const TagSet& tags, CountedRecords& into, GivenWakeups* wakeups = nullptr) {
         for (std::size_t tag = 0; tag < CountedRecords::kTags; ++tag) {
             kept[tag] = tags.test(tag);
             if (kept[tag] && sizes[tag] >= 0) sizes[tag] |= kKept;
         }
         counted = &into;
+        constexpr std::uint16_t wakeup = WakeupThread::tag;
+        if (wakeups && !kept[wakeup] && sizes[wakeup] >= 4) {
+            kept[wakeup] = 1;
+            sizes[wakeup] |= kKept;
+            given_wakeups = wakeups;
+        }
     }
 
     std::array<std::int32_t, CountedRecords::kTags> sizes{};  // as Header::size_of(), with kKept
     std::array<std::uint8_t, CountedRecords::kTags> kept{};   // whatever the size
     CountedRecords* counted = nullptr;                        // none kept: null
+    GivenWakeups* given_wakeups = nullptr;                    // wake-ups kept back only if counted there
 };
 
 class RangeCursor {
@@ -153,7 +185,9 @@ private:
     bool keep_back(std::uint16_t tag, std::uint64_t time, std::size_t size) {
         bool corrected = false;
         time = guard_.check(time, corrected);  // the guard follows every record
-        if (time <= range_.min_time) {
+        if (time <= range_.min_time ||
+            (tag == WakeupThread::tag && framing_.given_wakeups &&
+             !framing_.given_wakeups->counts(load_be32(at(scan_) + kEventHeader), time))) {
             frame_checked(time, size);
             return false;
         }

@@ -37,6 +37,7 @@ struct RangeIndex {
     Header header;
     StreamEnd stream_end;
     std::vector<EventRange> ranges;  // in file order
+    std::optional<std::uint64_t> thread_creations;  // CREATE_THREAD records (index_by_blocks counts them)
 };
 
 // Decodes `input` from its current position (the start) to the end; its problems go to

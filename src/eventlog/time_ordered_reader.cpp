@@ -22,6 +22,7 @@ TimeOrderedReader::TimeOrderedReader(InputFile& input, Diagnostics& diagnostics)
     }
     header_ = std::move(index->header);
     stream_end_ = index->stream_end;
+    thread_creations_ = index->thread_creations;
     ranges_ = std::move(index->ranges);
     framing_ = FramingTable(header_);
     std::stable_sort(ranges_.begin(), ranges_.end(), [](const EventRange& a, const EventRange& b) {
@@ -43,12 +44,14 @@ void TimeOrderedReader::restart(Diagnostics& diagnostics, std::optional<OrderKey
     last_time_ = 0;
     framing_ = FramingTable(header_);
     counted_ = CountedRecords{};
+    given_wakeups_ = GivenWakeups{};
 }
 
-void TimeOrderedReader::count_only(const TagSet& tags) {
+void TimeOrderedReader::count_only(const TagSet& tags, std::size_t wakeup_threads) {
     if (!in_order_ || from_ || !cursors_.empty() || next_range_ != 0)
         throw Error("records can be counted only from the start of a pass over a log in order");
-    framing_.count_only(tags, counted_);
+    given_wakeups_.limit = wakeup_threads;
+    framing_.count_only(tags, counted_, wakeup_threads > 0 ? &given_wakeups_ : nullptr);
 }
 
 namespace {

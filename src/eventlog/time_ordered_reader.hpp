@@ -89,13 +89,20 @@ public:
     // Whether the index was built from well-formed blocks (block_index.hpp): every pass gives
     // the records in time order, with no problem to count.
     bool in_order() const { return in_order_; }
+    // How many CREATE_THREAD records the log holds, where the index counted them (in order).
+    std::optional<std::uint64_t> thread_creations() const { return thread_creations_; }
     // From now to the end of this pass (just after restart(), from the start, of a log in
     // order: else throws el2fx::Error), the records of `tags` (those below
     // CountedRecords::kTags) are not given but counted (counted()), but for those stamped with
     // their range's earliest time: the pass gives the other records as it would have, in the
     // same order, and the first record of the log, and of each capability, is given (a block's
     // earliest record need not be its marker: an old Eden log has one stamped a second before).
-    void count_only(const TagSet& tags);
+    //
+    // With `wakeup_threads` > 0, wake-ups are counted too, but for each thread's earliest (a
+    // wake-up is counted only where one of the same thread stamped earlier was given), for up
+    // to that many threads (the others' are all given): whoever takes the pass met the thread
+    // already at each wake-up it does not get.
+    void count_only(const TagSet& tags, std::size_t wakeup_threads = 0);
     // What count_only() kept back so far, and the latest of their times.
     const CountedRecords& counted() const { return counted_; }
 
@@ -160,8 +167,10 @@ private:
     RawRecord record_;
     Event event_;
     bool in_order_ = false;
+    std::optional<std::uint64_t> thread_creations_;
     FramingTable framing_{Header{}};  // the header's, and what count_only() keeps back
     CountedRecords counted_;
+    GivenWakeups given_wakeups_;  // of count_only() with wake-ups
 };
 
 }  // namespace el2fx::eventlog

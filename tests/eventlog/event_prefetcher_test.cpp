@@ -27,13 +27,15 @@ struct Seen {
     std::uint16_t tag;
     std::string text;  // a UserMessage's
     std::uint64_t diagnostics;
+    ThreadId woken = 0;  // a WakeupThread's thread
     bool operator==(const Seen&) const = default;
 };
 
 Seen seen(const Event& e, const Diagnostics& d) {
     std::string text;
     if (const auto* m = e.as<UserMessage>()) text = std::string(m->message.bytes);
-    return Seen{e.time, e.offset, e.cap, e.tag, text, d.total()};
+    const auto* w = e.as<WakeupThread>();
+    return Seen{e.time, e.offset, e.cap, e.tag, text, d.total(), w ? w->thread : ThreadId{0}};
 }
 
 std::vector<Seen> read_plain(TimeOrderedReader& reader, Diagnostics& d) {
@@ -362,6 +364,91 @@ BOOST_AUTO_TEST_CASE(counting_only_gives_the_other_records_and_counts_the_rest) 
         }
         // The next pass gives everything again.
         BOOST_TEST(read_plain(reader, d).size() == all.size());
+    }
+}
+
+// Wake-ups of six threads on three capabilities whose blocks overlap in time, some stamped
+// before their block's marker, among runs of threads.
+std::string wakeup_log(std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    auto b = base();
+    b.declare<WakeupThread>();
+    for (int block = 0; block < 6; ++block) {
+        for (CapNo cap = 0; cap < 3; ++cap) {
+            const std::uint64_t t0 = 10'000 + 1000 * static_cast<std::uint64_t>(block) + cap;
+            b.begin_block(t0, cap, t0 + 999);
+            if (block % 2 == 1) b.event(t0 - 7 + cap, WakeupThread{static_cast<ThreadId>(1 + rng() % 6), 0});
+            for (int i = 0; i < 40; ++i) {
+                const std::uint64_t t = t0 + 20 * static_cast<std::uint64_t>(i) + rng() % 50;
+                if (rng() % 4 == 0)
+                    b.event(t, RunThread{static_cast<ThreadId>(1 + rng() % 6)});
+                else
+                    b.event(t, WakeupThread{static_cast<ThreadId>(1 + rng() % 6), cap});
+            }
+            b.end_block();
+        }
+    }
+    return b.finish();
+}
+
+// With wake-ups counted too: each thread's earliest wake-ups are given, and a wake-up counted
+// is of a thread a wake-up stamped earlier was given for; the other records as before.
+BOOST_AUTO_TEST_CASE(counting_wakeups_gives_each_threads_earliest) {
+    TagSet tags, with_wakeups;
+    tags.set(RunThread::tag);  // some kept back as before, beside the wake-ups
+    with_wakeups = tags;
+    with_wakeups.set(WakeupThread::tag);
+    for (std::uint32_t seed : {1u, 2u, 3u})
+    for (std::size_t threads : {std::size_t{100}, std::size_t{2}}) {
+        BOOST_TEST_CONTEXT("seed " << seed << ", up to " << threads << " threads") {
+            el2fx::testing::IndexedLog log(wakeup_log(seed));
+            TimeOrderedReader& reader = log.reader;
+            BOOST_REQUIRE(reader.in_order());
+            Diagnostics plain_pass;
+            std::vector<Seen> all;
+            for (const Seen& s : read_plain(reader, plain_pass)) all.push_back(without_diagnostics(s));
+            CountedPass by_reader;
+            Diagnostics d;
+            reader.restart(d);
+            reader.count_only(tags, threads);
+            while (const Event* e = reader.next()) by_reader.given.push_back(without_diagnostics(seen(*e, d)));
+            by_reader.counted = reader.counted();
+            check_counted_pass(all, by_reader, with_wakeups);
+            BOOST_TEST(d.total() == 0u);
+            // Each counted wake-up: a wake-up of its thread stamped earlier was given.
+            std::set<std::uint64_t> given_offsets;
+            std::map<ThreadId, std::uint64_t> earliest_given, earliest;
+            for (const Seen& s : by_reader.given) {
+                given_offsets.insert(s.offset);
+                if (s.tag == WakeupThread::tag && !earliest_given.count(s.woken)) earliest_given[s.woken] = s.time;
+                if (s.tag == WakeupThread::tag) earliest_given[s.woken] = std::min(earliest_given[s.woken], s.time);
+            }
+            std::set<ThreadId> counted_threads;
+            for (const Seen& s : all) {
+                if (s.tag != WakeupThread::tag) continue;
+                earliest.try_emplace(s.woken, s.time);
+                earliest[s.woken] = std::min(earliest[s.woken], s.time);
+                if (given_offsets.count(s.offset)) continue;
+                counted_threads.insert(s.woken);
+                BOOST_TEST((earliest_given.count(s.woken) && earliest_given[s.woken] < s.time),
+                           "wake-up at " << s.offset << " counted before its thread's was given");
+            }
+            for (const Seen& s : all)  // every wake-up at its thread's earliest time is given
+                if (s.tag == WakeupThread::tag && s.time == earliest[s.woken]) BOOST_TEST(given_offsets.count(s.offset) == 1u);
+            BOOST_TEST(counted_threads.size() <= threads);
+            BOOST_TEST(by_reader.counted.by_tag[WakeupThread::tag] > 60u);  // the log exercises it
+            for (std::size_t batch : {std::size_t{1}, std::size_t{7}, EventPrefetcher::kBatchEvents}) {
+                Diagnostics pass;
+                EventPrefetcher prefetcher(reader, pass, EventPrefetcher::CountOnly{&tags, threads}, batch);
+                CountedPass prefetched;
+                while (const Event* e = prefetcher.next()) prefetched.given.push_back(without_diagnostics(seen(*e, pass)));
+                prefetched.counted = prefetcher.counted();
+                BOOST_TEST((prefetched.given == by_reader.given), "batch of " << batch);
+                BOOST_TEST((prefetched.counted.by_tag == by_reader.counted.by_tag));
+            }
+            // The next pass gives every wake-up again.
+            BOOST_TEST(read_plain(reader, d).size() == all.size());
+        }
     }
 }
 

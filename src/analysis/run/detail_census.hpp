@@ -108,6 +108,7 @@ public:
     // Events that tell nothing but their number (counted elsewhere: by the census's reader),
     // and the clock as they moved it.
     void other_events(std::uint64_t n) { census_.other_events += n; }
+    void moments(std::uint64_t n) { census_.moments += n; }  // counted elsewhere (their clock: advance_clock())
     void advance_clock(std::uint64_t now) { now_ = std::max(now_, now); }
     // Migrated or woken.
     void moment(std::uint64_t now) {

@@ -18,6 +18,7 @@ RunCensusCollector::RunCensusCollector(bool include_env, CensusLimits limits)
 // the finished (a finished thread's rank is final); the layout's choice over every thread
 // is then among the kept ones. Then waits for the catalog to double, so the time is linear.
 void RunCensusCollector::forget_finished_threads() {
+    if (wakeups_elsewhere_) throw CensusNeedsEveryWakeup{};
     const std::vector<ThreadFacts>& threads = census_.threads.threads();
     std::vector<std::uint64_t>& running = census_.running_by_ordinal;
     running.resize(threads.size(), 0);
@@ -130,7 +131,9 @@ const eventlog::TagSet& RunCensusCollector::counted_only_tags() {
 
 RunCensus RunCensusCollector::finish(const eventlog::CountedRecords& counted) {
     run_.count(counted);
-    detail_.other_events(counted.events());
+    const std::uint64_t wakeups = counted.by_tag[eventlog::WakeupThread::tag];
+    detail_.moments(wakeups);
+    detail_.other_events(counted.events() - wakeups);
     detail_.advance_clock(counted.latest_time);
     const std::uint64_t now = run_.last_time();
     for (Running& r : running_)  // still running at the end of the log

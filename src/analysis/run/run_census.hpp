@@ -64,6 +64,11 @@ struct RunCensus {
     DetailCensus detail;
 };
 
+// Thrown by a collector whose wake-ups are counted elsewhere (counts_wakeups_elsewhere()) where
+// it would forget threads: a forgotten thread's wake-up would make it a new one, so that
+// census needs every wake-up (take it again without).
+struct CensusNeedsEveryWakeup {};
+
 class RunCensusCollector {
 public:
     explicit RunCensusCollector(bool include_env, CensusLimits limits = {});
@@ -101,6 +106,11 @@ public:
     // in its place (TimeOrderedReader::count_only()), but for the first event and each
     // capability's first (the census notes where a capability starts).
     static const eventlog::TagSet& counted_only_tags();
+    // Where the events come in time order, a reader may also count the wake-ups of each thread
+    // but its earliest (TimeOrderedReader::count_only()): a moment is all they are to the
+    // census once it met their thread, and it meets a thread, at the latest, at its earliest
+    // wake-up. It must not forget threads then (CensusNeedsEveryWakeup).
+    void counts_wakeups_elsewhere() { wakeups_elsewhere_ = true; }
     // After the last event; `counted`: the events of counted_only_tags() counted elsewhere.
     RunCensus finish(const eventlog::CountedRecords& counted = {});
 
@@ -138,6 +148,7 @@ private:
     std::vector<std::uint8_t> cap_started_;  // by capability: in census_.capability_starts
     std::optional<std::uint64_t> tick_interval_;
     CensusLimits limits_;
+    bool wakeups_elsewhere_ = false;
     std::size_t next_forgetting_;  // the catalog's size that triggers it
     std::size_t forget_at_;        // the ordinal that does: next_forgetting_, or never without limits
 };

@@ -1,6 +1,8 @@
 // The census of a pass that leaves the events it only counts to the reader
 // (RunCensusCollector::counted_only_tags(), TimeOrderedReader::count_only()) must be the census
-// of every event: on every real eventlog the index finds in order, field by field.
+// of every event: on every real eventlog the index finds in order, field by field. So must the
+// census of a pass that leaves it the wake-ups too, but for each thread's earliest, where it
+// need not forget threads; where it must, it refuses (CensusNeedsEveryWakeup).
 #include <boost/test/unit_test.hpp>
 
 #include <cstdlib>
@@ -19,17 +21,25 @@ namespace ev = el2fx::eventlog;
 
 namespace {
 
-RunCensus take_census(ev::TimeOrderedReader& reader, bool count_only, std::uint64_t* counted = nullptr) {
+enum class Counting { none, gc, gc_and_wakeups };
+
+// Forgetting on (with a low threshold by default): it must happen at the same events.
+constexpr CensusLimits kForgetting{.thread_tracks = 3, .forget_above = 8};
+
+RunCensus take_census(ev::TimeOrderedReader& reader, Counting counting, ev::CountedRecords* counted = nullptr,
+                      CensusLimits limits = kForgetting) {
     Diagnostics pass;
     std::optional<ev::EventPrefetcher> events;
-    if (count_only)
-        events.emplace(reader, pass, ev::EventPrefetcher::CountOnly{&RunCensusCollector::counted_only_tags()});
+    if (counting != Counting::none)
+        events.emplace(reader, pass,
+                       ev::EventPrefetcher::CountOnly{&RunCensusCollector::counted_only_tags(),
+                                                      counting == Counting::gc_and_wakeups ? std::size_t{1000} : 0});
     else
         events.emplace(reader, pass);
-    // Forgetting on (with a low threshold): it must happen at the same events.
-    RunCensusCollector collector(false, CensusLimits{.thread_tracks = 3, .forget_above = 8});
+    RunCensusCollector collector(false, limits);
+    if (counting == Counting::gc_and_wakeups) collector.counts_wakeups_elsewhere();
     while (const ev::Event* e = events->next()) collector.handle(*e);
-    if (counted) *counted = events->counted().events();
+    if (counted) *counted = events->counted();
     BOOST_TEST(pass.total() == 0u);
     return collector.finish(events->counted());
 }
@@ -85,18 +95,32 @@ void same_census(const RunCensus& a, const RunCensus& b) {
     BOOST_TEST(a.detail.other_runs == b.detail.other_runs);
 }
 
-// Of the logs in `dir` the index finds in order, how many counted events.
-std::size_t check_logs_in(const std::filesystem::path& dir) {
-    std::size_t counting = 0;
+// Of the logs in `dir` the index finds in order, how many counted events, counted wake-ups,
+// and met forgetting with wake-ups counted.
+struct Exercised {
+    std::size_t counting = 0, counting_wakeups = 0, refused = 0;
+};
+Exercised check_logs_in(const std::filesystem::path& dir) {
+    Exercised exercised;
     el2fx::testing::check_indexed_eventlogs_in(dir, [&](ev::TimeOrderedReader& reader) {
         if (!reader.in_order()) return;  // the converter takes a census of every event then
-        std::uint64_t counted = 0;
-        const RunCensus all = take_census(reader, false);
-        const RunCensus counting_only = take_census(reader, true, &counted);
-        same_census(all, counting_only);
-        if (counted > 0) ++counting;
+        ev::CountedRecords counted;
+        const RunCensus all = take_census(reader, Counting::none);
+        same_census(all, take_census(reader, Counting::gc, &counted));
+        if (counted.events() > 0) ++exercised.counting;
+        // Wake-ups counted too, with no forgetting (the converter's rule: few threads).
+        const CensusLimits never_forgetting{.thread_tracks = 3, .forget_above = 1'000'000};
+        same_census(take_census(reader, Counting::none, nullptr, never_forgetting),
+                    take_census(reader, Counting::gc_and_wakeups, &counted, never_forgetting));
+        if (counted.by_tag[ev::WakeupThread::tag] > 0) ++exercised.counting_wakeups;
+        // With forgetting due, the census refuses counted wake-ups, or never had to forget.
+        try {
+            same_census(all, take_census(reader, Counting::gc_and_wakeups));
+        } catch (const CensusNeedsEveryWakeup&) {
+            ++exercised.refused;
+        }
     });
-    return counting;
+    return exercised;
 }
 
 }  // namespace
@@ -106,13 +130,18 @@ BOOST_AUTO_TEST_SUITE(census_count_only)
 BOOST_AUTO_TEST_CASE(the_fixtures_give_the_census_of_every_event) {
     const char* fixtures = std::getenv("EL2FX_FIXTURES");
     BOOST_REQUIRE_MESSAGE(fixtures, "EL2FX_FIXTURES is not set (run the tests with `meson test`)");
-    BOOST_TEST(check_logs_in(fixtures) >= 5u);  // the test exercises what it claims to
+    const Exercised exercised = check_logs_in(fixtures);  // the test exercises what it claims to
+    BOOST_TEST(exercised.counting >= 5u);
+    BOOST_TEST(exercised.counting_wakeups >= 5u);
+    BOOST_TEST(exercised.refused >= 1u);
 }
 
 BOOST_AUTO_TEST_CASE(ghc_events_testdata_eventlogs_give_the_census_of_every_event, UPSTREAM_DATA) {
     auto dir = el2fx::testing::upstream_data_dir();
     BOOST_REQUIRE(dir);
-    BOOST_TEST(check_logs_in(*dir) >= 5u);
+    const Exercised exercised = check_logs_in(*dir);
+    BOOST_TEST(exercised.counting >= 5u);
+    BOOST_TEST(exercised.counting_wakeups >= 1u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
