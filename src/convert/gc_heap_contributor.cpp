@@ -99,4 +99,13 @@ void GcHeapContributor::contribute(ProfileContext& context, std::uint64_t end) {
     add_run_summary_marker(context, result.summary, context.run.first_time, end);
 }
 
+// What the stage completed before the event at hand; collections done with go back to it.
+void GcHeapContributor::deliver_from_stage() {
+    eventlog::StageOutput& out = events_->stage_output(output_);
+    gc::GcStage::deliver(out, events_->given_in_batch(), *this);
+    if (!spent_.empty()) gc::GcStage::give_back(out, spent_);
+    batch_ = events_->batch_number();
+    nothing_due_until_ = gc::GcStage::nothing_due_until(out);
+}
+
 }  // namespace el2fx::convert

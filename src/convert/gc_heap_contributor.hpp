@@ -50,9 +50,9 @@ public:
     bool wants(std::uint16_t tag) const override { return gc::GcAnalysis::concerns(tag); }
     void handle(const eventlog::Event& event) override {
         if (events_) {
-            eventlog::StageOutput& out = events_->stage_output(output_);
-            gc::GcStage::deliver(out, events_->given_in_batch(), *this);
-            if (!spent_.empty()) gc::GcStage::give_back(out, spent_);
+            // Most events have nothing due: the batch and how far nothing is, noted.
+            if (events_->batch_number() == batch_ && events_->given_in_batch() <= nothing_due_until_) return;
+            deliver_from_stage();
         } else {
             analysis_.handle_without_clock(event);
             for (gc::GcCollection& c : spent_) analysis_.recycle(std::move(c));
@@ -71,6 +71,7 @@ public:
     std::span<const std::uint16_t> shown_tags() const override;
 
 private:
+    void deliver_from_stage();
     void collection(gc::GcCollection&& collection) override;
     void heap_sample(const gc::HeapSample& sample) override;
 
@@ -79,6 +80,8 @@ private:
     gc::GcStage* stage_ = nullptr;  // with analyse_on(): its analysis instead of analysis_
     eventlog::EventPrefetcher* events_ = nullptr;
     std::size_t output_ = 0;
+    std::uint64_t batch_ = UINT64_MAX;  // where nothing is due up to nothing_due_until_
+    std::size_t nothing_due_until_ = 0;
     // Collections the markers are done with, for the analysis to fill again or (with the stage)
     // the worker to free (before markers_: their deleters add to it until markers_ is gone).
     std::vector<gc::GcCollection> spent_;

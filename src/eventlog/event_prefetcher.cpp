@@ -252,6 +252,7 @@ void EventPrefetcher::take_next_batch() {
     }
     reading_ = std::move(ready_.front());
     ready_.pop_front();
+    ++batches_taken_;
     if (reading_->last) counted_ = reading_->counted;
     position_ = 0;
     at_ = 0;

@@ -76,6 +76,8 @@ public:
     // of that batch next() gave (the last one's index + 1); at the end, the last batch, whole.
     StageOutput& stage_output(std::size_t stage = 0) { return *reading_->stage_outputs[stage]; }
     std::size_t given_in_batch() const { return position_; }
+    // Which batch next() gave its last event from: it changes with each batch taken.
+    std::uint64_t batch_number() const { return batches_taken_; }
 
     // With CountOnly: what the reader counted instead of giving, once next() gave nullptr
     // (nothing before).
@@ -144,6 +146,7 @@ private:
     std::size_t position_ = 0;  // next event of reading_
     std::size_t at_ = 0;        // its bytes in reading_
     std::size_t next_diagnostic_ = 0;
+    std::uint64_t batches_taken_ = 0;
     Event event_;  // the last one decoded; its text fields point into reading_'s bytes
 
     // The worker's: what the reader counts, and what of it went into batches already.

@@ -41,6 +41,12 @@ public:
         auto& o = static_cast<Output&>(out);
         if (o.delivered < o.records.size() && o.records[o.delivered].index < given) deliver_due(o, given, sink);
     }
+    // Nothing is due in `out` while `given` is at most this (SIZE_MAX: nothing is left): the
+    // consumer may skip deliver() until then (a batch's output is final once handed over).
+    static std::size_t nothing_due_until(eventlog::StageOutput& out) {
+        const auto& o = static_cast<const Output&>(out);
+        return o.delivered < o.records.size() ? o.records[o.delivered].index : SIZE_MAX;
+    }
     // Also the consumer's: collections delivered and done with go back in the batch whose
     // output is `out`, for the worker to free or to fill again (GcAnalysis::recycle). Memory
     // allocated on one thread and freed on the other goes through a malloc arena both lock:
