@@ -92,10 +92,12 @@ struct RunPlacement {
         try {
             std::optional<eventlog::EventPrefetcher> prefetcher;  // not movable: made in place
             if (counting != Counting::none)
-                prefetcher.emplace(reader, first_pass,
-                                   eventlog::EventPrefetcher::CountOnly{
-                                       &run::RunCensusCollector::counted_only_tags(),
-                                       counting == Counting::gc_and_wakeups ? limits.forget_above : 0});
+                prefetcher.emplace(
+                    reader, first_pass,
+                    eventlog::EventPrefetcher::CountOnly{
+                        &run::RunCensusCollector::counted_only_tags(),
+                        {.wakeup_threads = counting == Counting::gc_and_wakeups ? limits.forget_above : 0,
+                         .spark_counters = true}});
             else
                 prefetcher.emplace(reader, first_pass);
             eventlog::EventPrefetcher& events = *prefetcher;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace el2fx::eventlog {
@@ -23,6 +24,17 @@ struct CountedRecords {
         for (std::uint64_t count : by_tag) n += count;
         return n;
     }
+};
+
+// Records a pass counts only where whoever takes the pass learns nothing from them
+// (TimeOrderedReader::count_only()).
+struct CountWhereKnown {
+    // Wake-ups of a thread one of whose wake-ups stamped earlier was given, for up to this many
+    // threads (0: none).
+    std::size_t wakeup_threads = 0;
+    // Spark counters whose non-zero fields are non-zero in one of the same capability given
+    // already (none without a capability).
+    bool spark_counters = false;
 };
 
 }  // namespace el2fx::eventlog

@@ -50,18 +50,17 @@ EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnos
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, CountOnly count_only,
                                  std::size_t batch_events)
-    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, {}, count_only.tags,
-                      count_only.wakeup_threads) {}
+    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, {}, count_only.tags, count_only.also) {}
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
                                  std::optional<OrderKey> from, const std::vector<WorkerStage*>& stages,
-                                 const TagSet* count_only, std::size_t wakeup_threads)
+                                 const TagSet* count_only, CountWhereKnown also)
     : reader_(reader),
       header_(reader.header()),
       diagnostics_(diagnostics),
       batch_events_(std::max<std::size_t>(1, batch_events)) {
     reader_.restart(reader_diagnostics_, from);
-    if (count_only) reader_.count_only(*count_only, wakeup_threads);  // before the worker starts
+    if (count_only) reader_.count_only(*count_only, also);  // before the worker starts
     for (WorkerStage* stage : stages) {
         stages_.push_back(Stage{stage, &stage->wanted_tags(), stage->watched_caps(), &stage->counted(), stage->counted()});
         stage_tags_ |= stage->wanted_tags();

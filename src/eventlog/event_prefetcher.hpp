@@ -54,7 +54,7 @@ public:
     // counted() tells what it counted.
     struct CountOnly {
         const TagSet* tags;
-        std::size_t wakeup_threads = 0;  // wake-ups too (TimeOrderedReader::count_only())
+        CountWhereKnown also = {};  // TimeOrderedReader::count_only()
     };
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, CountOnly count_only,
                     std::size_t batch_events = kBatchEvents);
@@ -117,7 +117,7 @@ private:
 
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
                     std::optional<OrderKey> from, const std::vector<WorkerStage*>& stages,
-                    const TagSet* count_only = nullptr, std::size_t wakeup_threads = 0);
+                    const TagSet* count_only = nullptr, CountWhereKnown also = {});
     void run();  // the worker
     void fill(Batch& batch);
     void note_diagnostics(Batch& batch);

@@ -3,9 +3,11 @@
 // measured it), gives its records sorted. TimeOrderedReader merges the cursors of the ranges.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "eventlog/byte_reader.hpp"
@@ -59,6 +61,26 @@ struct GivenWakeups {
     }
 };
 
+// Spark counters a pass may count only: those whose non-zero fields are all non-zero in one of
+// the same capability given already (TimeOrderedReader::count_only()). Which fields are ever
+// non-zero is all the census asks of them, and the first of each capability is given.
+struct GivenSparkCounters {
+    static constexpr std::size_t kFields = 7;
+    std::vector<std::int16_t> nonzero;  // by capability: the fields non-zero in one given; -1: none given
+
+    bool counts(std::optional<CapNo> cap, const std::uint8_t* payload) {
+        if (!cap) return true;  // read only with a capability
+        std::int16_t fields = 0;
+        for (std::size_t i = 0; i < kFields; ++i)
+            if (load_be64(payload + 8 * i) != 0) fields = static_cast<std::int16_t>(fields | (1 << i));
+        if (*cap >= nonzero.size()) nonzero.resize(std::size_t{*cap} + 1, -1);
+        std::int16_t& known = nonzero[*cap];
+        if (known >= 0 && (fields & ~known) == 0) return true;
+        known = static_cast<std::int16_t>(std::max<std::int16_t>(known, 0) | fields);
+        return false;
+    }
+};
+
 struct FramingTable {
     static constexpr std::int32_t kKept = 1 << 30;  // in `sizes`, on a fixed size kept back
 
@@ -67,25 +89,30 @@ struct FramingTable {
             sizes[tag] = header.size_of(static_cast<std::uint16_t>(tag));
     }
     // From now on, the records of the tags in `tags` below kTags are counted into `into`.
-    // With `wakeups`, also the wake-ups it counts (if their records hold a thread).
-    void count_only(const TagSet& tags, CountedRecords& into, GivenWakeups* wakeups = nullptr) {
+    // With `wakeups` and `sparks`, also the wake-ups and spark counters they count (where their
+    // records hold what they read).
+    void count_only(const TagSet& tags, CountedRecords& into, GivenWakeups* wakeups = nullptr,
+                    GivenSparkCounters* sparks = nullptr) {
         for (std::size_t tag = 0; tag < CountedRecords::kTags; ++tag) {
             kept[tag] = tags.test(tag);
             if (kept[tag] && sizes[tag] >= 0) sizes[tag] |= kKept;
         }
         counted = &into;
-        constexpr std::uint16_t wakeup = WakeupThread::tag;
-        if (wakeups && !kept[wakeup] && sizes[wakeup] >= 4) {
-            kept[wakeup] = 1;
-            sizes[wakeup] |= kKept;
-            given_wakeups = wakeups;
-        }
+        const auto keep_where_known = [&](std::uint16_t tag, std::int32_t min_size) {
+            if (kept[tag] || sizes[tag] < min_size) return false;
+            kept[tag] = 1;
+            sizes[tag] |= kKept;
+            return true;
+        };
+        if (wakeups && keep_where_known(WakeupThread::tag, 4)) given_wakeups = wakeups;
+        if (sparks && keep_where_known(SparkCounters::tag, 8 * GivenSparkCounters::kFields)) given_sparks = sparks;
     }
 
     std::array<std::int32_t, CountedRecords::kTags> sizes{};  // as Header::size_of(), with kKept
     std::array<std::uint8_t, CountedRecords::kTags> kept{};   // whatever the size
     CountedRecords* counted = nullptr;                        // none kept: null
     GivenWakeups* given_wakeups = nullptr;                    // wake-ups kept back only if counted there
+    GivenSparkCounters* given_sparks = nullptr;               // the same of spark counters
 };
 
 class RangeCursor {
@@ -185,9 +212,7 @@ private:
     bool keep_back(std::uint16_t tag, std::uint64_t time, std::size_t size) {
         bool corrected = false;
         time = guard_.check(time, corrected);  // the guard follows every record
-        if (time <= range_.min_time ||
-            (tag == WakeupThread::tag && framing_.given_wakeups &&
-             !framing_.given_wakeups->counts(load_be32(at(scan_) + kEventHeader), time))) {
+        if (time <= range_.min_time || !counted_where_known(tag, time)) {
             frame_checked(time, size);
             return false;
         }
@@ -195,6 +220,16 @@ private:
         ++counted.by_tag[tag];
         if (time > counted.latest_time) counted.latest_time = time;
         scan_ += size;
+        return true;
+    }
+
+    // Whether the record at scan_, of a tag kept back, stamped `time`, is counted: always, but
+    // for the kinds counted only where their reader knows what they say (CountWhereKnown).
+    bool counted_where_known(std::uint16_t tag, std::uint64_t time) {
+        const std::uint8_t* payload = at(scan_) + kEventHeader;
+        if (tag == WakeupThread::tag && framing_.given_wakeups)
+            return framing_.given_wakeups->counts(load_be32(payload), time);
+        if (tag == SparkCounters::tag && framing_.given_sparks) return framing_.given_sparks->counts(range_.cap, payload);
         return true;
     }
 

@@ -98,11 +98,13 @@ public:
     // same order, and the first record of the log, and of each capability, is given (a block's
     // earliest record need not be its marker: an old Eden log has one stamped a second before).
     //
-    // With `wakeup_threads` > 0, wake-ups are counted too, but for each thread's earliest (a
-    // wake-up is counted only where one of the same thread stamped earlier was given), for up
-    // to that many threads (the others' are all given): whoever takes the pass met the thread
-    // already at each wake-up it does not get.
-    void count_only(const TagSet& tags, std::size_t wakeup_threads = 0);
+    //
+    // `also` counts some records of other tags only where whoever takes the pass learns nothing
+    // from them (CountWhereKnown): wake-ups, but for each thread's earliest (one is counted
+    // only where one of the same thread stamped earlier was given: whoever takes the pass met
+    // the thread already), for up to so many threads (the others' are all given); spark
+    // counters whose non-zero fields are non-zero in one of the same capability given already.
+    void count_only(const TagSet& tags, CountWhereKnown also = {});
     // What count_only() kept back so far, and the latest of their times.
     const CountedRecords& counted() const { return counted_; }
 
@@ -170,7 +172,8 @@ private:
     std::optional<std::uint64_t> thread_creations_;
     FramingTable framing_{Header{}};  // the header's, and what count_only() keeps back
     CountedRecords counted_;
-    GivenWakeups given_wakeups_;  // of count_only() with wake-ups
+    GivenWakeups given_wakeups_;        // of count_only() with wake-ups
+    GivenSparkCounters given_sparks_;   // with spark counters
 };
 
 }  // namespace el2fx::eventlog

@@ -410,7 +410,7 @@ BOOST_AUTO_TEST_CASE(counting_wakeups_gives_each_threads_earliest) {
             CountedPass by_reader;
             Diagnostics d;
             reader.restart(d);
-            reader.count_only(tags, threads);
+            reader.count_only(tags, {.wakeup_threads = threads});
             while (const Event* e = reader.next()) by_reader.given.push_back(without_diagnostics(seen(*e, d)));
             by_reader.counted = reader.counted();
             check_counted_pass(all, by_reader, with_wakeups);
@@ -439,7 +439,7 @@ BOOST_AUTO_TEST_CASE(counting_wakeups_gives_each_threads_earliest) {
             BOOST_TEST(by_reader.counted.by_tag[WakeupThread::tag] > 60u);  // the log exercises it
             for (std::size_t batch : {std::size_t{1}, std::size_t{7}, EventPrefetcher::kBatchEvents}) {
                 Diagnostics pass;
-                EventPrefetcher prefetcher(reader, pass, EventPrefetcher::CountOnly{&tags, threads}, batch);
+                EventPrefetcher prefetcher(reader, pass, EventPrefetcher::CountOnly{&tags, {.wakeup_threads = threads}}, batch);
                 CountedPass prefetched;
                 while (const Event* e = prefetcher.next()) prefetched.given.push_back(without_diagnostics(seen(*e, pass)));
                 prefetched.counted = prefetcher.counted();

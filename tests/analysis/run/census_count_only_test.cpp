@@ -2,7 +2,8 @@
 // (RunCensusCollector::counted_only_tags(), TimeOrderedReader::count_only()) must be the census
 // of every event: on every real eventlog the index finds in order, field by field. So must the
 // census of a pass that leaves it the wake-ups too, but for each thread's earliest, where it
-// need not forget threads; where it must, it refuses (CensusNeedsEveryWakeup).
+// need not forget threads; where it must, it refuses (CensusNeedsEveryWakeup). And the spark
+// counters the reader counts where the census knows their non-zero series already.
 #include <boost/test/unit_test.hpp>
 
 #include <cstdlib>
@@ -32,8 +33,10 @@ RunCensus take_census(ev::TimeOrderedReader& reader, Counting counting, ev::Coun
     std::optional<ev::EventPrefetcher> events;
     if (counting != Counting::none)
         events.emplace(reader, pass,
-                       ev::EventPrefetcher::CountOnly{&RunCensusCollector::counted_only_tags(),
-                                                      counting == Counting::gc_and_wakeups ? std::size_t{1000} : 0});
+                       ev::EventPrefetcher::CountOnly{
+                           &RunCensusCollector::counted_only_tags(),
+                           {.wakeup_threads = counting == Counting::gc_and_wakeups ? std::size_t{1000} : 0,
+                            .spark_counters = true}});
     else
         events.emplace(reader, pass);
     RunCensusCollector collector(false, limits);
@@ -98,7 +101,7 @@ void same_census(const RunCensus& a, const RunCensus& b) {
 // Of the logs in `dir` the index finds in order, how many counted events, counted wake-ups,
 // and met forgetting with wake-ups counted.
 struct Exercised {
-    std::size_t counting = 0, counting_wakeups = 0, refused = 0;
+    std::size_t counting = 0, counting_wakeups = 0, counting_sparks = 0, refused = 0;
 };
 Exercised check_logs_in(const std::filesystem::path& dir) {
     Exercised exercised;
@@ -108,6 +111,7 @@ Exercised check_logs_in(const std::filesystem::path& dir) {
         const RunCensus all = take_census(reader, Counting::none);
         same_census(all, take_census(reader, Counting::gc, &counted));
         if (counted.events() > 0) ++exercised.counting;
+        if (counted.by_tag[ev::SparkCounters::tag] > 0) ++exercised.counting_sparks;
         // Wake-ups counted too, with no forgetting (the converter's rule: few threads).
         const CensusLimits never_forgetting{.thread_tracks = 3, .forget_above = 1'000'000};
         same_census(take_census(reader, Counting::none, nullptr, never_forgetting),
@@ -133,6 +137,7 @@ BOOST_AUTO_TEST_CASE(the_fixtures_give_the_census_of_every_event) {
     const Exercised exercised = check_logs_in(fixtures);  // the test exercises what it claims to
     BOOST_TEST(exercised.counting >= 5u);
     BOOST_TEST(exercised.counting_wakeups >= 5u);
+    BOOST_TEST(exercised.counting_sparks >= 3u);
     BOOST_TEST(exercised.refused >= 1u);
 }
 
