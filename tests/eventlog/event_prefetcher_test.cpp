@@ -315,6 +315,27 @@ Seen without_diagnostics(Seen s) {
     return s;
 }
 
+// What a plain pass gives of a log with no problem to count.
+std::vector<Seen> every_record(TimeOrderedReader& reader) {
+    Diagnostics plain_pass;
+    std::vector<Seen> all;
+    for (const Seen& s : read_plain(reader, plain_pass)) all.push_back(without_diagnostics(s));
+    BOOST_REQUIRE(plain_pass.total() == 0u);
+    return all;
+}
+
+// What the reader gives and counts in a pass that counts `tags` only (and `also`).
+CountedPass counted_by_reader(TimeOrderedReader& reader, const TagSet& tags, CountWhereKnown also = {}) {
+    CountedPass pass;
+    Diagnostics d;
+    reader.restart(d);
+    reader.count_only(tags, also);
+    while (const Event* e = reader.next()) pass.given.push_back(without_diagnostics(seen(*e, d)));
+    pass.counted = reader.counted();
+    BOOST_TEST(d.total() == 0u);
+    return pass;
+}
+
 }  // namespace
 
 // A pass that counts some tags only (the census's GC and heap events) gives every other record
@@ -333,20 +354,11 @@ BOOST_AUTO_TEST_CASE(counting_only_gives_the_other_records_and_counts_the_rest) 
         el2fx::testing::IndexedLog log(counting_log(seed));
         TimeOrderedReader& reader = log.reader;
         BOOST_REQUIRE(reader.in_order());
-        Diagnostics plain_pass;
-        std::vector<Seen> all;
-        for (const Seen& s : read_plain(reader, plain_pass)) all.push_back(without_diagnostics(s));
-        BOOST_REQUIRE(plain_pass.total() == 0u);
+        const std::vector<Seen> all = every_record(reader);
 
-        CountedPass by_reader;
-        Diagnostics d;
-        reader.restart(d);
-        reader.count_only(tags);
-        while (const Event* e = reader.next()) by_reader.given.push_back(without_diagnostics(seen(*e, d)));
-        by_reader.counted = reader.counted();
+        const CountedPass by_reader = counted_by_reader(reader, tags);
         check_counted_pass(all, by_reader, tags);
         BOOST_TEST(by_reader.counted.by_tag[main_tag] > 50u);  // the log exercises it
-        BOOST_TEST(d.total() == 0u);
 
         for (std::size_t batch : {std::size_t{1}, std::size_t{7}, EventPrefetcher::kBatchEvents}) {
             Diagnostics pass;
@@ -363,7 +375,7 @@ BOOST_AUTO_TEST_CASE(counting_only_gives_the_other_records_and_counts_the_rest) 
             BOOST_TEST(prefetched.counted.latest_time == by_reader.counted.latest_time);
         }
         // The next pass gives everything again.
-        BOOST_TEST(read_plain(reader, d).size() == all.size());
+        BOOST_TEST(every_record(reader).size() == all.size());
     }
 }
 
@@ -404,17 +416,9 @@ BOOST_AUTO_TEST_CASE(counting_wakeups_gives_each_threads_earliest) {
             el2fx::testing::IndexedLog log(wakeup_log(seed));
             TimeOrderedReader& reader = log.reader;
             BOOST_REQUIRE(reader.in_order());
-            Diagnostics plain_pass;
-            std::vector<Seen> all;
-            for (const Seen& s : read_plain(reader, plain_pass)) all.push_back(without_diagnostics(s));
-            CountedPass by_reader;
-            Diagnostics d;
-            reader.restart(d);
-            reader.count_only(tags, {.wakeup_threads = threads});
-            while (const Event* e = reader.next()) by_reader.given.push_back(without_diagnostics(seen(*e, d)));
-            by_reader.counted = reader.counted();
+            const std::vector<Seen> all = every_record(reader);
+            const CountedPass by_reader = counted_by_reader(reader, tags, {.wakeup_threads = threads});
             check_counted_pass(all, by_reader, with_wakeups);
-            BOOST_TEST(d.total() == 0u);
             // Each counted wake-up: a wake-up of its thread stamped earlier was given.
             std::set<std::uint64_t> given_offsets;
             std::map<ThreadId, std::uint64_t> earliest_given, earliest;
@@ -447,7 +451,7 @@ BOOST_AUTO_TEST_CASE(counting_wakeups_gives_each_threads_earliest) {
                 BOOST_TEST((prefetched.counted.by_tag == by_reader.counted.by_tag));
             }
             // The next pass gives every wake-up again.
-            BOOST_TEST(read_plain(reader, d).size() == all.size());
+            BOOST_TEST(every_record(reader).size() == all.size());
         }
     }
 }
