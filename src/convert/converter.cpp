@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "analysis/gc/gc_analysis.hpp"
 #include "analysis/gc/gc_stage.hpp"
 #include "analysis/threading/capability_stage.hpp"
 #include "analysis/threading/threading_analysis.hpp"
@@ -127,6 +128,23 @@ struct RunPlacement {
     return census;
 }
 
+// With the GC stage: the tags of its events whose payload no part on the consumer's thread
+// reads (the stage decodes them on the reader's): the GC contributor wants them only to hand
+// over what the stage completed (most of a collection-heavy log's heap and GC statistics).
+eventlog::TagSet undecoded_beside_the_gc_stage(const Contributors& parts) {
+    eventlog::TagSet undecoded;
+    for (std::uint16_t tag = 0; tag < eventlog::CountedRecords::kTags; ++tag) {
+        if (!gc::GcAnalysis::concerns(tag) || analysis::ThreadingAnalysis::reads_payload(tag) ||
+            run::ForgottenLabels::reads_payload(tag))
+            continue;
+        bool read = false;
+        for (const auto& part : parts.all)
+            if (part.get() != parts.gc && part->wants(tag)) read = true;
+        undecoded.set(tag, !read);
+    }
+    return undecoded;
+}
+
 // One eventlog into `profile`: its own process and tracks, in two passes over the events.
 // The first (a census) learns what the layout needs: the threads and how long each ran, the
 // capabilities, the run's facts, where time-profile ticks are. The second streams: analyses
@@ -245,7 +263,10 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
         prefetcher.emplace(reader, report.diagnostics, window_start ? std::optional(window_start->first) : std::nullopt);
     eventlog::EventPrefetcher& events = *prefetcher;
     events.report_worker_cpu(&report.timings.events_cpu.reader);  // when it is destroyed, below
-    if (plan.gc) parts.gc->analyse_on(gc_stage, events, gc_output);
+    if (plan.gc) {
+        parts.gc->analyse_on(gc_stage, events, gc_output);
+        events.leave_undecoded(undecoded_beside_the_gc_stage(parts));
+    }
     window::EventWindow window(options.window.spec, std::move(window_start));
     eventlog::EventClock clock;
     while (const eventlog::Event* next = window.next(events)) {

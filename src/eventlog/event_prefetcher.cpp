@@ -285,13 +285,25 @@ const Event* EventPrefetcher::next(SkipBefore& skip) {
     }
 }
 
+void EventPrefetcher::leave_payload(const std::uint8_t* bytes, const Record& r, std::uint16_t tag) {
+    event_.time = load_be64(bytes + 2);
+    event_.offset = r.offset;
+    event_.size = r.size;
+    event_.tag = tag;
+    event_.payload.emplace<UnknownEvent>();
+}
+
 const Event* EventPrefetcher::next() {
     for (;;) {
         if (reading_) {
             if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare
             if (position_ < reading_->size) {
                 const Record& r = reading_->records[position_++];
-                decode_record_into(header_, reading_->bytes.get() + at_, r.size, r.offset, event_);
+                const std::uint8_t* bytes = reading_->bytes.get() + at_;
+                if (const std::uint16_t tag = load_be16(bytes); undecoded_[tag])
+                    leave_payload(bytes, r, tag);
+                else
+                    decode_record_into(header_, bytes, r.size, r.offset, event_);
                 at_ += r.size;
                 event_.time = r.time;
                 event_.cap = r.capability();

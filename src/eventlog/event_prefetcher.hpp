@@ -65,6 +65,11 @@ public:
     EventPrefetcher(const EventPrefetcher&) = delete;
     EventPrefetcher& operator=(const EventPrefetcher&) = delete;
 
+    // From now on, the records of `tags` come out undecoded: their payload an empty
+    // UnknownEvent, their tag, time, capability, offset and size as ever. For the tags no
+    // part on the consumer reads the payload of (the GC stage's, which the worker decodes).
+    void leave_undecoded(const TagSet& tags) { undecoded_ = tags; }
+
     // The next event in time order, or nullptr at the end; throws the reader's error where
     // the reader would have.
     const Event* next();
@@ -125,6 +130,7 @@ private:
     void offer_to_stages(Batch& batch, const RawRecord& record);
     void note_stage_diagnostics(Batch& batch, std::size_t index, Stage& stage);
     void take_next_batch();
+    void leave_payload(const std::uint8_t* bytes, const Record& r, std::uint16_t tag);  // leave_undecoded()'s
     void count_diagnostics_before(std::size_t index);
 
     // Set once: read by both threads, written by neither.
@@ -147,6 +153,7 @@ private:
     std::size_t at_ = 0;        // its bytes in reading_
     std::size_t next_diagnostic_ = 0;
     std::uint64_t batches_taken_ = 0;
+    TagSet undecoded_;  // leave_undecoded()'s
     Event event_;  // the last one decoded; its text fields point into reading_'s bytes
 
     // The worker's: what the reader counts, and what of it went into batches already.

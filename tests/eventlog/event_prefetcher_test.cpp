@@ -215,6 +215,39 @@ BOOST_AUTO_TEST_CASE(the_workers_cpu_time_is_reported_when_it_stops) {
     BOOST_TEST(one_event >= 0.0);
 }
 
+// Records of the tags left undecoded come out with an empty payload and everything else as
+// ever; the others are decoded as ever.
+BOOST_AUTO_TEST_CASE(tags_left_undecoded_keep_all_but_their_payload) {
+    el2fx::testing::IndexedLog log(disordered_log(5));
+    TimeOrderedReader& reader = log.reader;
+    Diagnostics plain_pass;
+    const std::vector<Seen> expected = read_plain(reader, plain_pass);
+    TagSet undecoded;
+    undecoded.set(RunThread::tag);
+    for (std::size_t batch : {std::size_t{1}, std::size_t{7}, EventPrefetcher::kBatchEvents}) {
+        Diagnostics pass;
+        EventPrefetcher events(reader, pass, batch);
+        events.leave_undecoded(undecoded);
+        std::vector<Seen> got;
+        std::size_t left = 0;
+        while (const Event* e = events.next()) {
+            got.push_back(seen(*e, pass));  // tag, time, offset, capability, a message's text
+            if (e->tag == RunThread::tag) {
+                const auto* unknown = e->as<UnknownEvent>();
+                left += unknown && unknown->payload.bytes.empty() &&
+                        e->size == kEventHeader + static_cast<std::size_t>(reader.header().size_of(RunThread::tag));
+            } else {
+                BOOST_TEST(!e->as<UnknownEvent>());  // decoded as ever
+            }
+        }
+        BOOST_TEST((got == expected), "batch of " << batch);
+        BOOST_TEST(left > 500u, "batch of " << batch);
+        BOOST_TEST(left == static_cast<std::size_t>(std::count_if(expected.begin(), expected.end(), [](const Seen& x) {
+                               return x.tag == RunThread::tag;
+                           })));
+    }
+}
+
 BOOST_AUTO_TEST_CASE(stopping_early_stops_the_worker) {
     el2fx::testing::IndexedLog log(disordered_log(9));
     TimeOrderedReader& reader = log.reader;

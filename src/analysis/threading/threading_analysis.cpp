@@ -25,6 +25,22 @@ ThreadingAnalysis::ThreadingAnalysis(Diagnostics& diagnostics, ThreadingOptions 
     check_sampling_interval(options_.sampling_interval_ns);
 }
 
+bool ThreadingAnalysis::reads_payload(std::uint16_t tag) {
+    using namespace eventlog;
+    switch (tag) {
+        case RunThread::tag:
+        case StopThread::tag:
+        case StartGC::tag:
+        case EndGC::tag:
+        case GCWork::tag:
+        case GCIdle::tag:
+        case GCDone::tag:
+        case WakeupThread::tag:
+        case HeapProfSampleBegin::tag: return true;
+        default: return false;
+    }
+}
+
 void ThreadingAnalysis::handle(const eventlog::Event& event, std::uint64_t latest) {
     // The reader's order is exact unless it counted reorder_window_exceeded; a
     // clock that never goes back keeps every span and CPU delta well-formed even then.

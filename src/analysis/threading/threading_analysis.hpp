@@ -38,6 +38,9 @@ struct ThreadingOptions {
 
 class ThreadingAnalysis {
 public:
+    // The tags whose payload handle() reads (their type, at least): the others' it never looks at.
+    static bool reads_payload(std::uint16_t tag);
+
     // Throws el2fx::Error for a sampling interval of 0 (sampling_interval.hpp). Without a sink, everything
     // is kept for finish(); with one, spans and samples go to it as they become final
     // (the sink must outlive the analysis).
