@@ -33,17 +33,11 @@ struct RawRecord {
     std::optional<CapNo> cap;  // its block's capability
 };
 
-// How a pass frames the records of each tag below CountedRecords::kTags (every tag GHC writes):
-// the header's payload size (Header::kVariable, Header::kUndeclared or the fixed size), and
-// whether the pass counts them only (TimeOrderedReader::count_only()): then they are kept out of
-// the window (never merged, never given) and counted, but for the range's earliest. One table
-// lookup per record tells both on the usual path.
 // Wake-ups a pass may count only: those of a thread a wake-up stamped earlier was given for
 // (TimeOrderedReader::count_only()). So whoever takes the pass has met the thread before each
 // one it does not get; the earliest wake-up of each thread is given.
 struct GivenWakeups {
     util::IdMap<std::uint64_t> earliest;  // thread -> the earliest time a wake-up of it was given
-    std::size_t threads = 0;              // in `earliest`
     std::size_t limit = 0;                // beyond this many threads, each wake-up is given
 
     // Whether the wake-up of `thread` stamped `time` is counted (else it is given, and noted).
@@ -53,10 +47,7 @@ struct GivenWakeups {
             *given = time;
             return false;
         }
-        if (threads < limit) {
-            earliest.try_emplace(thread, time);
-            ++threads;
-        }
+        if (earliest.size() < limit) earliest.try_emplace(thread, time);
         return false;
     }
 };
@@ -81,6 +72,11 @@ struct GivenSparkCounters {
     }
 };
 
+// How a pass frames the records of each tag below CountedRecords::kTags (every tag GHC writes):
+// the header's payload size (Header::kVariable, Header::kUndeclared or the fixed size), and
+// whether the pass counts them only (TimeOrderedReader::count_only()): then they are kept out of
+// the window (never merged, never given) and counted, but for the range's earliest. One table
+// lookup per record tells both on the usual path.
 struct FramingTable {
     static constexpr std::int32_t kKept = 1 << 30;  // in `sizes`, on a fixed size kept back
 
@@ -226,10 +222,10 @@ private:
     // Whether the record at scan_, of a tag kept back, stamped `time`, is counted: always, but
     // for the kinds counted only where their reader knows what they say (CountWhereKnown).
     bool counted_where_known(std::uint16_t tag, std::uint64_t time) {
-        const std::uint8_t* payload = at(scan_) + kEventHeader;
         if (tag == WakeupThread::tag && framing_.given_wakeups)
-            return framing_.given_wakeups->counts(load_be32(payload), time);
-        if (tag == SparkCounters::tag && framing_.given_sparks) return framing_.given_sparks->counts(range_.cap, payload);
+            return framing_.given_wakeups->counts(load_be32(at(scan_) + kEventHeader), time);
+        if (tag == SparkCounters::tag && framing_.given_sparks)
+            return framing_.given_sparks->counts(range_.cap, at(scan_) + kEventHeader);
         return true;
     }
 

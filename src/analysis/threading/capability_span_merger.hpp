@@ -37,17 +37,13 @@ public:
     void offer(eventlog::CapNo cap, const CapabilitySpan& span, Out&& out) {
         switch (span.activity.state) {
             case CapabilityState::mutator: {
-                Streams& s = streams(cap);
-                if (s.mutators.join_if_fits(span.start, span.end, span.activity.thread)) return;
                 Sink<Out, CapabilityState::mutator> sink{cap, out};
-                s.mutators.offer(span.start, span.end, span.activity.thread, sink);
+                streams(cap).mutators.offer(span.start, span.end, span.activity.thread, sink);
                 return;
             }
             case CapabilityState::idle: {
-                Streams& s = streams(cap);
-                if (s.idles.join_if_fits(span.start, span.end, Idle{})) return;
                 Sink<Out, CapabilityState::idle> sink{cap, out};
-                s.idles.offer(span.start, span.end, Idle{}, sink);
+                streams(cap).idles.offer(span.start, span.end, Idle{}, sink);
                 return;
             }
             case CapabilityState::gc: return;
