@@ -256,7 +256,8 @@ int main(int argc, char** argv) {
     std::uint64_t events = 0;
     try {
         while (pos < in_size) {
-            std::size_t size = record_size(header, in + pos, in_size - pos, pos);
+            const std::size_t bound = pos < block_end ? block_end - pos : in_size - pos;
+            std::size_t size = record_size(header, in + pos, in_size - pos, pos, bound);
             if (size == 0) {
                 saw_end = true;
                 break;
@@ -343,7 +344,7 @@ int main(int argc, char** argv) {
             }
             bool any = false;
             for (std::size_t p = b.begin; p < b.end;) {
-                const std::size_t size = record_size(header, in + p, b.end - p, p);
+                const std::size_t size = record_size(header, in + p, b.end - p, p, b.end - p);
                 const std::uint16_t tag = load_be16(in + p);
                 const Once o = once[tag];
                 if ((o == Once::first_copy && k != 0) || (o == Once::last_copy && k + 1 != copies)) {

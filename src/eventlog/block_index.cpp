@@ -14,7 +14,7 @@
 namespace el2fx::eventlog {
 namespace {
 
-constexpr std::size_t kMarkerPayload = 4 + 8 + 2;              // size, end time, capability
+constexpr std::size_t kMarkerPayload = 4 + 8 + 2;  // size, end time, capability
 constexpr std::size_t kMarkerRecord = kEventHeader + kMarkerPayload;
 constexpr std::size_t kMaxRecord = kEventHeader + 2 + 0xFFFF;  // a variable-size record at its largest
 constexpr std::size_t kChunk = 1 << 20;                        // > kMaxRecord
@@ -136,7 +136,9 @@ public:
                     size = kEventHeader + static_cast<std::size_t>(declared);
                 } else {
                     if (left < kEventHeader + 2) return out;
-                    size = kEventHeader + 2 + load_be16(p + kEventHeader);
+                    size = framed_variable(at, b.end);
+                    if (size == 0) return out;
+                    p = buffer_.data() + (at - base_);
                 }
             }
             if (size > left || !available(at, size, b.end)) return out;  // past the block's end
@@ -161,6 +163,19 @@ public:
     }
 
 private:
+    // The size of the variable-size record at `at` (its length field loaded), framed as the
+    // decoder frames it; 0 if the file is shorter than it said.
+    std::size_t framed_variable(std::uint64_t at, std::uint64_t end) {
+        const std::size_t bound = static_cast<std::size_t>(end - at);
+        for (std::size_t need = kEventHeader + 2;;) {
+            if (!available(at, need, end)) return 0;
+            const std::size_t avail = static_cast<std::size_t>(base_ + loaded_ - at);
+            const std::size_t size = variable_record_size(header_, buffer_.data() + (at - base_), avail, bound);
+            if (size <= avail) return size;
+            need = size;
+        }
+    }
+
     // Makes [at, at + need) readable in buffer_; false if the file is shorter than it said.
     bool available(std::uint64_t at, std::size_t need, std::uint64_t end) {
         if (at >= base_ && at + need <= base_ + loaded_) return true;

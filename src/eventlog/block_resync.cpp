@@ -4,6 +4,7 @@
 
 #include "eventlog/byte_reader.hpp"
 #include "eventlog/event_types.hpp"
+#include "eventlog/record_framing.hpp"
 #include "eventlog/timestamp_guard.hpp"
 
 namespace el2fx::eventlog {
@@ -15,7 +16,9 @@ constexpr std::uint16_t kMaxPlausibleCap = 0x1000;
 constexpr std::uint32_t kMaxBlockBytes = 16u << 20;
 
 // Bytes the record at p needs (a lower bound while avail is short); 0: not a record here.
-std::size_t framed_size(const Header& header, const std::uint8_t* p, std::size_t avail, std::size_t& need) {
+// `bound`: bytes from p to the end of its block, as the decoder frames records (record_framing).
+std::size_t framed_size(const Header& header, const std::uint8_t* p, std::size_t avail, std::size_t& need,
+                        std::size_t bound = kUnbounded) {
     need = 2;
     if (avail < 2) return 0;
     const std::uint16_t tag = load_be16(p);
@@ -24,7 +27,7 @@ std::size_t framed_size(const Header& header, const std::uint8_t* p, std::size_t
     if (declared >= 0) return need = kEventHeader + static_cast<std::size_t>(declared);
     need = kEventHeader + 2;
     if (avail < need) return need;
-    return need = kEventHeader + 2 + load_be16(p + kEventHeader);
+    return need = variable_record_size(header, p, avail, bound);
 }
 
 }  // namespace
@@ -69,7 +72,7 @@ BlockCandidate check_block_candidate(const Header& header, const std::uint8_t* p
     while (pos < size) {
         if (avail <= pos) return cut_short();
         const std::size_t rest = avail - pos;
-        const std::size_t record = framed_size(header, p + pos, rest, need);
+        const std::size_t record = framed_size(header, p + pos, rest, need, size - pos);
         if (rest < need) return cut_short();
         if (record == 0 || load_be16(p + pos) == BlockMarker::tag) return BlockCandidate::no;
         if (pos + record > size) return BlockCandidate::no;

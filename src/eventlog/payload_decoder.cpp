@@ -1,6 +1,9 @@
 #include "eventlog/payload_decoder.hpp"
 
 #include <array>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "eventlog/byte_reader.hpp"
 #include "eventlog/field_io.hpp"
@@ -44,15 +47,56 @@ void decode_unknown(const std::uint8_t* data, std::size_t size, Payload& payload
 
 constexpr std::size_t kTableSize = 256;  // every tag GHC, Eden and Mercury use is below 256
 
+// Payload bytes the fields this table knows take (known_payload_bytes).
+using KnownBytesFn = std::size_t (*)(const std::uint8_t*, std::size_t);
+
+std::size_t all_bytes(const std::uint8_t*, std::size_t) { return kFieldsReadToEnd; }
+
+// A field that takes every byte left: where it ends says nothing of the record's length.
+template <typename F>
+constexpr bool reads_to_end() {
+    return std::is_same_v<F, Text> || std::is_same_v<F, Bytes> || std::is_same_v<F, StringList>;
+}
+template <typename T>
+constexpr bool has_field_reading_to_end() {
+    return std::apply(
+        [](auto... f) {
+            return (reads_to_end<std::remove_cvref_t<decltype(std::declval<T&>().*(f.member))>>() || ... || false);
+        },
+        T::fields());
+}
+
+template <typename T>
+std::size_t known_bytes_as(const std::uint8_t* data, std::size_t size) {
+    if constexpr (has_field_reading_to_end<T>()) {
+        return kFieldsReadToEnd;
+    } else {
+        ByteReader r(data, size);
+        T fields;
+        field_io::read_fields(r, fields);
+        return r.ok() ? r.position() : kFieldsDoNotFit;
+    }
+}
+// Layouts of their own (above): the census's width follows the size, the string reads to the end.
+template <>
+std::size_t known_bytes_as<NonmovingHeapCensus>(const std::uint8_t*, std::size_t size) {
+    return size >= 13 ? size : kFieldsDoNotFit;
+}
+template <>
+std::size_t known_bytes_as<InternString>(const std::uint8_t*, std::size_t) {
+    return kFieldsReadToEnd;
+}
+
 struct Row {
     DecodeFn decode = &decode_unknown;
+    KnownBytesFn known_bytes = &all_bytes;
     std::string_view name;
 };
 
 template <typename... Ts>
 constexpr std::array<Row, kTableSize> make_table(TypeList<Ts...>) {
     std::array<Row, kTableSize> table{};
-    ((table[Ts::tag] = Row{&decode_payload_as<Ts>, Ts::name}), ...);
+    ((table[Ts::tag] = Row{&decode_payload_as<Ts>, &known_bytes_as<Ts>, Ts::name}), ...);
     return table;
 }
 
@@ -80,6 +124,10 @@ Payload decode_payload(std::uint16_t tag, const std::uint8_t* data, std::size_t 
     Payload out;
     decode_payload_into(tag, data, size, out);
     return out;
+}
+
+std::size_t known_payload_bytes(std::uint16_t tag, const std::uint8_t* data, std::size_t size) {
+    return tag < kTableSize ? kTable[tag].known_bytes(data, size) : size;
 }
 
 bool is_known_tag(std::uint16_t tag) { return tag < kTableSize && !kTable[tag].name.empty(); }

@@ -47,6 +47,14 @@ inline void decode_payload_into(std::uint16_t tag, const std::uint8_t* data, std
     }
 }
 
+// Payload bytes that the fields this table knows of the tag take: less than `size` where the
+// payload has bytes after them (a field a newer GHC appends, or a runtime's size too large);
+// kFieldsDoNotFit where they need more than `size`; kFieldsReadToEnd where the type has a field
+// that takes every byte left (a text, raw bytes), or is unknown: its bytes cannot tell its length.
+inline constexpr std::size_t kFieldsDoNotFit = ~std::size_t{0};
+inline constexpr std::size_t kFieldsReadToEnd = ~std::size_t{0} - 1;
+std::size_t known_payload_bytes(std::uint16_t tag, const std::uint8_t* data, std::size_t size);
+
 // True when this table has a layout for the tag.
 bool is_known_tag(std::uint16_t tag);
 

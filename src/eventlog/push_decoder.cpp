@@ -174,26 +174,14 @@ std::size_t PushDecoder::feed_header(const std::uint8_t* data, std::size_t size)
     return used_now;
 }
 
-std::size_t record_size_beyond_fixed(const Header& header, const std::uint8_t* p, std::size_t avail,
-                                     std::uint64_t offset) {
-    if (avail < 2) return 2;
-    std::uint16_t tag = load_be16(p);
-    if (tag == kEndOfData) return 0;
-    std::int32_t declared = header.size_of(tag);
-    if (declared == Header::kUndeclared)
-        fail("event type " + std::to_string(tag) + " is not declared in the header", offset, tag);
-    if (declared >= 0) return kEventHeader + static_cast<std::size_t>(declared);
-    if (avail < kEventHeader + 2) return kEventHeader + 2;
-    return kEventHeader + 2 + load_be16(p + kEventHeader);
-}
-
 Event decode_record(const Header& header, const std::uint8_t* p, std::size_t size, std::uint64_t offset) {
     Event event;
     decode_record_into(header, p, size, offset, event);
     return event;
 }
 
-std::size_t PushDecoder::need_at(const std::uint8_t* p, std::size_t avail, std::uint64_t offset) {
+std::size_t PushDecoder::need_at(const std::uint8_t* p, std::size_t avail, std::uint64_t offset,
+                                 std::size_t input_bound) {
     if (avail < 2) return 2;
     if (in_block_ && offset >= block_end_) {  // past the block: events belong to no capability
         in_block_ = false;
@@ -215,7 +203,9 @@ std::size_t PushDecoder::need_at(const std::uint8_t* p, std::size_t avail, std::
         corruption_ = Corruption::undeclared_tag;
         return kCorrupt;
     }
-    const std::size_t need = record_size(header_, p, avail, offset);
+    // A record ends inside its block; a variable-size one is framed with what follows it there.
+    const std::size_t bound = in_block_ ? static_cast<std::size_t>(block_end_ - offset) : input_bound;
+    const std::size_t need = record_size(header_, p, avail, offset, bound);
     // A length that runs past the block's declared end is damage, not the end of the data:
     // a killed program leaves a short file, not a wrong length in the middle of one.
     if (in_block_ && offset + need > block_end_) {
@@ -247,7 +237,7 @@ void PushDecoder::feed_data(const std::uint8_t* data, std::size_t size) {
             continue;  // the size may now be known to be larger
         }
         if (!process_record(p, need, record_offset)) return start_resync(record_offset, load_be16(p), data, size);
-        pending_.clear();
+        pending_.erase(0, need);  // bytes read past it to frame it stay for the next record
     }
     // Then every complete record straight from the caller's bytes.
     while (size > 0 && state_ == State::data) {
@@ -276,6 +266,8 @@ bool PushDecoder::process_record(const std::uint8_t* p, std::size_t size, std::u
 
     if (auto* unknown = std::get_if<UnknownEvent>(&event_.payload)) {
         diagnostics_.add(unknown->too_short ? Diagnostic::payload_too_short : Diagnostic::unknown_event_type);
+    } else if (header_.size_of(event_.tag) == Header::kVariable) {
+        count_framing(variable_framing(p, size), diagnostics_);
     } else if (auto* block = std::get_if<BlockMarker>(&event_.payload)) {
         if (block->size < size) {
             corruption_ = Corruption::impossible_block_size;
@@ -387,6 +379,14 @@ void PushDecoder::finish() {
         return;
     }
     if (state_ == State::done) return;
+    // Records kept back only to see what follows them: the input's end says how they end.
+    while (state_ == State::data && !pending_.empty()) {
+        auto* p = reinterpret_cast<const std::uint8_t*>(pending_.data());
+        const std::uint64_t record_offset = offset_ - pending_.size();
+        const std::size_t need = need_at(p, pending_.size(), record_offset, pending_.size());
+        if (need == kCorrupt || need == 0 || need > pending_.size() || !process_record(p, need, record_offset)) break;
+        pending_.erase(0, need);
+    }
     diagnostics_.add(Diagnostic::truncated_input);
     truncated_mid_event_ = !pending_.empty();
     truncated_at_ = offset_ - pending_.size();

@@ -16,6 +16,7 @@
 #include "eventlog/header.hpp"
 #include "eventlog/lost_data.hpp"
 #include "eventlog/payload_decoder.hpp"
+#include "eventlog/record_framing.hpp"
 #include "eventlog/timestamp_guard.hpp"
 #include "util/diagnostics.hpp"
 
@@ -59,7 +60,9 @@ private:
     void feed_data(const std::uint8_t* data, std::size_t size);
     // Bytes a record at `offset` needs as far as `avail` tells; 0: the end-of-data marker;
     // kCorrupt: no record can start here (corruption_ says why).
-    std::size_t need_at(const std::uint8_t* p, std::size_t avail, std::uint64_t offset);
+    // `input_bound`: bytes from p to the end of the input where it is known to end there.
+    std::size_t need_at(const std::uint8_t* p, std::size_t avail, std::uint64_t offset,
+                        std::size_t input_bound = kUnbounded);
     // Decodes and hands on a complete record; false if it cannot be right (corruption_).
     bool process_record(const std::uint8_t* p, std::size_t size, std::uint64_t offset);
     void end_of_data();
@@ -102,26 +105,8 @@ private:
     bool lost_to_end_ = false;
 };
 
-// ---- Record framing, shared with the time-ordered reader ----
+// ---- Decoding a framed record (record_framing.hpp frames it) ----
 
-// Payload offset within a record of `tag` (after tag, time and any length field).
-inline std::size_t payload_offset(const Header& header, std::uint16_t tag) {  // inline: once per event
-    return kEventHeader + (header.size_of(tag) == Header::kVariable ? 2 : 0);
-}
-// Bytes the record starting at p needs in all, as far as `avail` bytes tell (call
-// again with more bytes until it stops growing); 0 means the end-of-data marker.
-// Throws for a tag the header does not declare. Inline for the common case, a type of fixed
-// size (every pass frames every record).
-std::size_t record_size_beyond_fixed(const Header& header, const std::uint8_t* p, std::size_t avail,
-                                     std::uint64_t offset);
-inline std::size_t record_size(const Header& header, const std::uint8_t* p, std::size_t avail, std::uint64_t offset) {
-    if (avail >= 2) {
-        const auto tag = static_cast<std::uint16_t>((p[0] << 8) | p[1]);
-        const std::int32_t declared = header.size_of(tag);
-        if (declared >= 0 && tag != kEndOfData) return kEventHeader + static_cast<std::size_t>(declared);
-    }
-    return record_size_beyond_fixed(header, p, avail, offset);
-}
 // Decodes a complete record of `size` bytes found at `offset`. Inline: every event of every
 // pass comes here.
 inline void decode_record_into(const Header& header, const std::uint8_t* p, std::size_t size, std::uint64_t offset,

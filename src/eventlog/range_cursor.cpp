@@ -46,7 +46,8 @@ void RangeCursor::fill_slowly() {
                 need = 0;
                 break;
             }
-            std::size_t size = record_size(header_, at(scan_), static_cast<std::size_t>(loaded_end() - scan_), scan_);
+            std::size_t size = record_size(header_, at(scan_), static_cast<std::size_t>(loaded_end() - scan_), scan_,
+                                           static_cast<std::size_t>(range_.end - scan_));
             if (size == 0 || size <= need) {
                 need = size;
                 break;

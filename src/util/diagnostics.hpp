@@ -14,6 +14,8 @@ enum class Severity { info, data_loss };
     X(unknown_event_type, info, "events of a declared but unknown type, skipped")                                      \
     X(payload_too_short, data_loss, "events shorter than their known layout, skipped")                                 \
     X(payload_longer_than_known, info, "events with trailing bytes this tool does not know")                           \
+    X(declared_size_too_large, info,                                                                                   \
+      "variable-size events declared longer than written, framed where their fields end (GHC 9.10's IPE)")           \
     X(truncated_input, data_loss, "input ended before the end-of-data marker")                                         \
     X(corrupt_data_skipped, data_loss, "stretches of corrupt data skipped up to the next block marker")                \
     X(timestamp_out_of_range, data_loss,                                                                               \

@@ -51,6 +51,19 @@ public:
         return *this;
     }
 
+    // Appends a variable-size event whose length field says `extra` bytes more than it writes
+    // (GHC 9.6.5 to 9.14 write each IPE event so, with extra = 1).
+    template <typename T>
+    EventlogBuilder& mis_sized_event(std::uint64_t time, const T& payload, int extra) {
+        std::string bytes;
+        eventlog::field_io::write_fields(bytes, payload);
+        eventlog::field_io::put_int(data_, T::tag);
+        eventlog::field_io::put_int(data_, time);
+        eventlog::field_io::put_int(data_, static_cast<std::uint16_t>(static_cast<int>(bytes.size()) + extra));
+        data_ += bytes;
+        return *this;
+    }
+
     // Opens a block of `cap` (0xFFFF: global); its size is filled in by end_block().
     EventlogBuilder& begin_block(std::uint64_t time, std::uint16_t cap, std::uint64_t end_time = 0) {
         block_start_ = data_.size();
