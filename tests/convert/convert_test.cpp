@@ -49,7 +49,8 @@ Converted convert_to_json(const std::string& path, convert::ConvertOptions optio
 std::vector<std::string> eventlogs_in(const std::string& dir) {
     std::vector<std::string> out;
     if (dir.empty() || !fs::is_directory(dir)) return out;
-    for (const auto& e : fs::directory_iterator(dir))
+    // Recursive: the fixtures of every GHC (fixtures/ghc-VERSION/) too.
+    for (const auto& e : fs::recursive_directory_iterator(dir))
         if (e.path().extension() == ".eventlog") out.push_back(e.path().string());
     std::sort(out.begin(), out.end());
     return out;

@@ -18,10 +18,10 @@
 
 namespace el2fx::testing {
 
-// The .eventlog files in `dir`, sorted by name.
+// The .eventlog files in `dir` and its folders (the fixtures of each GHC), sorted by path.
 inline std::vector<std::filesystem::path> eventlogs_in(const std::filesystem::path& dir) {
     std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(dir))
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
         if (entry.is_regular_file() && entry.path().extension() == ".eventlog") files.push_back(entry.path());
     std::sort(files.begin(), files.end());
     return files;
