@@ -20,8 +20,11 @@ struct InfoTable {
     std::string ty_desc;       // the Haskell type
     std::string label;
     std::string module;
-    std::string src_loc;  // "Test.hs:5:1-4"
+    std::string src_loc;  // "Test.hs:5:1-4"; ":" from GHC 9.6 where the table has none
 };
+
+// Whether the entry names where its closure is defined (GHC 9.6 and newer write ":" for none).
+inline bool has_source_location(const InfoTable& t) { return !t.src_loc.empty() && t.src_loc != ":"; }
 
 class InfoTableCatalog {
 public:

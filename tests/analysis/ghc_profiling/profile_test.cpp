@@ -667,7 +667,7 @@ BOOST_AUTO_TEST_CASE(hi_bands_are_named_by_their_info_tables) {
     expect_valid(c.profile, "built -hi log");
     std::vector<std::string> labels = chart_labels(c.profile);
     BOOST_REQUIRE(labels.size() == 3u);
-    BOOST_TEST(labels[0] == "[blue] sat_s154_info at Test.hs:5:1-30");
+    BOOST_TEST(labels[0] == "[blue] sat_s154_info :: [Int] (THUNK_STATIC) at Test.hs:5:1-30");
     std::vector<MarkerView> chart = markers_of(c.profile, c.profile.threads().front(), "HeapBands");
     BOOST_REQUIRE(chart.size() == 2u);
     BOOST_TEST(chart[0].fields.at("b1").integer() == 4096);
@@ -676,7 +676,7 @@ BOOST_AUTO_TEST_CASE(hi_bands_are_named_by_their_info_tables) {
     // The last one: as long as the gap before it at most, cut at the run's end (its last event).
     BOOST_TEST(chart[1].end > chart[1].start);
     BOOST_TEST(chart[1].end <= chart[1].start + 1000);
-    BOOST_TEST(chart_has_band(c.profile, "main_info at Test.hs:5:1-4"));
+    BOOST_TEST(chart_has_band(c.profile, "main_info :: IO () (THUNK_STATIC) at Test.hs:5:1-4"));
     BOOST_TEST(extra(c.profile, "Heap profile", "[blue] band 1").find("type [Int]") != std::string::npos);
     BOOST_TEST(extra(c.profile, "Heap profile", "[blue] band 1").ends_with("; peak 8.19 kB"));
     BOOST_TEST(chart_has_band(c.profile, "0x123"));  // no IPE event: the address
