@@ -72,6 +72,9 @@ build sparks      -threaded -eventlog
 build alloc       -threaded -eventlog
 build userevents  -eventlog
 build profiled    -prof -fprof-auto -threaded
+# The same program for the non-profiled runtime: its heap profile (-hT) counts censuses as GC.
+echo "== building profiled-plain (profiled.hs, -threaded -eventlog, not profiled)"
+( cd "$SRC" && ghc -v0 -O1 -rtsopts -threaded -eventlog -outputdir "$WORK/obj/profiled-plain" -o "$RUN/profiled-plain" profiled.hs )
 
 # ---------------------------------------------------------------------------
 # Run
@@ -90,6 +93,8 @@ run alloc       30000 +RTS -N2 -xn -lsgpun -olnonmoving.eventlog -RTS
 # plus heap profile by cost centre; run 2: heap profile by type only.
 # A heap profile with the runtime's report: its PROF time (the censuses) is not GC time.
 run profiled    +RTS -N2 -A4m -hy -i0.005 -l -olcensus-hy.eventlog -Scensus-hy.S.txt -RTS
+# A heap profile of a non-profiled runtime with its report: no PROF line, censuses in GC.
+run profiled-plain +RTS -N2 -A4m -hT -i0.005 -l -olheap-hT.eventlog -Sheap-hT.S.txt -RTS
 run profiled    +RTS -N2 -A4m -p -hc -i0.005 -l -olprofiled.eventlog -RTS
 mv "$RUN/profiled.hp" "$RUN/profiled-hc.hp.keep"
 run profiled    +RTS -N2 -A4m -hy -i0.005 -l -olprofiled-hy.eventlog -RTS
@@ -155,6 +160,7 @@ FILES=(
   killed.eventlog killed-early.eventlog
   gc-n4.eventlog gc-n4.S.txt
   census-hy.eventlog census-hy.S.txt
+  heap-hT.eventlog heap-hT.S.txt
 )
 if [ "$#" -gt 0 ]; then
   for f in "$@"; do

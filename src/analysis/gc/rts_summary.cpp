@@ -53,6 +53,9 @@ void RtsSummaryCalculator::handle_concerned(const eventlog::Event& event) {
             last_stats_time_ = event.time;
             exit_allocation_time_.reset();
             break;
+        case MemReturn::tag:  // GHC >= 9.2: the megablocks allocated as a major collection ends
+            if (const auto* e = event.as<MemReturn>()) max_mblocks_ = std::max(max_mblocks_, e->current);
+            break;
         case SparkCounters::tag:
             if (const auto* e = event.as<SparkCounters>()) {
                 CapNo cap = event.cap.value_or(0);

@@ -109,8 +109,9 @@ struct RtsSummary {
     Figure<double> work_balance;  // 0..1
     Figure<SparkFigures> sparks;
     Figure<std::uint64_t> init_elapsed, mut_elapsed, gc_elapsed, exit_elapsed, total_elapsed;  // ns
-    // Heap-profile censuses (the runtime's PROF line, left out of its GC line); missing with no
-    // census in the log. gc_elapsed excludes it.
+    // Heap-profile censuses of a profiling runtime (its PROF line, left out of its GC line);
+    // missing with no census in the log, or where the runtime is not a profiling one (it counts
+    // its censuses in GC and prints no PROF line). gc_elapsed excludes it.
     Figure<std::uint64_t> prof_elapsed;
     bool has_censuses = false;
     Figure<double> alloc_rate;    // bytes per MUT second (elapsed)
@@ -172,6 +173,7 @@ public:
             default: return false;
         }
     }
+
 private:
     void handle_concerned(const eventlog::Event& event);
     GenerationFigures& generation(std::uint16_t gen);
@@ -181,7 +183,7 @@ private:
     std::string rts_identifier_;
     std::optional<std::uint32_t> pid_;
     std::optional<std::uint16_t> generations_;
-    eventlog::EventClock clock_;  // every event's count and time range
+    eventlog::EventClock clock_;       // every event's count and time range
     bool gc_events_declared_ = false;  // any GC or heap event seen
     // Tasks: sessions of bound tasks (TASK_CREATE .. TASK_DELETE), by OS thread.
     struct TaskSession {
@@ -199,6 +201,7 @@ private:
     std::optional<std::uint64_t> last_stats_time_;
     std::optional<std::uint64_t> exit_allocation_time_;  // first HEAP_ALLOCATED after the last GC_STATS_GHC
     std::optional<std::uint64_t> max_heap_size_;
+    std::uint32_t max_mblocks_ = 0;  // the most megablocks a MEM_RETURN reported allocated
     std::vector<std::optional<eventlog::SparkCounters>> sparks_;
     // Collections.
     std::uint64_t collections_ = 0, with_stats_ = 0, timed_ = 0;

@@ -2,6 +2,7 @@
 // events' handling is in rts_summary.cpp), each with its accuracy and, when it is not exact,
 // why.
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "analysis/gc/rts_summary.hpp"
@@ -22,10 +23,28 @@ void split_census_time(RtsSummary& s, const HeapCensusTimer& c) {
     }
     const char* how =
         "from each census collection's last GC_DONE to its HEAP_PROF_SAMPLE_END (the census's start "
-        "is not in the eventlog): an upper bound";
+        "is not in the eventlog): above the runtime's on GHC 9.0, up to a tenth below it on 9.6 and 9.10";
     s.prof_elapsed = Figure<std::uint64_t>::estimate(c.total_ns(), how);
     const std::uint64_t gc = *s.gc_elapsed.value - std::min(*s.gc_elapsed.value, c.total_ns());
-    s.gc_elapsed = Figure<std::uint64_t>::estimate(gc, "the collections' pauses less the PROF time (an upper bound)");
+    s.gc_elapsed = Figure<std::uint64_t>::estimate(gc, "the collections' pauses less the PROF time (an estimate)");
+}
+
+// Whether the runtime is a profiling one (its way has a "p" part: rts_p, rts_thr_p,
+// rts_thr_debug_p): only that runtime times its censuses apart and prints PROF; any other
+// counts them in GC. None when the eventlog does not name its runtime.
+std::optional<bool> profiling_runtime(const std::string& rts_identifier) {
+    const std::size_t at = rts_identifier.find(" rts");
+    if (at == std::string::npos) return std::nullopt;
+    std::size_t part = at + 4;
+    const std::size_t end = rts_identifier.find(' ', part);
+    const std::string way = rts_identifier.substr(part, end == std::string::npos ? std::string::npos : end - part);
+    for (std::size_t from = 0; from < way.size();) {
+        std::size_t next = way.find('_', from + 1);
+        if (next == std::string::npos) next = way.size();
+        if (way.compare(from, next - from, "_p") == 0) return true;
+        from = next;
+    }
+    return false;
 }
 
 std::string count_text(std::uint64_t n, const char* one, const char* many) {
@@ -143,9 +162,12 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
     }
 
     if (max_heap_size_) {
+        // A megablock is 1 MiB on every platform GHC supports (MBLOCK_SHIFT 20).
+        const std::uint64_t mem_return = std::uint64_t{max_mblocks_} << 20;
         s.memory_in_use = Figure<std::uint64_t>::lower_bound(
-            *max_heap_size_,
-            "the largest HEAP_SIZE, which the runtime posts at the end of each collection; the runtime reports its "
+            std::max(*max_heap_size_, mem_return),
+            "the largest HEAP_SIZE, which the runtime posts at the end of each collection, or megablocks allocated "
+            "that a MEM_RETURN reports (GHC 9.2 and newer, after a major collection); the runtime reports its "
             "peak, which can be higher during a collection");
     } else {
         s.memory_in_use = Figure<std::uint64_t>::missing("no HEAP_SIZE events");
@@ -230,6 +252,18 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
             if (!main_task || lifetime(t) > lifetime(*main_task)) main_task = &t;
         }
     }
+    // Where INIT ends: GHC 9.6 and newer run a bound task of the main OS thread inside hs_init
+    // (9.10.3: ending 10 ms before main's own), and the runtime ends INIT with it; else where
+    // the main bound task starts.
+    std::uint64_t init_end = main_task ? main_task->created : 0;
+    if (main_task) {
+        std::optional<std::uint64_t> init_task_end;  // the latest such task's deletion
+        for (const TaskSession& t : sessions_)
+            if (&t != main_task && t.kernel_tid == main_task->kernel_tid && t.deleted &&
+                *t.deleted <= main_task->created)
+                init_task_end = std::max(init_task_end.value_or(0), *t.deleted);
+        if (init_task_end) init_end = *init_task_end;
+    }
     // The pauses of collections that started at or after main returned.
     std::uint64_t exit_gc = main_task && main_task->deleted ? gc_elapsed_ - main_task->pauses_before_deletion : 0;
 
@@ -245,7 +279,7 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
     } else {
         s.gc_elapsed = Figure<std::uint64_t>::exact(gc_elapsed_);
     }
-    split_census_time(s, censuses_);
+    if (profiling_runtime(rts_identifier_) == true) split_census_time(s, censuses_);
 
     const std::uint64_t origin = end.window_start.value_or(0);  // a window counts from its start
     if (end.window_start) {
@@ -258,8 +292,8 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
     } else {
         s.total_elapsed = Figure<std::uint64_t>::lower_bound(
             clock_.last_time, end.truncated ? truncated
-                                      : std::string("no final HEAP_ALLOCATED after the last collection: the "
-                                                    "eventlog's last event is taken"));
+                                            : std::string("no final HEAP_ALLOCATED after the last collection: the "
+                                                          "eventlog's last event is taken"));
     }
 
     const std::string no_main_task =
@@ -269,20 +303,23 @@ RtsSummary RtsSummaryCalculator::finish(const SummaryEnd& end, const GcTrackerAn
         const std::uint64_t total = *s.total_elapsed.value;
         s.init_elapsed = Figure<std::uint64_t>::missing("a window of the log: the runtime's start is not in it");
         s.exit_elapsed = Figure<std::uint64_t>::missing("a window of the log: EXIT counts as MUT here");
-        s.mut_elapsed = Figure<std::uint64_t>::estimate(total - std::min(total, gc_elapsed_),
-                                                        "the window's length less GC");
+        s.mut_elapsed =
+            Figure<std::uint64_t>::estimate(total - std::min(total, gc_elapsed_), "the window's length less GC");
     } else if (main_task) {
         s.init_elapsed = Figure<std::uint64_t>::estimate(
-            main_task->created, "INIT ends where the main bound task starts (its TASK_CREATE)");
+            init_end, init_end == main_task->created
+                          ? "INIT ends where the main bound task starts (its TASK_CREATE)"
+                          : "INIT ends where the runtime's initialisation ends its task on the main OS thread (the "
+                            "TASK_DELETE before the main bound task's TASK_CREATE)");
         if (main_task->deleted) {
-            std::uint64_t span = *main_task->deleted - main_task->created;
+            std::uint64_t span = *main_task->deleted - init_end;
             std::uint64_t gc_during = gc_elapsed_ - std::min(gc_elapsed_, exit_gc);
             s.mut_elapsed = Figure<std::uint64_t>::estimate(
                 span - std::min(span, gc_during),
-                "from the main bound task's TASK_CREATE to its TASK_DELETE (when main returns), less the collections "
+                "from the end of INIT to the main bound task's TASK_DELETE (when main returns), less the collections "
                 "in between; the runtime reads its clock a few microseconds from these events");
         } else {
-            std::uint64_t span = clock_.last_time - main_task->created;
+            std::uint64_t span = clock_.last_time - init_end;
             s.mut_elapsed = Figure<std::uint64_t>::lower_bound(
                 span - std::min(span, gc_elapsed_),
                 std::string(end.truncated ? "the eventlog is truncated" : "the eventlog ends") +

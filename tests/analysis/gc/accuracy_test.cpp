@@ -177,7 +177,33 @@ T required(const std::optional<T>& v, const char* what) {
     return *v;
 }
 
-const char* const kFixtures[] = {"alloc", "concurrency", "sparks", "userevents"};
+// Every GHC's runs with a report (the top of fixtures/ is GHC 9.0.2's). The heap-profiled
+// runs of non-profiling runtimes (-hT, -hi) count their censuses in GC, as the runtime does.
+const char* const kFixtures[] = {
+    "alloc",
+    "concurrency",
+    "sparks",
+    "userevents",
+    "heap-hT",
+    "ghc-9.6.6/alloc",
+    "ghc-9.6.6/concurrency",
+    "ghc-9.6.6/sparks",
+    "ghc-9.6.6/userevents",
+    "ghc-9.6.6/heap-hT",
+    "ghc-9.6.6/ipe-hi",
+    "ghc-9.6.6/flush",
+    "ghc-9.6.6/throwto",
+
+    "ghc-9.10.3/alloc",
+    "ghc-9.10.3/concurrency",
+    "ghc-9.10.3/sparks",
+    "ghc-9.10.3/userevents",
+    "ghc-9.10.3/heap-hT",
+    "ghc-9.10.3/ipe-hi",
+    "ghc-9.10.3/flush",
+    "ghc-9.10.3/throwto",
+
+};
 
 }  // namespace
 
@@ -198,8 +224,12 @@ BOOST_AUTO_TEST_CASE(exact_figures_match_the_runtime_report) {
             BOOST_TEST(got.residency_samples == want.samples);
             BOOST_TEST(got.max_slop.accuracy == Accuracy::exact);
             BOOST_TEST(required(got.max_slop.value, "max_slop") == want.max_slop);
-            // The largest HEAP_SIZE, a lower bound of the runtime's peak; the same MiB on these runs.
-            BOOST_TEST(required(got.memory_in_use.value, "memory_in_use") / (1024 * 1024) == want.mib);
+            // A lower bound of the runtime's peak (the largest HEAP_SIZE or MEM_RETURN): the same MiB
+            // on the runs of 9.0.2, at most 2 MiB below on newer runtimes, whose peak can come
+            // inside a collection (ghc-9.6.6/alloc: 107 MiB where the runtime says 108).
+            const std::uint64_t mib = required(got.memory_in_use.value, "memory_in_use") / (1024 * 1024);
+            BOOST_TEST(mib <= want.mib);
+            BOOST_TEST(mib + (std::string(name).starts_with("ghc-") ? 2 : 0) >= want.mib);
 
             BOOST_REQUIRE(got.generations_table.value);
             const auto& gens = required(got.generations_table.value, "generations_table");
@@ -249,7 +279,11 @@ BOOST_AUTO_TEST_CASE(times_match_the_runtime_report_within_two_percent_or_its_ro
             BOOST_TEST(close(s(required(got.mut_elapsed.value, "mut_elapsed")), want.mut, 3),
                        s(required(got.mut_elapsed.value, "mut_elapsed")) << " vs " << want.mut);
             BOOST_TEST(close(s(required(got.init_elapsed.value, "init_elapsed")), want.init, 3));
-            BOOST_TEST(close(s(required(got.exit_elapsed.value, "exit_elapsed")), want.exit, 3),
+            // A heap-profiled run finishes its profile after the runtime reads its EXIT clock and
+            // before the final HEAP_ALLOCATED that ends ours (ghc-9.6.6/ipe-hi: 4.6 ms with no event).
+            const double exit_slack = std::string(name).find("-h") != std::string::npos ? 0.005 : 0.0;
+            BOOST_TEST((close(s(required(got.exit_elapsed.value, "exit_elapsed")), want.exit, 3) ||
+                        std::fabs(s(*got.exit_elapsed.value) - want.exit) <= exit_slack),
                        s(required(got.exit_elapsed.value, "exit_elapsed")) << " vs " << want.exit);
             BOOST_TEST(close(s(required(got.total_elapsed.value, "total_elapsed")), want.total, 3));
             BOOST_TEST(close(required(got.productivity.value, "productivity") * 100, want.productivity, 1),
