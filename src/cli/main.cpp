@@ -35,7 +35,8 @@ constexpr const char* kUsage =
     "       eventlog2fxprof dump --stats FILE       count events per type\n"
     "       eventlog2fxprof summary [--json] FILE   the +RTS -s statistics, from the events\n"
     "       eventlog2fxprof record [OPTIONS] -- PROGRAM [ARGS...]  run a GHC program, profile it, open the profile\n"
-    "       eventlog2fxprof attach SOCKET|FIFO|- [--duration TIME]  record a running program's streamed eventlog\n"
+    "       eventlog2fxprof attach SOCKET|FIFO|HOST:PORT|- [--duration TIME]  record a running program's streamed "
+    "eventlog\n"
     "FILE may be - for standard input, or a FIFO.\n"
     "Run `eventlog2fxprof dump --help` for the options of a command.\n";
 
@@ -317,17 +318,19 @@ int record_main(int argc, char** argv) {
 
 int attach_main(int argc, char** argv) {
     cxxopts::Options options("eventlog2fxprof attach",
-                             "Record the eventlog that a running program serves on a Unix socket (the "
-                             "eventlog-socket library), writes into a FIFO (+RTS -l -ol/path/fifo), or pipes in "
-                             "(-), until Ctrl-C, --duration or the end of the stream; then convert it. Exit "
-                             "status 4: nothing came.");
+                             "Record the eventlog that a running program serves on a Unix socket or a TCP port "
+                             "(the eventlog-socket library), writes into a FIFO (+RTS -l -ol/path/fifo), or pipes "
+                             "in (-), until Ctrl-C, --duration or the end of the stream; then convert it. "
+                             "HOST:PORT (127.0.0.1:4242, localhost:4242, [::1]:4242) is TCP unless a file of that "
+                             "name exists; a path with a slash (./host:1) is always a path. Exit status 4: it "
+                             "cannot connect, or nothing came.");
     // clang-format off: one option per line
     options.add_options()("duration", "stop after this long (e.g. 10s, 500ms)", cxxopts::value<std::string>())(
-        "source", "the socket, FIFO, or - for standard input", cxxopts::value<std::string>());
+        "source", "the socket, FIFO, HOST:PORT, or - for standard input", cxxopts::value<std::string>());
     // clang-format on
     add_recording_options(options, false);
     int status = kOk;
-    auto parsed = parse_command(options, argc, argv, "source", "SOCKET|FIFO|-", "SOCKET", status);
+    auto parsed = parse_command(options, argc, argv, "source", "SOCKET|FIFO|HOST:PORT|-", "SOCKET", status);
     if (!parsed) return status;
     const cxxopts::ParseResult& args = *parsed;
     AttachCommand command;
