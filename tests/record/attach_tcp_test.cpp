@@ -144,7 +144,11 @@ BOOST_AUTO_TEST_CASE(duration_and_ctrl_c_end_the_window) {
         BOOST_REQUIRE(server.ok());
         Spawned run({binary(), "attach", "127.0.0.1:" + std::to_string(server.port()), "-o", ws.out("b.json.gz")},
                     {}, ws.env());
-        ::usleep(500000);
+        // Ctrl-C once attach records and the bytes are on their way: a loaded machine may take
+        // longer than any fixed wait to get there.
+        BOOST_TEST(run.wait_for_error_output("(Ctrl-C to stop)", kSeconds));
+        for (int i = 0; i < 1000 && !server.sent(); ++i) ::usleep(10000);
+        ::usleep(300000);
         run.signal(SIGINT);
         BOOST_TEST(run.finish(kSeconds) == 0);
         check_profile(ws.out("b.json.gz"));

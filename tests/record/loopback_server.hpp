@@ -53,6 +53,8 @@ public:
 
     bool ok() const { return fd_ >= 0; }
     int port() const { return port_; }
+    // Whether every byte has gone to the client (into its kernel's buffers, at least).
+    bool sent() const { return sent_; }
 
     // A loopback port that nothing listens on: bound by the kernel's choice, then closed.
     static int closed_port(int family = AF_INET) {
@@ -95,6 +97,7 @@ private:
             if (w <= 0) break;
             at += static_cast<std::size_t>(w);
         }
+        sent_ = at == bytes.size();
         if (end == End::hold)
             for (int i = 0; i < hold * 100 && !stop_; ++i) ::usleep(10000);
         if (end == End::reset) {
@@ -113,6 +116,7 @@ private:
     int fd_ = -1;
     int port_ = 0;
     std::atomic<bool> stop_{false};
+    std::atomic<bool> sent_{false};
     std::thread thread_;
 };
 

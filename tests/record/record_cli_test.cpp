@@ -204,6 +204,8 @@ BOOST_AUTO_TEST_CASE(duration_and_ctrl_c_end_the_window) {
     {
         SocketServer server(sock, log.substr(0, 100000), 30);
         Spawned run({binary(), "attach", sock, "-o", ws.out("b.json.gz")}, {}, ws.env());
+        // Ctrl-C once attach records: a loaded machine may take longer than a fixed wait to get there.
+        BOOST_TEST(run.wait_for_error_output("(Ctrl-C to stop)", kSeconds));
         ::usleep(500000);
         run.signal(SIGINT);
         BOOST_TEST(run.finish(kSeconds) == 0);
