@@ -62,11 +62,12 @@ std::optional<cxxopts::ParseResult> parse_command(cxxopts::Options& options, int
     return args;
 }
 
-// A command that reads one eventlog (dump, summary): adds --strict, --help and the input, then
-// parses as parse_command does.
+// A command that reads one eventlog (dump, summary): adds --strict, -q, --help and the input,
+// then parses as parse_command does.
 std::optional<cxxopts::ParseResult> parse_input_command(cxxopts::Options& options, int argc, char** argv, int& status) {
     // clang-format off: one option per line
     options.add_options()("strict", "exit with status 3 if any data was lost (truncated input, skipped events)")(
+        "q,quiet", "no progress line on standard error (shown on a terminal for work over a second)")(
         "h,help", "show this help")("input", "eventlog file, or - for standard input", cxxopts::value<std::string>());
     // clang-format on
     return parse_command(options, argc, argv, "input", "FILE", "FILE", status);
@@ -171,6 +172,7 @@ int dump_main(int argc, char** argv) {
     dump.stats = args.count("stats") > 0;
     dump.spans = args.count("spans") > 0;
     dump.strict = args.count("strict") > 0;
+    dump.quiet = args.count("quiet") > 0;
     if (args.count("type"))
         for (const auto& t : args["type"].as<std::vector<std::string>>()) dump.filter.add_type(t);
     if (args.count("cap")) dump.filter.cap = static_cast<std::uint16_t>(args["cap"].as<unsigned>());
@@ -216,6 +218,7 @@ int summary_main(int argc, char** argv) {
     command.input = args["input"].as<std::string>();
     command.json = args.count("json") > 0;
     command.strict = args.count("strict") > 0;
+    command.quiet = args.count("quiet") > 0;
     command.window = read_window_options(args);
     return run_summary(command, stdout, stderr);
 }
@@ -232,7 +235,7 @@ void add_recording_options(cxxopts::Options& options, bool open_by_default) {
                                 : "then serve the profile and open it in the Firefox Profiler (see `serve --help`)")(
         "no-open", "just write the profile")(
         "strict", "exit with status 3 if any data was lost (truncated input, skipped events)")(
-        "q,quiet", "print nothing but warnings and errors")("h,help", "show this help");
+        "q,quiet", "print nothing but warnings and errors (no progress line either)")("h,help", "show this help");
     // clang-format on
     add_conversion_options(options);
     add_serve_options(options);
@@ -355,7 +358,7 @@ int convert_main(int argc, char** argv) {
         cxxopts::value<std::vector<std::string>>())(
         "open", "then serve the profile and open it in the Firefox Profiler (see `serve --help`)")(
         "strict", "exit with status 3 if any data was lost (truncated input, skipped events)")(
-        "q,quiet", "print nothing but warnings and errors")("h,help", "show this help")(
+        "q,quiet", "print nothing but warnings and errors (no progress line either)")("h,help", "show this help")(
         "input", "eventlog file, or - for standard input", cxxopts::value<std::vector<std::string>>());
     // clang-format on
     add_conversion_options(options);
