@@ -229,7 +229,8 @@ void add_recording_options(cxxopts::Options& options, bool open_by_default) {
     options.add_options()("o,output",
                           open_by_default
                               ? "where to write the profile (default: PROGRAM.json.gz here)"
-                              : "where to write the profile (- for standard output; default: SOCKET.json.gz here)",
+                              : "where to write the profile (- for standard output; default: SOCKET.json.gz or "
+                                "HOST-PORT.json.gz here)",
                           cxxopts::value<std::string>())(
         "open", open_by_default ? "serve the profile and open it in the Firefox Profiler (the default)"
                                 : "then serve the profile and open it in the Firefox Profiler (see `serve --help`)")(
