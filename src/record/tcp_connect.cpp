@@ -47,14 +47,13 @@ int connect_one(const addrinfo& a, int timeout_ms, int& fd) {
 
 std::string connect_advice(int error, int timeout_ms) {
     switch (error) {
-    case ECONNREFUSED:
-        return "nothing listens on this port (connection refused; the program has exited?): start it with "
-               "eventlog-socket serving TCP on this port, then attach";
-    case ETIMEDOUT:
-        return "no answer in " + std::to_string(timeout_ms / 1000) +
-               " s (a firewall dropping the connection, or the wrong host?)";
-    default:
-        return std::string("cannot connect: ") + std::strerror(error);
+        case ECONNREFUSED:
+            return "nothing listens on this port (connection refused; the program has exited?): start it with "
+                   "eventlog-socket serving TCP on this port, then attach";
+        case ETIMEDOUT:
+            return "no answer in " + std::to_string(timeout_ms / 1000) +
+                   " s (a firewall dropping the connection, or the wrong host?)";
+        default: return std::string("cannot connect: ") + std::strerror(error);
     }
 }
 

@@ -131,9 +131,9 @@ BOOST_AUTO_TEST_CASE(duration_and_ctrl_c_end_the_window) {
         LoopbackServer server(AF_INET, log.substr(0, 100000), LoopbackServer::End::hold, 30);
         BOOST_REQUIRE(server.ok());
         const auto start = std::chrono::steady_clock::now();
-        Spawned run({binary(), "attach", "127.0.0.1:" + std::to_string(server.port()), "--duration", "500ms", "-o",
-                     ws.out()},
-                    {}, ws.env());
+        Spawned run(
+            {binary(), "attach", "127.0.0.1:" + std::to_string(server.port()), "--duration", "500ms", "-o", ws.out()},
+            {}, ws.env());
         BOOST_TEST(run.finish(kSeconds) == 0);
         BOOST_TEST((std::chrono::steady_clock::now() - start < std::chrono::seconds(20)));
         BOOST_TEST(run.err.find("recorded 100000 bytes") != std::string::npos, run.err);
@@ -142,8 +142,8 @@ BOOST_AUTO_TEST_CASE(duration_and_ctrl_c_end_the_window) {
     {
         LoopbackServer server(AF_INET, log.substr(0, 100000), LoopbackServer::End::hold, 30);
         BOOST_REQUIRE(server.ok());
-        Spawned run({binary(), "attach", "127.0.0.1:" + std::to_string(server.port()), "-o", ws.out("b.json.gz")},
-                    {}, ws.env());
+        Spawned run({binary(), "attach", "127.0.0.1:" + std::to_string(server.port()), "-o", ws.out("b.json.gz")}, {},
+                    ws.env());
         // Ctrl-C once attach records and the bytes are on their way: a loaded machine may take
         // longer than any fixed wait to get there.
         BOOST_TEST(run.wait_for_error_output("(Ctrl-C to stop)", kSeconds));
@@ -166,8 +166,7 @@ BOOST_AUTO_TEST_CASE(refused_and_silent_are_one_line) {
     // A server that accepts and closes without a byte: nothing came.
     LoopbackServer empty(AF_INET, "", LoopbackServer::End::close);
     BOOST_REQUIRE(empty.ok());
-    Spawned nothing({binary(), "attach", "127.0.0.1:" + std::to_string(empty.port()), "-o", ws.out()}, {},
-                    ws.env());
+    Spawned nothing({binary(), "attach", "127.0.0.1:" + std::to_string(empty.port()), "-o", ws.out()}, {}, ws.env());
     check_error(nothing, nothing.finish(kSeconds), 4, "sent no eventlog");
     BOOST_TEST(!std::filesystem::exists(ws.out()));
     BOOST_TEST(ws.tmp_empty());
