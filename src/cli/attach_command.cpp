@@ -1,5 +1,6 @@
 #include "cli/attach_command.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include "cli/exit_codes.hpp"
 #include "record/private_dir.hpp"
 #include "record/stream_capture.hpp"
+#include "record/tcp_connect.hpp"
 #include "util/error.hpp"
 
 namespace el2fx::cli {
@@ -24,19 +26,50 @@ std::string attach_output_path(const std::string& source) {
     return name + ".json.gz";
 }
 
+std::string attach_output_path(const record::TcpEndpoint& endpoint) {
+    std::string host = endpoint.host;
+    for (char& c : host)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';
+    return host + "-" + endpoint.port + ".json.gz";
+}
+
+std::optional<record::TcpEndpoint> attach_tcp_endpoint(const std::string& source) {
+    struct stat st {};
+    if (source == "-" || ::lstat(source.c_str(), &st) == 0) return std::nullopt;
+    return record::parse_tcp_endpoint(source);
+}
+
 int run_attach(const AttachCommand& command, std::FILE* out, std::FILE* err) {
     (void)out;
-    const std::string output =
-        command.output.output.empty() ? attach_output_path(command.source) : command.output.output;
+    std::optional<record::TcpEndpoint> endpoint;
+    try {
+        endpoint = attach_tcp_endpoint(command.source);
+    } catch (const Error& e) {
+        std::fprintf(err, "eventlog2fxprof: error: %s\n", e.what());
+        return kUsageError;
+    }
+    const std::string output = !command.output.output.empty() ? command.output.output
+                               : endpoint                     ? attach_output_path(*endpoint)
+                                                              : attach_output_path(command.source);
     if (command.output.open && output == "-") {
         std::fputs("eventlog2fxprof: --open needs a file to serve, not -o -\n", err);
         return kUsageError;
     }
-    const std::string display = command.source == "-" ? "(standard input)" : command.source;
-    // What kind of stream: a socket to connect to, a FIFO to read, standard input.
+    const std::string display = command.source == "-" ? "(standard input)"
+                                : endpoint            ? endpoint->text()
+                                                      : command.source;
+    // What kind of stream: a TCP port or a socket to connect to, a FIFO to read, standard input.
     int in = STDIN_FILENO;
     bool owned = false;
-    if (command.source != "-") {
+    if (endpoint) {
+        try {
+            in = record::connect_tcp(*endpoint);
+        } catch (const Error& e) {
+            std::fprintf(err, "eventlog2fxprof: error: %s\n", e.what());
+            return kRecordError;
+        }
+        owned = true;
+    } else if (command.source != "-") {
         struct stat st {};
         if (::stat(command.source.c_str(), &st) == 0 && S_ISFIFO(st.st_mode)) {
             in = record::open_fifo_for_reading(command.source);
@@ -90,9 +123,10 @@ int run_attach(const AttachCommand& command, std::FILE* out, std::FILE* err) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (captured.bytes == 0) {
         std::fprintf(err, "eventlog2fxprof: error: %s sent no eventlog in %.1f s: %s\n", display.c_str(), seconds,
-                     command.source == "-"
-                         ? "pipe an eventlog in, e.g. from a program run with +RTS -l -ol/dev/stdout"
-                         : "is the program running with its eventlog enabled (+RTS -l) and serving this path?");
+                     command.source == "-" ? "pipe an eventlog in, e.g. from a program run with +RTS -l -ol/dev/stdout"
+                     : endpoint ? "is the program running with its eventlog enabled (+RTS -l) and serving this port? "
+                                  "(eventlog-socket serves one client at a time: is another one attached?)"
+                                : "is the program running with its eventlog enabled (+RTS -l) and serving this path?");
         return kRecordError;
     }
     if (!command.output.quiet)

@@ -5,6 +5,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/input_warnings.hpp"
+#include "cli/progress_line.hpp"
 #include "convert/converter.hpp"
 #include "convert/event_coverage.hpp"
 #include "util/error.hpp"
@@ -74,7 +75,13 @@ std::vector<convert::RunInput> run_inputs(const ConvertCommand& command) {
 int run_compare(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
     std::string output = output_path(command);
     std::vector<convert::RunInput> inputs = run_inputs(command);
-    convert::RunsReport report = convert::convert_eventlogs(inputs, output, command.options);
+    util::Progress progress;
+    convert::ConvertOptions options = command.options;
+    const convert::RunsReport report = [&] {
+        ProgressLine line(progress, err, command.quiet);  // cleared before any message below
+        options.progress = line.enabled() ? &progress : nullptr;  // else nothing is counted
+        return convert::convert_eventlogs(inputs, output, options);
+    }();
     bool lost = false;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         lost =
@@ -145,7 +152,12 @@ int run_convert(const ConvertCommand& command, std::FILE* out, std::FILE* err) {
     if (command.inputs.size() > 1 || !command.names.empty()) return run_compare(command, out, err);
     convert::ConvertOptions options = command.options;
     if (options.input_name.empty()) options.input_name = command.input == "-" ? "stdin" : command.input;
-    convert::ConversionReport report = convert::convert_eventlog(command.input, output, options);
+    util::Progress progress;
+    const convert::ConversionReport report = [&] {
+        ProgressLine line(progress, err, command.quiet);  // cleared before any message below
+        options.progress = line.enabled() ? &progress : nullptr;  // else nothing is counted
+        return convert::convert_eventlog(command.input, output, options);
+    }();
     return report_conversion(report, command.input, output, options,
                              {.summary = out,
                               .err = err,

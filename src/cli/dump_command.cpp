@@ -2,11 +2,13 @@
 
 #include <cerrno>
 #include <cstring>
+#include <unistd.h>
 
 #include "cli/exit_codes.hpp"
 #include "analysis/threading/spans_text.hpp"
 #include "analysis/threading/threading_analysis.hpp"
 #include "cli/input_warnings.hpp"
+#include "cli/progress_line.hpp"
 #include "eventlog/byte_source.hpp"
 #include "eventlog/event_stats.hpp"
 #include "eventlog/show_text.hpp"
@@ -53,9 +55,16 @@ int run_dump(DumpOptions options, std::FILE* out, std::FILE* err) {
     Diagnostics diagnostics;
     TextOutput text(out);
     eventlog::StreamEnd end;
+    // Events printed on a terminal would run through the line: it is shown only when they go
+    // elsewhere, or when nothing is printed before the end (--stats).
+    util::Progress progress;
+    ProgressLine line(progress, err, options.quiet || (!options.stats && ::isatty(::fileno(out))));
+    if (line.enabled()) input.count_reads(&progress);
+    auto begin_phase = [&](const char* phase) { progress.begin(phase, input.size().value_or(0)); };
 
     if (options.stats) {
         auto sink = std::make_unique<StatsSink>();  // large: keep it off the stack
+        begin_phase("read");
         end = eventlog::decode_stream(input, *sink, diagnostics);
         text.buffer() += "file: " + options.input + "\n";
         text.buffer() += sink->stats.report(end.bytes);
@@ -76,12 +85,16 @@ int run_dump(DumpOptions options, std::FILE* out, std::FILE* err) {
         }
         text.buffer() += any ? "\n" : " none\n";
     } else if (options.spans) {
+        begin_phase("index");
         eventlog::TimeOrderedReader reader(input, diagnostics);
+        begin_phase("events");
         analysis::ThreadingResult result = analysis::analyse_threading(reader, diagnostics);
         analysis::write_spans_text(text.buffer(), result);
         end = reader.stream_end();
     } else {
+        begin_phase("index");
         eventlog::TimeOrderedReader reader(input, diagnostics);
+        begin_phase("events");
         options.filter.resolve(reader.header());
         eventlog::append_header_text(text.buffer(), reader.header());
         eventlog::EventPrefetcher events(reader, diagnostics);  // the merge beside the printing
@@ -93,6 +106,7 @@ int run_dump(DumpOptions options, std::FILE* out, std::FILE* err) {
         text.buffer() += "\n";  // ghc-events show ends with an empty line
         end = reader.stream_end();
     }
+    line.stop();  // before the last text and the warnings
     text.flush();
     bool lost = report_input_warnings(err, options.input, end, diagnostics);
     return lost && options.strict ? kDataLoss : kOk;

@@ -15,6 +15,7 @@ struct DumpOptions {
     bool stats = false;
     bool spans = false;  // the threading analyses' spans instead of events
     bool strict = false;
+    bool quiet = false;  // no progress line on standard error
 };
 
 // Returns the exit code; throws el2fx::Error on bad input.

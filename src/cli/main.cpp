@@ -35,7 +35,8 @@ constexpr const char* kUsage =
     "       eventlog2fxprof dump --stats FILE       count events per type\n"
     "       eventlog2fxprof summary [--json] FILE   the +RTS -s statistics, from the events\n"
     "       eventlog2fxprof record [OPTIONS] -- PROGRAM [ARGS...]  run a GHC program, profile it, open the profile\n"
-    "       eventlog2fxprof attach SOCKET|FIFO|- [--duration TIME]  record a running program's streamed eventlog\n"
+    "       eventlog2fxprof attach SOCKET|FIFO|HOST:PORT|- [--duration TIME]  record a running program's streamed "
+    "eventlog\n"
     "FILE may be - for standard input, or a FIFO.\n"
     "Run `eventlog2fxprof dump --help` for the options of a command.\n";
 
@@ -61,11 +62,12 @@ std::optional<cxxopts::ParseResult> parse_command(cxxopts::Options& options, int
     return args;
 }
 
-// A command that reads one eventlog (dump, summary): adds --strict, --help and the input, then
-// parses as parse_command does.
+// A command that reads one eventlog (dump, summary): adds --strict, -q, --help and the input,
+// then parses as parse_command does.
 std::optional<cxxopts::ParseResult> parse_input_command(cxxopts::Options& options, int argc, char** argv, int& status) {
     // clang-format off: one option per line
     options.add_options()("strict", "exit with status 3 if any data was lost (truncated input, skipped events)")(
+        "q,quiet", "no progress line on standard error (shown on a terminal for work over a second)")(
         "h,help", "show this help")("input", "eventlog file, or - for standard input", cxxopts::value<std::string>());
     // clang-format on
     return parse_command(options, argc, argv, "input", "FILE", "FILE", status);
@@ -170,6 +172,7 @@ int dump_main(int argc, char** argv) {
     dump.stats = args.count("stats") > 0;
     dump.spans = args.count("spans") > 0;
     dump.strict = args.count("strict") > 0;
+    dump.quiet = args.count("quiet") > 0;
     if (args.count("type"))
         for (const auto& t : args["type"].as<std::vector<std::string>>()) dump.filter.add_type(t);
     if (args.count("cap")) dump.filter.cap = static_cast<std::uint16_t>(args["cap"].as<unsigned>());
@@ -215,6 +218,7 @@ int summary_main(int argc, char** argv) {
     command.input = args["input"].as<std::string>();
     command.json = args.count("json") > 0;
     command.strict = args.count("strict") > 0;
+    command.quiet = args.count("quiet") > 0;
     command.window = read_window_options(args);
     return run_summary(command, stdout, stderr);
 }
@@ -225,13 +229,14 @@ void add_recording_options(cxxopts::Options& options, bool open_by_default) {
     options.add_options()("o,output",
                           open_by_default
                               ? "where to write the profile (default: PROGRAM.json.gz here)"
-                              : "where to write the profile (- for standard output; default: SOCKET.json.gz here)",
+                              : "where to write the profile (- for standard output; default: SOCKET.json.gz or "
+                                "HOST-PORT.json.gz here)",
                           cxxopts::value<std::string>())(
         "open", open_by_default ? "serve the profile and open it in the Firefox Profiler (the default)"
                                 : "then serve the profile and open it in the Firefox Profiler (see `serve --help`)")(
         "no-open", "just write the profile")(
         "strict", "exit with status 3 if any data was lost (truncated input, skipped events)")(
-        "q,quiet", "print nothing but warnings and errors")("h,help", "show this help");
+        "q,quiet", "print nothing but warnings and errors (no progress line either)")("h,help", "show this help");
     // clang-format on
     add_conversion_options(options);
     add_serve_options(options);
@@ -317,17 +322,19 @@ int record_main(int argc, char** argv) {
 
 int attach_main(int argc, char** argv) {
     cxxopts::Options options("eventlog2fxprof attach",
-                             "Record the eventlog that a running program serves on a Unix socket (the "
-                             "eventlog-socket library), writes into a FIFO (+RTS -l -ol/path/fifo), or pipes in "
-                             "(-), until Ctrl-C, --duration or the end of the stream; then convert it. Exit "
-                             "status 4: nothing came.");
+                             "Record the eventlog that a running program serves on a Unix socket or a TCP port "
+                             "(the eventlog-socket library), writes into a FIFO (+RTS -l -ol/path/fifo), or pipes "
+                             "in (-), until Ctrl-C, --duration or the end of the stream; then convert it. "
+                             "HOST:PORT (127.0.0.1:4242, localhost:4242, [::1]:4242) is TCP unless a file of that "
+                             "name exists; a path with a slash (./host:1) is always a path. Exit status 4: it "
+                             "cannot connect, or nothing came.");
     // clang-format off: one option per line
     options.add_options()("duration", "stop after this long (e.g. 10s, 500ms)", cxxopts::value<std::string>())(
-        "source", "the socket, FIFO, or - for standard input", cxxopts::value<std::string>());
+        "source", "the socket, FIFO, HOST:PORT, or - for standard input", cxxopts::value<std::string>());
     // clang-format on
     add_recording_options(options, false);
     int status = kOk;
-    auto parsed = parse_command(options, argc, argv, "source", "SOCKET|FIFO|-", "SOCKET", status);
+    auto parsed = parse_command(options, argc, argv, "source", "SOCKET|FIFO|HOST:PORT|-", "SOCKET", status);
     if (!parsed) return status;
     const cxxopts::ParseResult& args = *parsed;
     AttachCommand command;
@@ -352,7 +359,7 @@ int convert_main(int argc, char** argv) {
         cxxopts::value<std::vector<std::string>>())(
         "open", "then serve the profile and open it in the Firefox Profiler (see `serve --help`)")(
         "strict", "exit with status 3 if any data was lost (truncated input, skipped events)")(
-        "q,quiet", "print nothing but warnings and errors")("h,help", "show this help")(
+        "q,quiet", "print nothing but warnings and errors (no progress line either)")("h,help", "show this help")(
         "input", "eventlog file, or - for standard input", cxxopts::value<std::vector<std::string>>());
     // clang-format on
     add_conversion_options(options);

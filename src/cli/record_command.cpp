@@ -12,6 +12,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/convert_command.hpp"
+#include "cli/progress_line.hpp"
 #include "convert/converter.hpp"
 #include "redaction/path_redaction.hpp"
 #include "util/temp_files.hpp"
@@ -88,7 +89,13 @@ int SignalPhases::interrupts() { return g_interrupts.load(); }
 
 int convert_spool(const std::string& spool, const std::string& display, const std::string& output,
                   const RecordingOutput& settings, std::FILE* err, bool attach_hint) {
-    const convert::ConversionReport report = convert::convert_eventlog(spool, output, settings.options);
+    util::Progress progress;
+    convert::ConvertOptions options = settings.options;
+    const convert::ConversionReport report = [&] {
+        ProgressLine line(progress, err, settings.quiet);  // cleared before any message below
+        options.progress = line.enabled() ? &progress : nullptr;  // else nothing is counted
+        return convert::convert_eventlog(spool, output, options);
+    }();
     ConversionMessages messages{.summary = err,  // record and attach never write to standard output
                                 .err = err,
                                 .quiet = settings.quiet,

@@ -5,6 +5,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/input_warnings.hpp"
+#include "cli/progress_line.hpp"
 #include "eventlog/byte_source.hpp"
 #include "eventlog/event_prefetcher.hpp"
 #include "eventlog/time_ordered_reader.hpp"
@@ -19,7 +20,12 @@ namespace el2fx::cli {
 int run_summary(const SummaryCommand& command, std::FILE* out, std::FILE* err) {
     eventlog::InputFile input(command.input);
     Diagnostics diagnostics;
+    util::Progress progress;
+    ProgressLine line(progress, err, command.quiet);
+    if (line.enabled()) input.count_reads(&progress);
+    progress.begin("index", input.size().value_or(0));
     eventlog::TimeOrderedReader reader(input, diagnostics);
+    progress.begin("events", input.size().value_or(0));
     gc::GcAnalysis analysis(/*keep_records=*/false);
     eventlog::EventPrefetcher events(reader, diagnostics);  // the merge beside the analysis
     window::EventWindow windowed(command.window);  // inactive: every event
@@ -31,6 +37,7 @@ int run_summary(const SummaryCommand& command, std::FILE* out, std::FILE* err) {
         if (windowed.bounds().cut) end.window_cut = windowed.bounds().to;
     }
     gc::RtsSummary summary = analysis.finish(end).summary;
+    line.stop();  // before the summary and the warnings
 
     std::string text;
     if (command.json) {

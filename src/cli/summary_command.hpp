@@ -13,6 +13,7 @@ struct SummaryCommand {
     std::string input;
     bool json = false;
     bool strict = false;
+    bool quiet = false;  // no progress line on standard error
     window::WindowSpec window;  // --from/--to/--from-marker/--to-marker: the window's own figures
 };
 

@@ -9,6 +9,10 @@
 #include "analysis/threading/sampling_interval.hpp"
 #include "window/window_spec.hpp"
 
+namespace el2fx::util {
+class Progress;
+}
+
 namespace el2fx::convert {
 
 struct ConvertOptions {
@@ -36,6 +40,9 @@ struct ConvertOptions {
     bool folded_thread_names = true;
     std::size_t heap_bands = 9;  // heap-profile bands in the chart (a colour each); the rest make "other"
     window::Window window;       // --from/--to/--from-marker/--to-marker (src/window); bounds: once found
+    // Where the conversion says how far it has got (bytes read per phase), for a display on
+    // another thread; nullptr: nowhere. Not the conversion's own: it outlives it.
+    util::Progress* progress = nullptr;
 };
 
 }  // namespace el2fx::convert

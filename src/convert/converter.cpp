@@ -20,6 +20,7 @@
 #include "eventlog/time_ordered_reader.hpp"
 #include "fxprof/output_file.hpp"
 #include "util/error.hpp"
+#include "util/progress.hpp"
 #include "util/thread_cpu.hpp"
 #include "window/event_window.hpp"
 
@@ -162,12 +163,20 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
         .shift_to_zero = placement.count > 1, .redact_args = options.redact_args, .redact_paths = options.redact_paths};
     Stopwatch stopwatch;
     eventlog::InputFile file(input);
+    // Each pass reads the input about once: its bytes read measure how far it has got.
+    util::Progress* const progress = options.progress;
+    auto begin_phase = [&](const char* phase) {
+        if (progress) progress->begin(phase, file.size().value_or(0));
+    };
+    file.count_reads(progress);
+    begin_phase("index");
 
     // The reader indexes the eventlog once (its problems are reported); both passes merge,
     // each on a second thread beside its consumer (EventPrefetcher).
     eventlog::TimeOrderedReader reader(file, report.diagnostics);
     report.stream_end = reader.stream_end();
     report.timings.index = stopwatch.lap();
+    begin_phase("census");
     run::RunCensus census;
     std::optional<window::WindowStart> window_start;  // the second pass begins there
     double cpu_mark = util::thread_cpu_seconds();
@@ -176,6 +185,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     report.timings.census = stopwatch.lap();
     report.timings.census_cpu.analyses = util::thread_cpu_seconds() - cpu_mark;
     cpu_mark = util::thread_cpu_seconds();
+    begin_phase("events");
     analysis::ThreadingResult kept_result;  // only with time-profile ticks (below)
     // The output budget chooses the detail from the census, before anything is added.
     const std::uint64_t first = census.run.first_time, last = census.run.last_time;
@@ -365,10 +375,12 @@ RunsReport convert_eventlogs(const std::vector<RunInput>& inputs, const std::str
     RunsReport report;
     fxprof::OutputFile out(output);  // first: a bad output path fails before the work
     fxprof::Profile profile = build_profile(inputs, options, report.runs);
+    if (options.progress) options.progress->begin("write", 0);
     Stopwatch writing;
     report.written = fxprof::write_profile_gz(profile, out);
     report.write_seconds = writing.lap();
     report.output_bytes = out.bytes_written();
+    if (options.progress) options.progress->end();
     return report;
 }
 
@@ -391,10 +403,12 @@ ConversionReport convert_eventlog(const std::string& input, const std::string& o
     ConversionReport report;
     fxprof::OutputFile out(output);  // first: a bad output path fails before the work
     fxprof::Profile profile = build_profile(input, options, report);
+    if (options.progress) options.progress->begin("write", 0);
     Stopwatch writing;
     report.written = fxprof::write_profile_gz(profile, out);
     report.timings.write = writing.lap();
     report.output_bytes = out.bytes_written();
+    if (options.progress) options.progress->end();
     return report;
 }
 

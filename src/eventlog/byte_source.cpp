@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "util/error.hpp"
+#include "util/progress.hpp"
 
 namespace el2fx::eventlog {
 namespace {
@@ -47,7 +48,10 @@ InputFile::~InputFile() {
 std::size_t InputFile::read(std::uint8_t* buffer, std::size_t size) {
     for (;;) {
         ssize_t n = ::read(fd_, buffer, size);
-        if (n >= 0) return static_cast<std::size_t>(n);
+        if (n >= 0) {
+            if (progress_) progress_->add(static_cast<std::uint64_t>(n));
+            return static_cast<std::size_t>(n);
+        }
         if (errno != EINTR) io_error(name_, "read failed");
     }
 }
@@ -63,6 +67,7 @@ std::size_t InputFile::read_at(std::uint64_t offset, std::uint8_t* buffer, std::
         }
         done += static_cast<std::size_t>(n);
     }
+    if (progress_) progress_->add(done);
     return done;
 }
 

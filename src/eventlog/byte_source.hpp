@@ -6,6 +6,10 @@
 #include <optional>
 #include <string>
 
+namespace el2fx::util {
+class Progress;
+}
+
 namespace el2fx::eventlog {
 
 class InputFile {
@@ -26,6 +30,10 @@ public:
     std::optional<std::uint64_t> size() const;
     const std::string& name() const { return name_; }
 
+    // Counts every byte read from now on into `progress` (a progress display's; nullptr: none):
+    // once per read, and reads are of whole chunks.
+    void count_reads(util::Progress* progress) { progress_ = progress; }
+
     // Copies the rest of a non-seekable input into an unlinked temporary file and
     // reads from that instead, so that it can be read out of order (pipes, FIFOs).
     void spool_to_temporary_file();
@@ -38,6 +46,7 @@ private:
     int fd_ = -1;
     bool owns_fd_ = false;
     bool seekable_ = false;
+    util::Progress* progress_ = nullptr;
 };
 
 }  // namespace el2fx::eventlog

@@ -79,6 +79,10 @@ public:
     bool wait_for_output(const std::string& text, double seconds) {
         return pump(seconds, [&] { return out.find(text) != std::string::npos; });
     }
+    // The same for standard error.
+    bool wait_for_error_output(const std::string& text, double seconds) {
+        return pump(seconds, [&] { return err.find(text) != std::string::npos; });
+    }
     // Reads everything, waits for the exit; returns the status (code, or 128 + signal), or -1
     // after `seconds` (the child is then killed).
     int finish(double seconds) {
