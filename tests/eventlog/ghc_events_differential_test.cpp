@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "dump_text.hpp"
 #include "eventlog/byte_source.hpp"
 #include "eventlog/show_text.hpp"
 #include "eventlog/time_ordered_reader.hpp"
@@ -27,18 +28,6 @@ using namespace el2fx;
 namespace {
 
 constexpr int kSkipped = 77;
-
-// What `eventlog2fxprof dump FILE` prints (src/cli/dump_command.cpp, no filter).
-std::string dump_text(const std::string& path) {
-    eventlog::InputFile input(path);
-    Diagnostics diagnostics;
-    eventlog::TimeOrderedReader reader(input, diagnostics);
-    std::string out;
-    eventlog::append_header_text(out, reader.header());
-    while (const eventlog::Event* event = reader.next()) eventlog::append_event_text(out, *event, reader.header());
-    out += "\n";
-    return out;
-}
 
 std::string read_file(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -77,7 +66,7 @@ std::string first_difference(const std::string& got, const std::string& want) {
 void check_file(const fs::path& eventlog) {
     fs::path reference = eventlog;
     reference += ".reference";
-    std::string difference = first_difference(dump_text(eventlog.string()), read_file(reference));
+    std::string difference = first_difference(el2fx::testing::dump_text(eventlog.string()), read_file(reference));
     BOOST_TEST(difference.empty(), eventlog.filename().string() << ": " << difference);
 }
 

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "dump_text.hpp"
 #include "eventlog/byte_source.hpp"
 #include "eventlog/event_types.hpp"
 #include "eventlog/show_text.hpp"
@@ -70,18 +71,6 @@ std::string read_gzip(const fs::path& path) {
     char buffer[1 << 16];
     for (int n; (n = gzread(in, buffer, sizeof buffer)) > 0;) out.append(buffer, static_cast<std::size_t>(n));
     gzclose(in);
-    return out;
-}
-
-// What `eventlog2fxprof dump FILE` prints (src/cli/dump_command.cpp, no filter).
-std::string dump_text(const fs::path& path) {
-    eventlog::InputFile input(path.string());
-    Diagnostics diagnostics;
-    eventlog::TimeOrderedReader reader(input, diagnostics);
-    std::string out;
-    eventlog::append_header_text(out, reader.header());
-    while (const eventlog::Event* event = reader.next()) eventlog::append_event_text(out, *event, reader.header());
-    out += "\n";
     return out;
 }
 
@@ -201,7 +190,8 @@ BOOST_AUTO_TEST_CASE(dump_equals_the_ghc_events_of_the_same_suite) {
             BOOST_TEST_CONTEXT(dir.filename().string()
                                << "/" << file.filename().string() << " (ghc-events " << version << ")") {
                 const std::string difference =
-                    first_difference(as_printed_by(version, lines_of(dump_text(file))), lines_of(read_gzip(reference)));
+                    first_difference(as_printed_by(version, lines_of(el2fx::testing::dump_text(file.string()))),
+                                     lines_of(read_gzip(reference)));
                 BOOST_TEST(difference.empty(), difference);
                 ++compared;
             }
