@@ -39,6 +39,7 @@ fi
 
 chroot_dir=$(mktemp -d "${EL2FX_CHROOT_PARENT:-/var/tmp}/el2fx-chroot-XXXXXX")
 cleanup() {
+  umount "$chroot_dir/dev/pts" 2>/dev/null || true
   umount "$chroot_dir/proc" 2>/dev/null || true
   # Never remove a tree with something still mounted inside.
   if ! grep -q " $chroot_dir/" /proc/mounts; then rm -rf "$chroot_dir"; fi
@@ -57,8 +58,9 @@ else
 fi
 cp /etc/resolv.conf "$chroot_dir/etc/resolv.conf"
 mount -t proc proc "$chroot_dir/proc"
-cp "$deb" "$chroot_dir/tmp/"
-cp fixtures/concurrency.eventlog "$chroot_dir/tmp/"
+mount -t devpts devpts "$chroot_dir/dev/pts"  # dpkg's terminal log
+# Readable by apt's unprivileged download user.
+install -m 644 "$deb" fixtures/concurrency.eventlog "$chroot_dir/tmp/"
 in_chroot() { chroot "$chroot_dir" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 "$@"; }
 
 echo "== apt install ./$(basename "$deb")"
