@@ -10,6 +10,8 @@ for arg in "$@"; do
   case "$arg" in
     --with-clang) packages+=(clang libclang-rt-dev) ;;
     --with-ghc) packages+=(ghc) ;;
+    --with-packaging) packages+=(dpkg-dev) ;;      # tools/package.sh: dpkg-shlibdeps
+    --with-package-test) packages+=(debootstrap) ;; # tools/test-package.sh
   esac
 done
 

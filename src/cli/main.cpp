@@ -19,6 +19,7 @@
 #include "cli/interrupt_cleanup.hpp"
 #include "cli/record_command.hpp"
 #include "cli/summary_command.hpp"
+#include "cli/version.hpp"
 #include "cli/window_options.hpp"
 #include "cli/serve_command.hpp"
 #include "util/error.hpp"
@@ -37,8 +38,9 @@ constexpr const char* kUsage =
     "       eventlog2fxprof record [OPTIONS] -- PROGRAM [ARGS...]  run a GHC program, profile it, open the profile\n"
     "       eventlog2fxprof attach SOCKET|FIFO|HOST:PORT|- [--duration TIME]  record a running program's streamed "
     "eventlog\n"
+    "       eventlog2fxprof -V|--version           the version, and the profile format it writes\n"
     "FILE may be - for standard input, or a FIFO.\n"
-    "Run `eventlog2fxprof dump --help` for the options of a command.\n";
+    "Run `eventlog2fxprof dump --help` for the options of a command; `man eventlog2fxprof` for all.\n";
 
 // The subcommands' common parsing: `positional` takes the bare arguments; --help prints the
 // help (exit 0) and a missing positional argument is a usage error naming `what`. nullopt
@@ -427,6 +429,10 @@ int main(int argc, char** argv) {
     if (argc < 2 || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "--help")) {
         std::fputs(kUsage, argc < 2 ? stderr : stdout);
         return argc < 2 ? kUsageError : kOk;
+    }
+    if (!std::strcmp(argv[1], "-V") || !std::strcmp(argv[1], "--version")) {
+        std::fputs(version_text().c_str(), stdout);
+        return kOk;
     }
     std::string command = argv[1];
     try {
