@@ -32,12 +32,17 @@ ActivityStacks::ActivityStacks(ProfileContext& context, const ThreadTrackLayout&
 ActivityStacks::PerThread* ActivityStacks::per_thread(ThreadId id) {
     std::optional<std::uint32_t> i = ctx_.threads.ordinal(id);
     if (i) return *i < threads_.size() ? &threads_[*i] : nullptr;
-    return ctx_.thread_is_folded(id) ? &forgotten_[id] : nullptr;  // one the census forgot
+    if (!ctx_.thread_is_folded(id)) return nullptr;
+    const auto [it, made] = forgotten_.try_emplace(id);  // one the census forgot
+    if (made) forgotten_entry_made(id);
+    return &it->second;
 }
 
 void ActivityStacks::thread_finished(ThreadId id, std::uint64_t time) {
     if (ctx_.threads.ordinal(id) || !ctx_.thread_is_folded(id)) return;
-    forgotten_finished_.emplace_back(time, id);
+    finished_forgotten_.insert(id);
+    latest_finish_ = std::max(latest_finish_, time);
+    if (forgotten_.contains(id) || forgotten_names_.contains(id)) forgotten_finished_.emplace_back(time, id);
     const std::uint64_t grace = run::forgotten_grace_ns(ctx_.options.sampling_interval_ns);
     while (!forgotten_finished_.empty() && forgotten_finished_.front().first + grace < time) {
         forgotten_.erase(forgotten_finished_.front().second);

@@ -18,6 +18,7 @@
 #include "convert/profile_context.hpp"
 #include "convert/thread_track_layout.hpp"
 #include "fxprof/handles.hpp"
+#include "util/id_map.hpp"
 
 namespace el2fx::convert {
 
@@ -86,10 +87,19 @@ private:
     const ThreadTrackLayout& layout_;
     // The threads the census forgot (ProfileContext::thread_is_folded), while they live: they
     // get the same frames and stacks as the catalog's folded threads, and cost nothing once
-    // finished. By when they finished, to drop them in order.
+    // finished. By when they finished, to drop them in order: only those that hold an entry
+    // (most of millions of short-lived threads never get one), or get one after their finish
+    // (then by the latest finish so far), so memory follows what is held.
     std::unordered_map<eventlog::ThreadId, PerThread> forgotten_;
     std::unordered_map<eventlog::ThreadId, fxprof::StringHandle> forgotten_names_;  // a distinct string each
     std::deque<std::pair<std::uint64_t, eventlog::ThreadId>> forgotten_finished_;
+    util::IdSet finished_forgotten_;  // every forgotten thread that finished (a bit each)
+    std::uint64_t latest_finish_ = 0;
+    // An entry was made for the forgotten thread `id`: one that finished already is dropped
+    // in its turn.
+    void forgotten_entry_made(eventlog::ThreadId id) {
+        if (finished_forgotten_.contains(id)) forgotten_finished_.emplace_back(latest_finish_, id);
+    }
     fxprof::CategoryHandle other_{0}, idle_{0}, running_{0}, gc_{0}, gc_wait_{0}, memory_{0};
     std::optional<fxprof::StackHandle> anonymous_root_;  // folded threads without their names
     std::array<fxprof::CategoryHandle, analysis::kOffCpuKinds> stopped_categories_;  // by OffCpuKind
