@@ -1,0 +1,194 @@
+// ghc-stack-profiler's samples in the profile, on the real fixture
+// (fixtures/ghc-9.10.3/stack-profiler.eventlog, program fixtures/src/stack_profiler/Main.hs):
+// each worker thread's track stands on its own functions with their source lines, the
+// profiler's threads are named as such, the threading truth stays, and Profile Info counts it all.
+#define BOOST_TEST_MODULE stack_samples
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "check/profile_check.hpp"
+#include "convert/converter.hpp"
+#include "fxprof/profile_writer.hpp"
+#include "util/rapidjson.hpp"
+
+using namespace el2fx;
+
+namespace {
+
+std::string fixtures() {
+    const char* p = std::getenv("EL2FX_FIXTURES");
+    return p ? p : "";
+}
+
+struct Frame {
+    std::string name, file;
+    unsigned line = 0;
+};
+
+// The fixture converted once for every test case.
+struct Converted {
+    std::string json;
+    rapidjson::Document doc;
+    // By thread name: each sample's stack, root first, and its weight and CPU delta.
+    std::map<std::string, std::vector<std::vector<Frame>>> stacks;
+    std::map<std::string, double> cpu;
+    std::map<std::string, std::string> info;  // "Stack samples" section: label → value as text
+};
+
+const Converted& converted() {
+    static Converted c = [] {
+        Converted c;
+        convert::ConvertOptions options;
+        options.source_dirs = {fixtures() + "/src/stack_profiler"};
+        convert::ConversionReport report;
+        c.json = fxprof::profile_to_json(
+            convert::build_profile(fixtures() + "/ghc-9.10.3/stack-profiler.eventlog", options, report));
+        c.doc.Parse(c.json.data(), c.json.size());
+        const auto& shared = c.doc["shared"];
+        const auto& strings = shared["stringArray"];
+        const auto& funcs = shared["funcTable"];
+        const auto& frames = shared["frameTable"];
+        const auto& stacks = shared["stackTable"];
+        const auto& sources = shared["sources"];
+        auto frame = [&](unsigned f) {
+            Frame out;
+            const unsigned func = frames["func"][f].GetUint();
+            out.name = strings[funcs["name"][func].GetUint()].GetString();
+            if (!funcs["source"][func].IsNull())
+                out.file = strings[sources["filename"][funcs["source"][func].GetUint()].GetUint()].GetString();
+            if (!frames["line"][f].IsNull()) out.line = frames["line"][f].GetUint();
+            return out;
+        };
+        for (const auto& t : c.doc["threads"].GetArray()) {
+            const std::string name = t["name"].GetString();
+            const auto& samples = t["samples"];
+            auto& out = c.stacks[name];
+            for (rapidjson::SizeType i = 0; i < samples["length"].GetUint(); ++i) {
+                std::vector<Frame> stack;
+                if (!samples["stack"][i].IsNull())
+                    for (unsigned s = samples["stack"][i].GetUint();;) {
+                        stack.insert(stack.begin(), frame(stacks["frame"][s].GetUint()));
+                        if (stacks["prefix"][s].IsNull()) break;
+                        s = stacks["prefix"][s].GetUint();
+                    }
+                out.push_back(std::move(stack));
+                if (samples.HasMember("threadCPUDelta") && samples["threadCPUDelta"][i].IsNumber())
+                    c.cpu[name] += samples["threadCPUDelta"][i].GetDouble();
+            }
+        }
+        for (const auto& s : c.doc["meta"]["extra"].GetArray()) {
+            if (std::string(s["label"].GetString()) != "Stack samples (ghc-stack-profiler)") continue;
+            for (const auto& e : s["entries"].GetArray()) {
+                const auto& v = e["value"];
+                c.info[e["label"].GetString()] = v.IsString() ? v.GetString() : std::to_string(v.GetDouble());
+            }
+        }
+        return c;
+    }();
+    return c;
+}
+
+bool has_fixture() { return std::filesystem::exists(fixtures() + "/ghc-9.10.3/stack-profiler.eventlog"); }
+
+// The names of every frame of a thread's samples.
+std::set<std::string> names(const std::string& thread) {
+    std::set<std::string> out;
+    for (const auto& stack : converted().stacks.at(thread))
+        for (const Frame& f : stack) out.insert(f.name);
+    return out;
+}
+
+const Frame* find(const std::string& thread, const std::string& name) {
+    for (const auto& stack : converted().stacks.at(thread))
+        for (const Frame& f : stack)
+            if (f.name == name) return &f;
+    return nullptr;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_profile_is_valid) {
+    if (!has_fixture()) return;
+    BOOST_TEST(check::validate_profile(converted().json).empty());
+}
+
+BOOST_AUTO_TEST_CASE(profile_info_counts_the_samples_and_what_could_not_be_resolved) {
+    if (!has_fixture()) return;
+    const auto& info = converted().info;
+    BOOST_REQUIRE(!info.empty());
+    BOOST_TEST(info.at("Samples") == "86.000000");
+    BOOST_TEST(info.at("Stacks split over several messages") == "1.000000");
+    BOOST_TEST(info.at("Frames without IPE entry (shown by address)") == "0.000000");
+    BOOST_TEST(info.at("Empty stacks (no frame with an IPE entry)") == "1.000000");
+    BOOST_TEST(info.at("IPE entries in the log") == "4867.000000");
+    BOOST_TEST(info.at("The profiler's writer thread") == "7");
+    BOOST_TEST(info.at("The profiler's sampling thread") == "9 Sample Profiler Thread 9");
+    BOOST_TEST(info.count("Sampling interval (median gap between a thread's samples)") == 1u);
+    BOOST_TEST(info.at("Frame order on the wire").starts_with("outermost frame first (from the stacks"));
+}
+
+BOOST_AUTO_TEST_CASE(each_worker_thread_stands_on_its_own_functions_with_their_lines) {
+    if (!has_fixture()) return;
+    const Frame* is_prime = find("12 sieve", "Main.isPrime");
+    BOOST_REQUIRE(is_prime);
+    BOOST_TEST(is_prime->file == "Main.hs");
+    BOOST_TEST(is_prime->line == 121u);
+    const Frame* steps = find("11 collatz", "Main.collatzSteps");
+    BOOST_REQUIRE(steps);
+    BOOST_TEST(steps->file == "Main.hs");
+    BOOST_TEST(steps->line >= 104u);
+    BOOST_TEST(steps->line <= 110u);
+    BOOST_TEST(find("13 courier", "Main.checksumParcel"));
+    // Nobody else's work: the sieve's functions are not on the collatz thread and the other way.
+    BOOST_TEST(!names("11 collatz").contains("Main.isPrime"));
+    BOOST_TEST(!names("12 sieve").contains("Main.collatzSteps"));
+    BOOST_TEST(!names("13 courier").contains("Main.isPrime"));
+}
+
+BOOST_AUTO_TEST_CASE(stacks_run_from_the_state_through_main_to_the_innermost_frame) {
+    if (!has_fixture()) return;
+    bool seen = false;
+    for (const auto& stack : converted().stacks.at("12 sieve")) {
+        if (stack.size() < 3 || stack.back().name != "Main.isPrime") continue;
+        seen = true;
+        BOOST_TEST(stack[0].name == "Running");  // the state stays the root
+        BOOST_TEST(stack[1].name == "Main.main");  // the async action in main (line 52)
+        BOOST_TEST(stack[1].line == 52u);
+    }
+    BOOST_TEST(seen);
+}
+
+BOOST_AUTO_TEST_CASE(the_deep_ping_pong_sample_is_joined_from_its_two_messages) {
+    if (!has_fixture()) return;
+    std::size_t deepest = 0;
+    for (const auto& stack : converted().stacks.at("6 main")) deepest = std::max(deepest, stack.size());
+    BOOST_TEST(deepest == 7414u + 1u);  // under "Running"
+    BOOST_TEST(names("6 main").contains("Main.ping"));
+    BOOST_TEST(names("6 main").contains("Main.pong"));
+}
+
+BOOST_AUTO_TEST_CASE(the_profilers_own_threads_are_named_as_such) {
+    if (!has_fixture()) return;
+    BOOST_TEST(names("7").contains("ghc-stack-profiler: writing samples"));
+    BOOST_TEST(names("9 Sample Profiler Thread 9").contains("ghc-stack-profiler: sampling stacks"));
+    BOOST_TEST(!names("7").contains("Main.main"));
+}
+
+BOOST_AUTO_TEST_CASE(blocked_samples_keep_their_state_at_the_root) {
+    if (!has_fixture()) return;
+    // The courier waits on an MVar between parcels: those samples stay "Blocked …" at the root.
+    std::size_t blocked = 0, blocked_with_stack = 0;
+    for (const auto& stack : converted().stacks.at("13 courier")) {
+        if (stack.empty() || stack[0].name == "Running") continue;
+        ++blocked;
+        if (stack.size() > 2) ++blocked_with_stack;
+    }
+    BOOST_TEST(blocked > 0u);
+    BOOST_TEST(blocked_with_stack > 0u);
+}
