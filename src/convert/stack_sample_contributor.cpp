@@ -321,6 +321,18 @@ void StackSampleContributor::add_summary(ProfileContext& context) {
                           ExtraValue::duration(Duration::from_nanos(static_cast<std::int64_t>(*period))));
     p.add_extra_entry(s, "Samples", integer(a.samples));
     p.add_extra_entry(s, "Sampled threads", integer(per_thread_.size()));
+    // The most sampled threads first (ten at most), by id on a tie.
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> by_thread(per_thread_.begin(), per_thread_.end());
+    std::sort(by_thread.begin(), by_thread.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    std::string per_thread;
+    for (std::size_t i = 0; i < by_thread.size() && i < 10; ++i) {
+        if (!per_thread.empty()) per_thread += ", ";
+        per_thread += context.thread_name(by_thread[i].first) + ": " + std::to_string(by_thread[i].second);
+    }
+    if (by_thread.size() > 10) per_thread += ", …";
+    p.add_extra_entry(s, "Samples by thread", ExtraValue::text(per_thread));
     p.add_extra_entry(s, "Frames", integer(a.entries));
     p.add_extra_entry(s, "Deepest stack", integer(a.max_depth));
     if (a.empty_samples) p.add_extra_entry(s, "Empty stacks (no frame with an IPE entry)", integer(a.empty_samples));
