@@ -224,7 +224,7 @@ StackHandle StackSampleContributor::profiler_stack(StackHandle state, bool write
 }
 
 StackHandle StackSampleContributor::stack_at(eventlog::ThreadId thread, std::uint64_t time, StackHandle state) {
-    if (!ctx_) return state;
+    if (!ctx_ || profiler_messages_seen_ == 0) return state;  // most logs: nothing to look up
     if (writers_.contains(thread)) return profiler_stack(state, true);
     if (samplers_.contains(thread)) return profiler_stack(state, false);
     auto r = rings_.find(thread);

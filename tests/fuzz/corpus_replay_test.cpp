@@ -151,6 +151,15 @@ BOOST_AUTO_TEST_CASE(stack_message_seeds_and_their_damaged_copies_decode_without
     replay(&fuzz_stack_messages, stack_message_seeds(), 32, 2000);
 }
 
+// The real ghc-stack-profiler log, cut (stacks left without their FF CA) and damaged, through the
+// whole conversion.
+BOOST_AUTO_TEST_CASE(the_stack_profiler_fixture_cut_and_damaged_converts_to_a_valid_profile_or_an_error) {
+    const char* dir = std::getenv("EL2FX_FIXTURES");
+    const fs::path log = fs::path(dir ? dir : "") / "ghc-9.10.3" / "stack-profiler.eventlog";
+    if (!dir || !fs::exists(log)) return;
+    replay(&fuzz_convert, {slurp(log)}, 6, 12);
+}
+
 // Inputs a fuzzer crashed on, kept after the fix; every target replays every one.
 BOOST_AUTO_TEST_CASE(every_former_crash_passes_every_target) {
     const std::vector<fs::path> files = files_in(EL2FX_FUZZ_REGRESSIONS_DIR, false);
