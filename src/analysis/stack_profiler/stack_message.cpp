@@ -122,7 +122,10 @@ Message decode_message(std::string_view payload, Layout assumed) noexcept {
     }
     // The formats before 0.1.0.0: "CA11" in ASCII, then the 2-byte tag CA 11; and message kinds
     // a later release may add after FF CD.
-    if (payload.starts_with("CA11") || tag == 0xCA11 || (tag > kLocation && tag <= 0xFFDF))
+    // The old stack messages had at least a tag, a thread, a capability and a count: shorter
+    // ones starting so are the program's own.
+    if ((payload.starts_with("CA11") && payload.size() >= 13) || (tag == 0xCA11 && payload.size() >= 11) ||
+        (tag > kLocation && tag <= 0xFFDF))
         m.kind = MessageKind::unknown_format;
     return m;
 }

@@ -134,7 +134,7 @@ BOOST_AUTO_TEST_CASE(malformed_unknown_and_foreign_messages_are_counted_and_chan
     StackAssembler a;
     a.message(1, stack(false, 0, 6, ipes({1})));
     BOOST_TEST(!a.message(2, stack(true, 0, 6, ipes({2})) + "junk"));
-    BOOST_TEST(!a.message(3, "CA11...."));
+    BOOST_TEST(!a.message(3, "CA11........."));  // a pre-release message: tag, thread, capability, count
     BOOST_TEST(!a.message(4, "the program's own binary event"));
     BOOST_TEST(a.counts().malformed == 1u);
     BOOST_TEST(a.counts().unknown_format == 1u);

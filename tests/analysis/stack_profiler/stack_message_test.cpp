@@ -152,10 +152,12 @@ BOOST_AUTO_TEST_CASE(other_messages_are_not_the_profilers) {
 
 BOOST_AUTO_TEST_CASE(pre_release_and_newer_formats_are_reported_not_read) {
     // The first formats: ASCII "CA11", then the 2-byte tag CA 11; kinds after FF CD.
-    BOOST_TEST((decode_message(std::string("CA11") + bytes({0, 0, 0, 6, 1})).kind == MessageKind::unknown_format));
+    BOOST_TEST((decode_message(std::string("CA11") + bytes({0, 0, 0, 6, 0, 0, 0, 1, 0})).kind == MessageKind::unknown_format));
     BOOST_TEST((decode_message(bytes({0xca, 0x11, 0, 0, 0, 0, 0, 0, 0, 6, 0})).kind == MessageKind::unknown_format));
     BOOST_TEST((decode_message(bytes({0xff, 0xce, 0, 0})).kind == MessageKind::unknown_format));
     BOOST_TEST(is_profiler_message(bytes({0xff, 0xce})));
+    BOOST_TEST(!is_profiler_message("CA11"));  // too short for any of them: the program's own
+    BOOST_TEST(!is_profiler_message(bytes({0xca, 0x11, 1})));
 }
 
 BOOST_AUTO_TEST_CASE(random_payloads_never_read_past_their_end) {
