@@ -8,12 +8,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "check/profile_check.hpp"
+#include "eventlog_builder.hpp"
 #include "convert/converter.hpp"
 #include "fxprof/profile_writer.hpp"
 #include "util/rapidjson.hpp"
@@ -207,4 +209,95 @@ BOOST_AUTO_TEST_CASE(blocked_samples_keep_their_state_at_the_root) {
     }
     BOOST_TEST(blocked > 0u);
     BOOST_TEST(blocked_with_stack > 0u);
+}
+
+namespace {
+
+void put_be(std::string& out, std::uint64_t v, int bytes) {
+    for (int i = bytes - 1; i >= 0; --i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
+}
+
+// A long run of one capability: thread 1 works in 2 ms slices, each followed by the writer
+// (thread 2) writing a sample of it: 12 frames out of 1000 IPE entries, outermost first.
+std::string synthetic_log(std::uint64_t samples) {
+    using namespace el2fx::eventlog;
+    el2fx::testing::EventlogBuilder b;
+    b.declare_block_marker().declare<CreateThread>().declare<RunThread>().declare<StopThread>();
+    b.declare<InfoProv>(std::optional<std::uint16_t>{}).declare<UserBinaryMessage>(std::optional<std::uint16_t>{});
+    const std::uint64_t per_block = 10000, ms = 1'000'000;
+    std::string names;
+    for (std::uint64_t i = 0; i < samples; ++i) {
+        const std::uint64_t t = 1000 + i * 2 * ms;
+        if (i % per_block == 0) {
+            if (i) b.end_block();
+            b.begin_block(t, 0, t + per_block * 2 * ms);
+        }
+        if (i == 0) {
+            b.event(t, CreateThread{1}).event(t, CreateThread{2});
+            for (std::uint64_t k = 0; k < 1000; ++k) {
+                names = "f" + std::to_string(k);
+                const std::string src = "Synth.hs:" + std::to_string(k + 1) + ":1-9";
+                InfoProv ipe;
+                ipe.info = 0x400000 + 8 * k;
+                ipe.table_name = {"t_info"};
+                ipe.closure_desc = {"53"};
+                ipe.ty_desc = {""};
+                ipe.label = {names};
+                ipe.module = {"Synth"};
+                ipe.src_loc = {src};
+                b.event(t, ipe);
+            }
+        }
+        b.event(t + 10, RunThread{1}).event(t + 1'500'000, StopThread{1, 3, std::nullopt});
+        b.event(t + 1'600'000, RunThread{2});
+        std::string m;
+        put_be(m, 0xFFCA, 2);
+        put_be(m, 0, 4);
+        put_be(m, 1, 4);
+        put_be(m, 12, 2);
+        for (std::uint64_t k = 0; k < 12; ++k) {
+            put_be(m, 1, 1);
+            put_be(m, 0x400000 + 8 * (k == 11 ? (i % 900) + 11 : k), 8);  // a fixed root, a moving leaf
+        }
+        b.event(t + 1'700'000, UserBinaryMessage{{m}});
+        b.event(t + 1'800'000, StopThread{2, 3, std::nullopt});
+    }
+    b.end_block();
+    return b.finish();
+}
+
+std::string write_temp(const std::string& bytes, const std::string& name) {
+    const std::string path = (std::filesystem::temp_directory_path() / name).string();
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_long_synthetic_run_shows_every_sample_under_its_slice) {
+    const std::uint64_t n = 20000;
+    const std::string path = write_temp(synthetic_log(n), "el2fx-stack-samples-synthetic.eventlog");
+    convert::ConversionReport report;
+    const std::string json = fxprof::profile_to_json(convert::build_profile(path, {}, report));
+    std::filesystem::remove(path);
+    rapidjson::Document doc;
+    doc.Parse(json.data(), json.size());
+    BOOST_REQUIRE(!doc.HasParseError());
+    std::map<std::string, double> info;
+    for (const auto& s : doc["meta"]["extra"].GetArray())
+        if (std::string(s["label"].GetString()) == "Stack samples (ghc-stack-profiler)")
+            for (const auto& e : s["entries"].GetArray())
+                if (e["value"].IsNumber()) info[e["label"].GetString()] = e["value"].GetDouble();
+    BOOST_TEST(info["Samples"] == double(n));
+    BOOST_TEST(info["Frames without IPE entry (shown by address)"] == 0.0);
+    // Every slice's virtual samples (1 ms timer) take the sample written right after it.
+    BOOST_TEST(info["Samples shown (taken by the virtual samples near them)"] == double(n));
+    BOOST_TEST(info["Virtual samples of sampled threads without one (no sample within 50 ms)"] == 0.0);
+    BOOST_TEST(check::validate_profile(json).empty());
+}
+
+// Not in the suite: writes a log of a million samples for measuring the conversion
+// (`stack_samples_tests --run_test=write_a_million_sample_log`, then convert $TMPDIR's file).
+BOOST_AUTO_TEST_CASE(write_a_million_sample_log, *boost::unit_test::disabled()) {
+    BOOST_TEST_MESSAGE(write_temp(synthetic_log(1'000'000), "el2fx-stack-samples-1M.eventlog"));
 }
