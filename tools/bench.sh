@@ -94,6 +94,7 @@ median() {  # median of the numbers on standard input
 }
 
 first=1
+table=()
 for input in "${inputs[@]}"; do
   size=$(stat -L -c %s "$input")
   echo "input: $input ($((size / 1000000)) MB)"
@@ -108,9 +109,14 @@ for input in "${inputs[@]}"; do
     first=0
   fi
 
+  # Convert and the ghc-events parse take turns, run after run (a load that comes and goes
+  # weighs on both alike); the ratio is the median of each pair's.
   : > "$tmp/walls.txt"
   : > "$tmp/rss.txt"
+  : > "$tmp/ge.txt"
+  : > "$tmp/ratios.txt"
   status=0
+  events=""
   for _ in $(seq 1 "$RUNS"); do
     status=0
     /usr/bin/time -o "$tmp/time.txt" -f "%e %M" build-release/src/cli/eventlog2fxprof "$input" -o "$out" --timings \
@@ -118,6 +124,12 @@ for input in "${inputs[@]}"; do
     read -r wall rss_kb < <(tail -n 1 "$tmp/time.txt")
     echo "$wall" >> "$tmp/walls.txt"
     echo "$rss_kb" >> "$tmp/rss.txt"
+    if [[ -n "$ghc_events" && "$events" != failed ]]; then
+      events=$(/usr/bin/time -o "$tmp/time.txt" -f "%e" "$ghc_events" "$input" 2> "$tmp/ge-err.txt") || events="failed"
+      ge=$(tail -n 1 "$tmp/time.txt")
+      echo "$ge" >> "$tmp/ge.txt"
+      awk -v w="$wall" -v g="$ge" 'BEGIN { if (g > 0) printf "%.4f\n", w / g }' >> "$tmp/ratios.txt"
+    fi
   done
   wall=$(median < "$tmp/walls.txt")
   rss_kb=$(sort -g "$tmp/rss.txt" | tail -n 1)
@@ -129,24 +141,27 @@ for input in "${inputs[@]}"; do
   [[ $status -eq 0 ]] || echo "convert exit status:          $status"
   echo "convert stderr (last run):"
   sed 's/^/    /' "$tmp/stderr.txt"
-
-  if [[ -n "$ghc_events" ]]; then
-    : > "$tmp/ge.txt"
-    events=""
-    for _ in $(seq 1 "$RUNS"); do
-      events=$(/usr/bin/time -o "$tmp/time.txt" -f "%e" "$ghc_events" "$input" 2> "$tmp/ge-err.txt") || events="failed"
-      tail -n 1 "$tmp/time.txt" >> "$tmp/ge.txt"
-    done
-    ge_wall=$(median < "$tmp/ge.txt")
-    if [[ "$events" == failed ]]; then
-      echo "ghc-events parse:             failed: $(head -n 1 "$tmp/ge-err.txt")"
-    else
-      awk -v w="$wall" -v g="$ge_wall" -v e="$events" -v n="$RUNS" -v s="$size" 'BEGIN {
-        printf "ghc-events parse (median of %d): wall=%.2fs (%.1f MB/s) events=%s; convert / ghc-events parse = %.2f\n",
-          n, g, s / 1e6 / g, e, (g > 0 ? w / g : 0) }'
-    fi
-  else
+  row="| $(basename "$input") ($((size / 1000000)) MB) | "
+  if [[ -z "$ghc_events" ]]; then
     echo "ghc-events ratio skipped: $ghc_events_skip"
+    row+="– | – | $wall s | – | $((rss_kb / 1024)) MB |"
+  elif [[ "$events" == failed ]]; then
+    echo "ghc-events parse:             failed: $(head -n 1 "$tmp/ge-err.txt")"
+    row+="– | failed | $wall s | – | $((rss_kb / 1024)) MB |"
+  else
+    ge_wall=$(median < "$tmp/ge.txt")
+    ratio=$(median < "$tmp/ratios.txt")
+    awk -v g="$ge_wall" -v e="$events" -v n="$RUNS" -v s="$size" -v r="$ratio" 'BEGIN {
+      printf "ghc-events parse (median of %d): wall=%.2fs (%.1f MB/s) events=%s; convert / ghc-events parse = %.2f (median of the runs'"'"' ratios)\n",
+        n, g, s / 1e6 / g, e, r }'
+    row+=$(awk -v g="$ge_wall" -v w="$wall" -v r="$ratio" -v k="$rss_kb" -v e="$events" 'BEGIN {
+      printf "%.1f M events | %.2f s | %.2f s | %.2f× | %.1f MB |", e / 1e6, g, w, r, k / 1024 }')
   fi
+  table+=("$row")
   echo
 done
+
+# The README's table: one row per eventlog.
+echo "| eventlog | events | ghc-events parse | convert | ratio | peak RSS |"
+echo "|---|---:|---:|---:|---:|---:|"
+printf '%s\n' "${table[@]}"

@@ -47,9 +47,11 @@ if [[ "${EL2FX_SKIP_SANITIZERS:-0}" != "1" ]]; then
   start=$(date +%s)
   configure build-tsan -Db_sanitize=thread -Dbuildtype=debugoptimized
   # gc: its profile tests convert with analyses on the reader's thread; its summary tests run
-  # the binary. threading: the capabilities' part on the reader's thread.
-  meson compile -C build-tsan -j "$jobs" eventlog_tests fxprof_tests gc_tests threading_tests src/cli/eventlog2fxprof
+  # the binary. threading: the capabilities' part on the reader's thread. pass: every fixture
+  # converted with every part that may run on the reader's thread there.
+  meson compile -C build-tsan -j "$jobs" eventlog_tests fxprof_tests gc_tests threading_tests pass_tests \
+    src/cli/eventlog2fxprof
   TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --no-rebuild --print-errorlogs \
-    --num-processes "$jobs" --timeout-multiplier 20 eventlog fxprof gc threading
+    --num-processes "$jobs" --timeout-multiplier 20 eventlog fxprof gc threading pass
   stage tsan "$start"
 fi

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/threading/sampling_interval.hpp"
+#include "pass/pass_plan.hpp"
 #include "window/window_spec.hpp"
 
 namespace el2fx::util {
@@ -18,9 +19,12 @@ namespace el2fx::convert {
 struct ConvertOptions {
     std::uint64_t sampling_interval_ns = analysis::kDefaultSamplingIntervalNs;
     bool sampling_interval_fixed = false;  // --interval given: the output budget leaves it as it is
-    std::size_t max_threads = 64;               // Haskell thread tracks; the rest share one track
-    bool all_threads = false;                   // a track for every Haskell thread
-    bool include_env = false;                   // PROGRAM_ENV into the profile (never by default: secrets)
+    std::size_t max_threads = 64;          // Haskell thread tracks; the rest share one track
+    bool all_threads = false;              // a track for every Haskell thread
+    bool include_env = false;              // PROGRAM_ENV into the profile (never by default: secrets)
+    // How the passes read the events (pass_plan.hpp): the tests' naive passes must give the
+    // same profile as the planned ones.
+    pass::PassMode pass_mode = pass::PassMode::planned;
     std::string input_name;                     // names the profile when the log has no program arguments
     bool user_messages = true;                  // traceEvent messages as markers (false: START/STOP spans only)
     std::uint64_t spark_burst_gap_ns = 10'000;  // spark events closer than this make one marker; 0: one each

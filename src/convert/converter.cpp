@@ -10,7 +10,6 @@
 #include "convert/contributors.hpp"
 #include "convert/gc_heap_contributor.hpp"
 #include "convert/stage_plan.hpp"
-#include "convert/tag_dispatch.hpp"
 #include "redaction/event_rewriter.hpp"
 #include "analysis/run/forgotten_labels.hpp"
 #include "analysis/run/run_census.hpp"
@@ -19,6 +18,7 @@
 #include "eventlog/event_prefetcher.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "fxprof/output_file.hpp"
+#include "pass/pass_plan.hpp"
 #include "util/error.hpp"
 #include "util/progress.hpp"
 #include "util/thread_cpu.hpp"
@@ -80,10 +80,14 @@ struct RunPlacement {
                                              const redaction::RewriteOptions& rewriting, ConversionReport& report,
                                              std::optional<window::WindowStart>& window_start) {
     // Threads that cannot get a track of their own are forgotten once finished (run_census.hpp).
-    const run::CensusLimits limits{.thread_tracks = options.all_threads ? std::nullopt
-                                                                       : std::optional(options.max_threads)};
+    const run::CensusLimits limits{.thread_tracks =
+                                       options.all_threads ? std::nullopt : std::optional(options.max_threads)};
     enum class Counting { gc_and_wakeups, gc, none };
-    const bool count_on_reader = reader.in_order() && !options.window.spec.active() && !rewriting.shift_to_zero;
+    // A window reads what its parts do not (its prelude, the markers' texts): all is decoded.
+    const bool planned = options.pass_mode != pass::PassMode::naive && !options.window.spec.active();
+    const bool count_on_reader = planned && reader.in_order() && !rewriting.shift_to_zero;
+    const pass::Interests asked = run::RunCensusCollector::interests();
+    const pass::PassPlan plan = pass::plan_pass({&asked, 1}, options.pass_mode);
     const bool few_threads = reader.thread_creations() && *reader.thread_creations() < limits.forget_above / 2;
     run::RunCensus census;
     for (const Counting counting : {Counting::gc_and_wakeups, Counting::gc, Counting::none}) {
@@ -97,13 +101,14 @@ struct RunPlacement {
                 prefetcher.emplace(
                     reader, first_pass,
                     eventlog::EventPrefetcher::CountOnly{
-                        &run::RunCensusCollector::counted_only_tags(),
+                        &plan.counted_only,
                         {.wakeup_threads = counting == Counting::gc_and_wakeups ? limits.forget_above : 0,
                          .spark_counters = true}});
             else
                 prefetcher.emplace(reader, first_pass);
             eventlog::EventPrefetcher& events = *prefetcher;
             events.report_worker_cpu(&reader_cpu);
+            if (planned) events.leave_undecoded(~plan.decoded);
             redaction::EventRewriter rewriter(rewriting);
             run::RunCensusCollector collector(options.include_env, limits);
             if (counting == Counting::gc_and_wakeups) collector.counts_wakeups_elsewhere();
@@ -129,28 +134,11 @@ struct RunPlacement {
     return census;
 }
 
-// With the GC stage: the tags of its events whose payload no part on the consumer's thread
-// reads (the stage decodes them on the reader's): the GC contributor wants them only to hand
-// over what the stage completed (most of a collection-heavy log's heap and GC statistics).
-eventlog::TagSet undecoded_beside_the_gc_stage(const Contributors& parts) {
-    eventlog::TagSet undecoded;
-    for (std::uint16_t tag = 0; tag < eventlog::CountedRecords::kTags; ++tag) {
-        if (!gc::GcAnalysis::concerns(tag) || analysis::ThreadingAnalysis::reads_payload(tag) ||
-            run::ForgottenLabels::reads_payload(tag))
-            continue;
-        bool read = false;
-        for (const auto& part : parts.all)
-            if (part.get() != parts.gc && part->wants(tag)) read = true;
-        undecoded.set(tag, !read);
-    }
-    return undecoded;
-}
-
 // One eventlog into `profile`: its own process and tracks, in two passes over the events.
 // The first (a census) learns what the layout needs: the threads and how long each ran, the
 // capabilities, the run's facts, where time-profile ticks are. The second streams: analyses
 // hand spans and samples to the threading mapper, which adds them to their tracks at once;
-// every contributor sees the events it wants (tag_dispatch.hpp), then adds what it kept. Of a
+// every contributor sees the events its interests hold (pass_plan.hpp), then adds what it kept. Of a
 // window, only the first pass reads what comes before it: the second begins at its start
 // (window/window_start.hpp).
 void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOptions& given,
@@ -191,9 +179,8 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     const std::uint64_t first = census.run.first_time, last = census.run.last_time;
     report.duration_ns = last > first ? last - first : 0;
     report.wanted_detail = Detail{
-        .spans = options.marker_resolution_ns
-                     ? span_detail_for(*options.marker_resolution_ns)
-                     : default_span_detail(report.duration_ns, options.sampling_interval_ns),
+        .spans = options.marker_resolution_ns ? span_detail_for(*options.marker_resolution_ns)
+                                              : default_span_detail(report.duration_ns, options.sampling_interval_ns),
         .sampling_interval_ns = options.sampling_interval_ns,
         .thread_tracks = options.all_threads ? census.threads.threads().size() : options.max_threads};
     report.max_profile_bytes = options.max_profile_bytes / placement.count;
@@ -238,8 +225,11 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     // capabilities' part of the threading analysis run on the reader's thread (gc_stage.hpp,
     // capability_stage.hpp): the contributors get the same records and calls at the same events.
     // Which of them, by what the census counted (stage_plan.hpp).
-    const bool on_reader = !options.window.spec.active() && !rewriting.shift_to_zero;
-    const StagePlan plan = on_reader ? plan_stages(report.run.events_by_tag, report.run.events) : StagePlan{};
+    const bool planned = options.pass_mode != pass::PassMode::naive && !options.window.spec.active();
+    const bool on_reader = planned && !rewriting.shift_to_zero;
+    StagePlan plan = on_reader ? plan_stages(report.run.events_by_tag, report.run.events) : StagePlan{};
+    if (on_reader && options.pass_mode == pass::PassMode::beside_reader)
+        plan = StagePlan{.gc = true, .capabilities = true};
     analysis::ThreadingOptions threading_options;
     threading_options.sampling_interval_ns = options.sampling_interval_ns;
     if (plan.capabilities) threading_options.part = analysis::ThreadingPart::threads;
@@ -248,7 +238,6 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     run::ForgottenLabels forgotten_labels(census.threads, run::forgotten_grace_ns(options.sampling_interval_ns));
     context.forgotten_labels = &forgotten_labels;
     redaction::EventRewriter rewriter(rewriting);
-    const TagDispatch dispatch(parts.all);
     gc::GcStage gc_stage;
     // The stage merges the capabilities' spans for their markers, unless the ticks' collector
     // needs every span.
@@ -270,13 +259,20 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     if (!stages.empty())
         prefetcher.emplace(reader, report.diagnostics, stages);
     else
-        prefetcher.emplace(reader, report.diagnostics, window_start ? std::optional(window_start->first) : std::nullopt);
+        prefetcher.emplace(reader, report.diagnostics,
+                           window_start ? std::optional(window_start->first) : std::nullopt);
     eventlog::EventPrefetcher& events = *prefetcher;
     events.report_worker_cpu(&report.timings.events_cpu.reader);  // when it is destroyed, below
-    if (plan.gc) {
-        parts.gc->analyse_on(gc_stage, events, gc_output);
-        events.leave_undecoded(undecoded_beside_the_gc_stage(parts));
-    }
+    if (plan.gc) parts.gc->analyse_on(gc_stage, events, gc_output);
+    // Every contributor gets the events its interests hold; what no part on this thread reads
+    // comes undecoded.
+    std::vector<pass::PassPart*> dispatched;
+    for (auto& part : parts.all) dispatched.push_back(part.get());
+    const pass::PartDispatch dispatch(dispatched);
+    std::vector<pass::Interests> asked = dispatch.interests();
+    asked.push_back(analysis::ThreadingAnalysis::interests());
+    asked.push_back(run::ForgottenLabels::interests());
+    if (planned) events.leave_undecoded(~pass::plan_pass(asked).decoded);
     window::EventWindow window(options.window.spec, std::move(window_start));
     eventlog::EventClock clock;
     while (const eventlog::Event* next = window.next(events)) {

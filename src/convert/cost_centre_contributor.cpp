@@ -317,9 +317,11 @@ void CostCentreContributor::handle(const eventlog::Event& event) {
     }
 }
 
-bool CostCentreContributor::wants(std::uint16_t tag) const {
-    return tag == eventlog::HeapProfCostCentre::tag || tag == eventlog::ProfBegin::tag ||
-           tag == eventlog::ProfSampleCostCentre::tag;
+pass::Interests CostCentreContributor::interests() const {
+    return pass::Interests::where([](std::uint16_t tag) {
+        return tag == eventlog::HeapProfCostCentre::tag || tag == eventlog::ProfBegin::tag ||
+               tag == eventlog::ProfSampleCostCentre::tag;
+    });
 }
 
 void CostCentreContributor::contribute(ProfileContext& context, std::uint64_t /*end*/) {

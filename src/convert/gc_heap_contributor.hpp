@@ -47,7 +47,12 @@ public:
     std::string_view name() const override { return "GC and heap"; }
     void begin(ProfileContext& context) override;
     // Every other event only moves the summary's clock: the converter's EventClock counts them.
-    bool wants(std::uint16_t tag) const override { return gc::GcAnalysis::concerns(tag); }
+    // With the analysis on the reader's thread (analyse_on()), their payloads are read there.
+    pass::Interests interests() const override {
+        pass::Interests i = pass::Interests::where(gc::GcAnalysis::concerns);
+        if (stage_) i.reads.reset();
+        return i;
+    }
     void handle(const eventlog::Event& event) override {
         if (events_) {
             // Most events have nothing due: the batch and how far nothing is, noted.

@@ -163,18 +163,20 @@ void HeapProfileContributor::handle(const eventlog::Event& event) {
     }
 }
 
-bool HeapProfileContributor::wants(std::uint16_t tag) const {
-    switch (tag) {
-        case eventlog::HeapProfCostCentre::tag:
-        case eventlog::InfoProv::tag:
-        case eventlog::HeapProfBegin::tag:
-        case eventlog::HeapProfSampleBegin::tag:
-        case eventlog::HeapProfSampleCostCentre::tag:
-        case eventlog::HeapProfSampleString::tag:
-        case eventlog::HeapProfSampleEnd::tag:
-        case eventlog::HeapBioProfSampleBegin::tag: return true;
-        default: return false;
-    }
+pass::Interests HeapProfileContributor::interests() const {
+    return pass::Interests::where([](std::uint16_t tag) {
+        switch (tag) {
+            case eventlog::HeapProfCostCentre::tag:
+            case eventlog::InfoProv::tag:
+            case eventlog::HeapProfBegin::tag:
+            case eventlog::HeapProfSampleBegin::tag:
+            case eventlog::HeapProfSampleCostCentre::tag:
+            case eventlog::HeapProfSampleString::tag:
+            case eventlog::HeapProfSampleEnd::tag:
+            case eventlog::HeapBioProfSampleBegin::tag: return true;
+            default: return false;
+        }
+    });
 }
 
 void HeapProfileContributor::contribute(ProfileContext& context, std::uint64_t run_end) {

@@ -9,6 +9,7 @@
 
 #include "convert/profile_context.hpp"
 #include "eventlog/event.hpp"
+#include "pass/interests.hpp"
 
 namespace el2fx::convert {
 
@@ -18,18 +19,13 @@ struct NotShown {
     std::string_view reason;
 };
 
-class ProfileContributor {
+class ProfileContributor : public pass::PassPart {
 public:
-    virtual ~ProfileContributor() = default;
     virtual std::string_view name() const = 0;
     // Before the first event of the second pass: the tracks exist, so a contributor may add
     // to the profile as events come instead of keeping them for contribute().
     virtual void begin(ProfileContext& /*context*/) {}
-    // Every event it wants(), in time order.
-    virtual void handle(const eventlog::Event& event) = 0;
-    // Whether handle() may act on events of this tag: asked once per tag before the second
-    // pass (tag_dispatch.hpp), so that a part acting on a few tags costs nothing for the rest.
-    virtual bool wants(std::uint16_t /*tag*/) const { return true; }
+    // handle(): every event its interests() hold, in time order (pass::PassPart).
     // After the last event (end: the log's last timestamp).
     virtual void contribute(ProfileContext& context, std::uint64_t end) = 0;
     // The event tags this contributor shows in the profile.

@@ -26,7 +26,7 @@ public:
     std::string_view name() const override { return "threads"; }
     void begin(ProfileContext& context) override;
     void handle(const eventlog::Event& event) override;
-    bool wants(std::uint16_t tag) const override { return run::ThreadMoments::concerns(tag); }
+    pass::Interests interests() const override { return pass::Interests::where(run::ThreadMoments::concerns); }
     void contribute(ProfileContext& context, std::uint64_t end) override;
     std::span<const std::uint16_t> shown_tags() const override;
     // How many threads got a track of their own (after begin()).

@@ -28,7 +28,7 @@ public:
     std::string_view name() const override { return "run info"; }
     void begin(ProfileContext& context) override;
     void handle(const eventlog::Event&) override {}  // the first pass collected the facts
-    bool wants(std::uint16_t) const override { return false; }
+    pass::Interests interests() const override { return {}; }
     void contribute(ProfileContext& context, std::uint64_t end) override;
     std::span<const std::uint16_t> shown_tags() const override;
 

@@ -312,26 +312,28 @@ void RuntimeEventsContributor::handle(const Event& event) {
     if (is_generic(event.tag) && !std::holds_alternative<UnknownEvent>(event.payload)) generic(event, here);
 }
 
-bool RuntimeEventsContributor::wants(std::uint16_t tag) const {
-    switch (tag) {
-        case TaskCreate::tag:
-        case TaskMigrate::tag:
-        case TaskDelete::tag:
-        case CapCreate::tag:
-        case CapDelete::tag:
-        case CapDisable::tag:
-        case CapEnable::tag:
-        case CapsetCreate::tag:
-        case CapsetDelete::tag:
-        case CapsetAssignCap::tag:
-        case CapsetRemoveCap::tag:
-        case LogMsg::tag:
-        case TickyCounterDef::tag:
-        case TickyCounterSample::tag:
-        case TickyBeginSample::tag:
-        case PerfName::tag: return true;
-        default: return is_generic(tag);
-    }
+pass::Interests RuntimeEventsContributor::interests() const {
+    return pass::Interests::where([](std::uint16_t tag) {
+        switch (tag) {
+            case TaskCreate::tag:
+            case TaskMigrate::tag:
+            case TaskDelete::tag:
+            case CapCreate::tag:
+            case CapDelete::tag:
+            case CapDisable::tag:
+            case CapEnable::tag:
+            case CapsetCreate::tag:
+            case CapsetDelete::tag:
+            case CapsetAssignCap::tag:
+            case CapsetRemoveCap::tag:
+            case LogMsg::tag:
+            case TickyCounterDef::tag:
+            case TickyCounterSample::tag:
+            case TickyBeginSample::tag:
+            case PerfName::tag: return true;
+            default: return is_generic(tag);
+        }
+    });
 }
 
 void RuntimeEventsContributor::contribute(ProfileContext& ctx, std::uint64_t end) {

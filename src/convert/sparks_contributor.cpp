@@ -172,10 +172,12 @@ void SparksContributor::handle(const eventlog::Event& event) {
     }
 }
 
-bool SparksContributor::wants(std::uint16_t tag) const {
-    using namespace eventlog;
-    return tag == SparkCounters::tag || runtime::spark_event_kind(tag) || tag == RunSpark::tag ||
-           tag == StealSpark::tag || tag == CreateSparkThread::tag;
+pass::Interests SparksContributor::interests() const {
+    return pass::Interests::where([](std::uint16_t tag) {
+        using namespace eventlog;
+        return tag == SparkCounters::tag || runtime::spark_event_kind(tag) || tag == RunSpark::tag ||
+               tag == StealSpark::tag || tag == CreateSparkThread::tag;
+    });
 }
 
 void SparksContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*/) {

@@ -37,9 +37,11 @@ void StackSampleContributor::begin(ProfileContext& context) {
     context.sampled_stacks = this;
 }
 
-bool StackSampleContributor::wants(std::uint16_t tag) const {
-    return tag == eventlog::UserBinaryMessage::tag || tag == eventlog::InfoProv::tag ||
-           tag == eventlog::ThreadLabel::tag || analysis::RunningThreads::concerns(tag);
+pass::Interests StackSampleContributor::interests() const {
+    return pass::Interests::where([](std::uint16_t tag) {
+        return tag == eventlog::UserBinaryMessage::tag || tag == eventlog::InfoProv::tag ||
+               tag == eventlog::ThreadLabel::tag || analysis::RunningThreads::concerns(tag);
+    });
 }
 
 std::span<const std::uint16_t> StackSampleContributor::shown_tags() const { return kShownTags; }

@@ -59,7 +59,7 @@ public:
     std::string_view name() const override { return "ghc-stack-profiler samples"; }
     void begin(ProfileContext& context) override;
     void handle(const eventlog::Event& event) override;
-    bool wants(std::uint16_t tag) const override;
+    pass::Interests interests() const override;
     void contribute(ProfileContext& context, std::uint64_t end) override;
     std::span<const std::uint16_t> shown_tags() const override;
 

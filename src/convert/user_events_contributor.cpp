@@ -284,10 +284,12 @@ void UserEventsContributor::handle(const eventlog::Event& event) {
     }
 }
 
-bool UserEventsContributor::wants(std::uint16_t tag) const {
-    using namespace eventlog;
-    return analysis::RunningThreads::concerns(tag) || tag == UserMessage::tag || tag == UserMarker::tag ||
-           tag == UserBinaryMessage::tag;
+pass::Interests UserEventsContributor::interests() const {
+    return pass::Interests::where([](std::uint16_t tag) {
+        using namespace eventlog;
+        return analysis::RunningThreads::concerns(tag) || tag == UserMessage::tag || tag == UserMarker::tag ||
+               tag == UserBinaryMessage::tag;
+    });
 }
 
 void UserEventsContributor::contribute(ProfileContext& ctx, std::uint64_t /*end*/) {

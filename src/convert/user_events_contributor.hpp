@@ -43,7 +43,7 @@ public:
     std::string_view name() const override { return "user events"; }
     void begin(ProfileContext& context) override { ctx_ = &context; }
     void handle(const eventlog::Event& event) override;
-    bool wants(std::uint16_t tag) const override;
+    pass::Interests interests() const override;
     void contribute(ProfileContext& context, std::uint64_t end) override;
     // The labels of threads the census forgot, as they were when they wrote (by id, then time):
     // the markers are named at the end, when those are gone (forgotten_labels.hpp).

@@ -12,7 +12,7 @@ public:
     std::string_view name() const override { return "window"; }
     void begin(ProfileContext& context) override;
     void handle(const eventlog::Event&) override {}
-    bool wants(std::uint16_t) const override { return false; }
+    pass::Interests interests() const override { return {}; }
     void contribute(ProfileContext&, std::uint64_t) override {}
     std::span<const std::uint16_t> shown_tags() const override { return {}; }
 };

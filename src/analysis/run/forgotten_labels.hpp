@@ -14,6 +14,7 @@
 
 #include "analysis/run/thread_catalog.hpp"
 #include "eventlog/event.hpp"
+#include "pass/interests.hpp"
 #include "eventlog/event_types.hpp"
 
 namespace el2fx::run {
@@ -32,9 +33,9 @@ public:
     // Every event of the second pass, in time order, before anyone names its thread.
     // Inline: without forgotten threads (most logs) there is nothing to follow, and with them
     // most events only move the clock (a call for each cost a dense log's pass 6%).
-    // The tags whose payload handle() reads.
-    static bool reads_payload(std::uint16_t tag) {
-        return tag == eventlog::ThreadLabel::tag || tag == eventlog::StopThread::tag;
+    // Every event moves its clock; labels and stops are read.
+    static pass::Interests interests() {
+        return pass::Interests::every_event({eventlog::ThreadLabel::tag, eventlog::StopThread::tag});
     }
     void handle(const eventlog::Event& event) {
         if (catalog_.forgotten() == 0) return;
@@ -55,7 +56,7 @@ private:
     std::uint64_t grace_ns_;
     std::unordered_map<eventlog::ThreadId, std::string> labels_;
     std::deque<std::pair<std::uint64_t, eventlog::ThreadId>> finished_;  // by when they finished
-    std::uint64_t expires_at_ = ~std::uint64_t{0};  // the first one's grace ends (none: never)
+    std::uint64_t expires_at_ = ~std::uint64_t{0};                       // the first one's grace ends (none: never)
 };
 
 }  // namespace el2fx::run

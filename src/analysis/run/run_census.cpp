@@ -24,14 +24,14 @@ void RunCensusCollector::forget_finished_threads() {
     running.resize(threads.size(), 0);
     std::vector<ThreadRank> finished;
     for (std::size_t i = 0; i < threads.size(); ++i)
-        if (threads[i].finished()) finished.push_back({threads[i].labelled(), running[i], static_cast<std::uint32_t>(i)});
+        if (threads[i].finished())
+            finished.push_back({threads[i].labelled(), running[i], static_cast<std::uint32_t>(i)});
     const std::size_t wanted = *limits_.thread_tracks;
     std::vector<bool> keep(threads.size(), true);
     if (finished.size() > wanted) {
         const auto cut = finished.begin() + static_cast<std::ptrdiff_t>(wanted);
-        std::nth_element(finished.begin(), cut, finished.end(), [](const ThreadRank& a, const ThreadRank& b) {
-            return ranks_before(a, b);
-        });
+        std::nth_element(finished.begin(), cut, finished.end(),
+                         [](const ThreadRank& a, const ThreadRank& b) { return ranks_before(a, b); });
         for (auto it = cut; it != finished.end(); ++it) keep[it->ordinal] = false;
     }
     census_.threads.forget_unless(keep);
@@ -115,18 +115,14 @@ void RunCensusCollector::handle_in_parts(const eventlog::Event& event) {
 // Every tag a part reads more of than its number, time and capability (handle() above, and
 // the parts' own: RunInfoCollector::note(), DetailCensusCollector::handle(),
 // ThreadCatalog::handle()); any other tag the detail counts as an other event.
-const eventlog::TagSet& RunCensusCollector::counted_only_tags() {
+pass::Interests RunCensusCollector::interests() {
     using namespace eventlog;
-    static const TagSet tags = [] {
-        TagSet t;
-        for (std::uint16_t tag = 0; tag < CountedRecords::kTags; ++tag) t.set(tag, !RunInfoCollector::tells(tag));
-        for (std::uint16_t read : {CreateThread::tag, RunThread::tag, StopThread::tag, MigrateThread::tag,
-                                   WakeupThread::tag, ThreadLabel::tag, StartGC::tag, EndGC::tag, UserMessage::tag,
-                                   UserMarker::tag, SparkCounters::tag, ProfBegin::tag, ProfSampleCostCentre::tag})
-            t.reset(read);
-        return t;
-    }();
-    return tags;
+    pass::Interests i = pass::Interests::where(RunInfoCollector::tells);
+    i.reading({CreateThread::tag, RunThread::tag, StopThread::tag, MigrateThread::tag, WakeupThread::tag,
+               ThreadLabel::tag, StartGC::tag, EndGC::tag, UserMessage::tag, UserMarker::tag, SparkCounters::tag,
+               ProfBegin::tag, ProfSampleCostCentre::tag});
+    i.counts.set();
+    return i;
 }
 
 RunCensus RunCensusCollector::finish(const eventlog::CountedRecords& counted) {

@@ -20,6 +20,7 @@
 #include "eventlog/counted_records.hpp"
 #include "eventlog/event.hpp"
 #include "eventlog/skip_before.hpp"
+#include "pass/interests.hpp"
 #include "analysis/runtime/spark_counters.hpp"
 #include "analysis/ghc_profiling/time_profile.hpp"
 
@@ -82,8 +83,7 @@ public:
     void handle(const eventlog::Event& event) {
         using namespace eventlog;
         run_.count(event);
-        if (event.cap && (*event.cap >= cap_started_.size() || !cap_started_[*event.cap]))
-            start_capability(*event.cap);
+        if (event.cap && (*event.cap >= cap_started_.size() || !cap_started_[*event.cap])) start_capability(*event.cap);
         switch (event.tag) {
             case WakeupThread::tag:
                 if (const auto* p = event.as<WakeupThread>()) return moment(p->thread, event.time);
@@ -101,17 +101,18 @@ public:
         }
         handle_in_parts(event);
     }
-    // The tags of which the census reads nothing but their number and time (most of a busy
-    // log's GC and heap events): where the events come in time order, a reader may count them
-    // in its place (TimeOrderedReader::count_only()), but for the first event and each
-    // capability's first (the census notes where a capability starts).
-    static const eventlog::TagSet& counted_only_tags();
+    // It reads the run's facts, the scheduler's and the collections' events, user messages,
+    // spark counters and time-profile ticks; of every other event only its number and time
+    // (most of a busy log's GC and heap events): where the events come in time order, a reader
+    // may count those in its place (TimeOrderedReader::count_only()), but for the first event
+    // and each capability's first (the census notes where a capability starts).
+    static pass::Interests interests();
     // Where the events come in time order, a reader may also count the wake-ups of each thread
     // but its earliest (TimeOrderedReader::count_only()): a moment is all they are to the
     // census once it met their thread, and it meets a thread, at the latest, at its earliest
     // wake-up. It must not forget threads then (CensusNeedsEveryWakeup).
     void counts_wakeups_elsewhere() { wakeups_elsewhere_ = true; }
-    // After the last event; `counted`: the events of counted_only_tags() counted elsewhere.
+    // After the last event; `counted`: the events counted elsewhere (interests().counts).
     RunCensus finish(const eventlog::CountedRecords& counted = {});
 
 private:
@@ -144,7 +145,7 @@ private:
     RunInfoCollector run_;  // its last_time() is the census's clock
     DetailCensusCollector detail_;
     RunCensus census_;
-    std::vector<Running> running_;          // by capability, for every capability started
+    std::vector<Running> running_;           // by capability, for every capability started
     std::vector<std::uint8_t> cap_started_;  // by capability: in census_.capability_starts
     std::optional<std::uint64_t> tick_interval_;
     CensusLimits limits_;

@@ -25,20 +25,10 @@ ThreadingAnalysis::ThreadingAnalysis(Diagnostics& diagnostics, ThreadingOptions 
     check_sampling_interval(options_.sampling_interval_ns);
 }
 
-bool ThreadingAnalysis::reads_payload(std::uint16_t tag) {
+pass::Interests ThreadingAnalysis::interests() {
     using namespace eventlog;
-    switch (tag) {
-        case RunThread::tag:
-        case StopThread::tag:
-        case StartGC::tag:
-        case EndGC::tag:
-        case GCWork::tag:
-        case GCIdle::tag:
-        case GCDone::tag:
-        case WakeupThread::tag:
-        case HeapProfSampleBegin::tag: return true;
-        default: return false;
-    }
+    return pass::Interests::every_event({RunThread::tag, StopThread::tag, StartGC::tag, EndGC::tag, GCWork::tag,
+                                         GCIdle::tag, GCDone::tag, WakeupThread::tag, HeapProfSampleBegin::tag});
 }
 
 void ThreadingAnalysis::handle(const eventlog::Event& event, std::uint64_t latest) {
@@ -47,7 +37,8 @@ void ThreadingAnalysis::handle(const eventlog::Event& event, std::uint64_t lates
     now_ = std::max(now_, latest);
     if (!event.cap) {
         // Thread and GC events are always written to a capability's buffer.
-        if (threads_part_ && is_scheduler_event(event)) diagnostics_.add(Diagnostic::scheduler_event_without_capability);
+        if (threads_part_ && is_scheduler_event(event))
+            diagnostics_.add(Diagnostic::scheduler_event_without_capability);
         if (capabilities_part_ && event.as<eventlog::HeapProfSampleBegin>()) settle_census_candidate(GcPhase::census);
         return;
     }

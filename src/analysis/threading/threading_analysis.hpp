@@ -17,6 +17,7 @@
 #include "analysis/threading/threading_sink.hpp"
 #include "analysis/threading/virtual_sampling_timer.hpp"
 #include "eventlog/event.hpp"
+#include "pass/interests.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "util/diagnostics.hpp"
 #include "util/id_map.hpp"
@@ -38,8 +39,9 @@ struct ThreadingOptions {
 
 class ThreadingAnalysis {
 public:
-    // The tags whose payload handle() reads (their type, at least): the others' it never looks at.
-    static bool reads_payload(std::uint16_t tag);
+    // Every event (a capability's first starts its life); the payloads of the scheduler's and
+    // the collections' events read, the others' never looked at.
+    static pass::Interests interests();
 
     // Throws el2fx::Error for a sampling interval of 0 (sampling_interval.hpp). Without a sink, everything
     // is kept for finish(); with one, spans and samples go to it as they become final
@@ -106,7 +108,7 @@ private:
     Diagnostics& diagnostics_;
     ThreadingOptions options_;
     const bool capabilities_part_, threads_part_;  // which sides this analysis runs
-    ThreadingResultCollector collector_;  // the sink when none is given
+    ThreadingResultCollector collector_;           // the sink when none is given
     ThreadingSink& sink_;
     bool own_sink_;
     std::uint64_t now_ = 0;                                     // time of the latest event
@@ -121,7 +123,7 @@ private:
         std::uint64_t time;
     };
     std::optional<PendingDone> census_candidate_;
-    std::vector<std::uint8_t> watched_caps_;  // see watched_caps()
+    std::vector<std::uint8_t> watched_caps_;                       // see watched_caps()
     std::unordered_map<eventlog::ThreadId, ThreadTrack> threads_;  // live threads
     // The tracks of recently seen live threads: a scheduler event (tens of millions) finds
     // its thread without hashing. The map's elements never move; an erased one leaves here first.

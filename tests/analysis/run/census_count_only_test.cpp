@@ -1,5 +1,5 @@
 // The census of a pass that leaves the events it only counts to the reader
-// (RunCensusCollector::counted_only_tags(), TimeOrderedReader::count_only()) must be the census
+// (RunCensusCollector::interests(), TimeOrderedReader::count_only()) must be the census
 // of every event: on every real eventlog the index finds in order, field by field. So must the
 // census of a pass that leaves it the wake-ups too, but for each thread's earliest, where it
 // need not forget threads; where it must, it refuses (CensusNeedsEveryWakeup). And the spark
@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "analysis/run/run_census.hpp"
+#include "pass/pass_plan.hpp"
 #include "eventlog/event_prefetcher.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "eventlog_files.hpp"
@@ -27,6 +28,15 @@ enum class Counting { none, gc, gc_and_wakeups };
 // Forgetting on (with a low threshold by default): it must happen at the same events.
 constexpr CensusLimits kForgetting{.thread_tracks = 3, .forget_above = 8};
 
+// What the census's declared interests let a reader count in its place.
+const ev::TagSet& counted_only_tags() {
+    static const pass::PassPlan plan = [] {
+        const pass::Interests census = RunCensusCollector::interests();
+        return pass::plan_pass({&census, 1});
+    }();
+    return plan.counted_only;
+}
+
 RunCensus take_census(ev::TimeOrderedReader& reader, Counting counting, ev::CountedRecords* counted = nullptr,
                       CensusLimits limits = kForgetting) {
     Diagnostics pass;
@@ -34,7 +44,7 @@ RunCensus take_census(ev::TimeOrderedReader& reader, Counting counting, ev::Coun
     if (counting != Counting::none)
         events.emplace(reader, pass,
                        ev::EventPrefetcher::CountOnly{
-                           &RunCensusCollector::counted_only_tags(),
+                           &counted_only_tags(),
                            {.wakeup_threads = counting == Counting::gc_and_wakeups ? std::size_t{1000} : 0,
                             .spark_counters = true}});
     else
