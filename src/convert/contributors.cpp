@@ -8,6 +8,7 @@
 #include "convert/heap_profile_contributor.hpp"
 #include "convert/run_info_contributor.hpp"
 #include "convert/window_contributor.hpp"
+#include "convert/stack_sample_contributor.hpp"
 
 namespace el2fx::convert {
 
@@ -21,6 +22,8 @@ Contributors make_contributors(const ConvertOptions& options, Diagnostics& diagn
     all.push_back(std::make_unique<RunInfoContributor>(options, diagnostics));
     all.push_back(std::make_unique<WindowContributor>());  // --from/--to: the window's section
     all.push_back(std::make_unique<CostCentreContributor>(options));
+    // Its begin() offers the threading mapper the Haskell stacks of ghc-stack-profiler's samples.
+    all.push_back(std::make_unique<StackSampleContributor>(diagnostics));
     // Counters are drawn in contributor order: the heap totals before the heap-profile bands.
     auto gc = std::make_unique<GcHeapContributor>(options, diagnostics);
     parts.gc = gc.get();

@@ -31,6 +31,8 @@ class ForgottenLabels;
 
 namespace el2fx::convert {
 
+class SampledStacks;
+
 // Categories with one meaning everywhere (colours in the activity graph and charts).
 struct Categories {
     fxprof::CategoryHandle other{0};    // grey, the default
@@ -73,6 +75,8 @@ public:
     // ticks stand in for virtual samples.
     const run::RunCensus* census = nullptr;
     const profiling::TickCoverage* tick_coverage = nullptr;
+    // Real stack samples that extend the virtual samples' stacks (sampled_stacks.hpp), if any.
+    SampledStacks* sampled_stacks = nullptr;
     // The count and time range of every event the second pass handed to the contributors
     // (for the parts that want only these of most events); set before contribute().
     const eventlog::EventClock* event_clock = nullptr;

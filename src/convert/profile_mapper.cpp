@@ -6,6 +6,7 @@
 
 #include "analysis/run/run_census.hpp"
 #include "convert/activity_stacks.hpp"
+#include "convert/sampled_stacks.hpp"
 #include "convert/threading_markers.hpp"
 #include "eventlog/event_types.hpp"
 
@@ -134,7 +135,9 @@ void ThreadingMapper::thread_sample(ThreadId id, const analysis::Sample<ThreadAc
     Parts& m = *parts_;
     if (m.ticks.replaces_thread_sample(is_on_cpu(s.key), s.key.cap, s.time)) return;  // a tick stands in
     if (std::optional<std::uint32_t> own = m.layout.own_track_index(id)) {
-        m.p.add_sample(m.layout.own_tracks()[*own].handle, at(s.time), m.stacks->thread_stack(s.key),
+        StackHandle stack = m.stacks->thread_stack(s.key);
+        if (m.ctx.sampled_stacks) stack = m.ctx.sampled_stacks->stack_at(id, s.time, stack);  // Haskell stacks
+        m.p.add_sample(m.layout.own_tracks()[*own].handle, at(s.time), stack,
                        CpuDelta::from_nanos(static_cast<std::int64_t>(s.cpu_delta_ns)),
                        static_cast<std::int64_t>(s.weight));
         return;

@@ -5,6 +5,7 @@
 
 #include "analysis/run/forgotten_labels.hpp"
 #include "analysis/runtime/binary_preview.hpp"
+#include "analysis/stack_profiler/stack_message.hpp"
 #include "util/utf8.hpp"
 
 namespace el2fx::convert {
@@ -273,6 +274,8 @@ void UserEventsContributor::handle(const eventlog::Event& event) {
             break;
         case UserBinaryMessage::tag:
             if (const auto* p = event.as<UserBinaryMessage>()) {
+                // ghc-stack-profiler's samples are stacks (stack_sample_contributor.hpp), not markers.
+                if (stack_profiler::is_profiler_message(p->payload.bytes)) break;
                 ++binary_;
                 keep(event.time, event.cap, Kind::binary, p->payload.bytes);
             }

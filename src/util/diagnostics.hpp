@@ -31,7 +31,18 @@ enum class Severity { info, data_loss };
     X(gc_during_mutator_span, info, "GC_START while a thread ran; GC cut out of its mutator span")                     \
     X(user_span_stop_without_start, info, "STOP/GHC:finished messages with no open span of that name on their thread") \
     X(user_span_start_without_stop, info, "START/GHC:started messages whose span was never stopped")                   \
-    X(scheduler_event_without_capability, data_loss, "thread or GC events outside any capability block, ignored")
+    X(scheduler_event_without_capability, data_loss, "thread or GC events outside any capability block, ignored")  \
+    X(stack_sample_frame_without_ipe, info, "stack-sample frames whose info table has no IPE event, shown by address") \
+    X(stack_sample_undefined_symbol, info,                                                                             \
+      "stack-sample frames naming a string or source location never defined, shown by id")                           \
+    X(stack_sample_truncated, data_loss, "stack samples cut off by the end of the log (chunks without FF CA), dropped") \
+    X(stack_sample_interleaved, info, "stack-sample messages while another thread's chunks were pending (joined per thread)") \
+    X(stack_sample_oversized, data_loss, "stack samples of more than a million frames, dropped")                     \
+    X(stack_profiler_message_malformed, info,                                                                          \
+      "USER_BINARY_MSG events tagged FF CA..FF CD that parse in no known layout, kept as the program's messages")     \
+    X(stack_profiler_unknown_format, data_loss,                                                                        \
+      "ghc-stack-profiler messages in a format this tool does not read (pre-release or newer), skipped")              \
+    X(stack_profiler_layout_conflict, data_loss, "ghc-stack-profiler messages in another release's layout than the log's first")
 
 enum class Diagnostic : std::uint8_t {
 #define EL2FX_DIAG_ENUM(id, sev, text) id,

@@ -23,6 +23,7 @@
 #include "eventlog/push_decoder.hpp"
 #include "fxprof/profile_writer.hpp"
 #include "product_fuzz_targets.hpp"
+#include "stack_message_fuzz_target.hpp"
 #include "util/error.hpp"
 #include "temp_file.hpp"
 
@@ -93,6 +94,70 @@ BOOST_AUTO_TEST_CASE(every_seed_and_its_damaged_copies_convert_to_a_valid_profil
 
 BOOST_AUTO_TEST_CASE(every_seed_and_its_damaged_copies_summarise_or_give_an_error) {
     replay(&fuzz_summary, seeds(), 3, 4);
+}
+
+// Seeds of the stack-sample decoder (stack_message_fuzz_target.hpp): a log's worth of
+// ghc-stack-profiler messages of each layout, framed as the target reads them.
+std::vector<std::string> stack_message_seeds() {
+    auto put = [](std::string& out, std::uint64_t v, int bytes) {
+        for (int i = bytes - 1; i >= 0; --i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
+    };
+    auto framed = [&](std::string& seed, std::uint8_t selector, const std::string& payload) {
+        seed += static_cast<char>(selector);
+        put(seed, payload.size(), 2);
+        seed += payload;
+    };
+    auto stack = [&](std::uint16_t tag, std::uint32_t thread, std::initializer_list<std::uint8_t> kinds, int width3) {
+        std::string m;
+        put(m, tag, 2);
+        put(m, 1, 4);
+        put(m, thread, 4);
+        put(m, kinds.size(), 2);
+        for (std::uint8_t k : kinds) {
+            put(m, k, 1);
+            put(m, 0x457cb0 + k, 8);
+            if (k == 3 && width3 == 17) put(m, 2, 8);
+        }
+        return m;
+    };
+    std::vector<std::string> seeds;
+    for (int width3 : {9, 17}) {
+        std::string seed;
+        std::string text = "Main.hs";
+        std::string def;
+        put(def, 0xFFCC, 2);
+        put(def, 0, 8);
+        put(def, text.size(), 2);
+        framed(seed, 1, def + text);
+        std::string loc;
+        put(loc, 0xFFCD, 2);
+        put(loc, 2, 8);
+        put(loc, 12, 4);
+        put(loc, 3, 4);
+        if (width3 == 9) put(loc, 0, 8);  // 0.1's function id
+        put(loc, 0, 8);
+        framed(seed, 2, loc);
+        for (std::uint32_t i = 0; i < 8; ++i) {
+            framed(seed, 3, stack(0xFFCB, 6 + i % 2, {1, 2, 3}, width3));
+            framed(seed, static_cast<std::uint8_t>(i == 7 ? 0xFF : 4), stack(0xFFCA, 6 + i % 2, {1, 1, 3, 2}, width3));
+        }
+        framed(seed, 5, stack(0xFFCB, 9, {1}, width3));  // left pending: a truncated stack
+        seeds.push_back(seed);
+    }
+    return seeds;
+}
+
+BOOST_AUTO_TEST_CASE(stack_message_seeds_and_their_damaged_copies_decode_without_crashing) {
+    replay(&fuzz_stack_messages, stack_message_seeds(), 32, 2000);
+}
+
+// The real ghc-stack-profiler log, cut (stacks left without their FF CA) and damaged, through the
+// whole conversion.
+BOOST_AUTO_TEST_CASE(the_stack_profiler_fixture_cut_and_damaged_converts_to_a_valid_profile_or_an_error) {
+    const char* dir = std::getenv("EL2FX_FIXTURES");
+    const fs::path log = fs::path(dir ? dir : "") / "ghc-9.10.3" / "stack-profiler.eventlog";
+    if (!dir || !fs::exists(log)) return;
+    replay(&fuzz_convert, {slurp(log)}, 6, 12);
 }
 
 // Inputs a fuzzer crashed on, kept after the fix; every target replays every one.
