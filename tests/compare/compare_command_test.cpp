@@ -112,6 +112,32 @@ BOOST_AUTO_TEST_CASE(the_change_is_the_one_the_runtimes_own_reports_show) {
     BOOST_TEST(bands);
 }
 
+// The +RTS -s figures are the summary command's own, to the nanosecond and the byte.
+BOOST_AUTO_TEST_CASE(the_rts_figures_are_those_of_summary) {
+    const std::string a = fixture("alloc-A256k-1.eventlog"), b = fixture("alloc-A1m-1.eventlog");
+    auto r = run_binary({"compare", a, b, "--json"});
+    BOOST_TEST(r.status == 0, r.err);
+    const rapidjson::Document d = parse(r.out);
+    for (const auto& [side, input] : {std::pair{"before", a}, std::pair{"after", b}}) {
+        auto s = run_binary({"summary", "--json", input});
+        BOOST_TEST(s.status == 0, s.err);
+        const rapidjson::Document summary = parse(s.out);
+        for (const auto& [key, summary_key] :
+             {std::pair{"allocated", "bytes_allocated"}, std::pair{"copied", "bytes_copied"},
+              std::pair{"max_residency", "max_residency_bytes"}, std::pair{"memory_in_use", "memory_in_use_bytes"},
+              std::pair{"mut_elapsed", "mut_elapsed_ns"}, std::pair{"gc_elapsed", "gc_elapsed_ns"},
+              std::pair{"total_elapsed", "total_elapsed_ns"}}) {
+            const rapidjson::Value* f = figure(d, key);
+            BOOST_REQUIRE_MESSAGE(f, key);
+            BOOST_TEST((*f)[side]["median"].GetDouble() == summary[summary_key]["value"].GetDouble(), key);
+        }
+        BOOST_TEST(figure(d, "productivity")->operator[](side)["median"].GetDouble() ==
+                   summary["productivity_elapsed"]["value"].GetDouble());
+        BOOST_TEST(figure(d, "gen0_collections")->operator[](side)["median"].GetDouble() ==
+                   summary["generations_table"]["rows"][0]["collections"].GetDouble());
+    }
+}
+
 BOOST_AUTO_TEST_CASE(identical_inputs_give_zero_change_and_no_mark) {
     for (std::vector<std::string> args :
          {std::vector<std::string>{"compare", fixture("alloc-A1m-1.eventlog"), fixture("alloc-A1m-1.eventlog"), "--json"},
