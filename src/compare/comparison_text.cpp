@@ -11,7 +11,7 @@ namespace {
 struct Row {
     std::string cells[5];  // label, before, after, change, percent
     std::string mark;
-    int tone = 0;          // -1 worse, +1 better
+    int tone = 0;  // -1 worse, +1 better
     bool heading = false;
 };
 
@@ -54,8 +54,8 @@ std::string render_comparison_text(const Comparison& c, const std::vector<GateRe
     std::size_t in_group = 0, left_out = 0;
     auto flush_left_out = [&] {
         if (left_out)
-            rows.push_back({{"  … " + std::to_string(left_out) + " more (--json lists them all)", "", "", "", ""},
-                            "", 0, false});
+            rows.push_back(
+                {{"  … " + std::to_string(left_out) + " more (--json lists them all)", "", "", "", ""}, "", 0, false});
         left_out = 0;
     };
     for (const FigureComparison& f : c.figures) {
@@ -84,8 +84,7 @@ std::string render_comparison_text(const Comparison& c, const std::vector<GateRe
         }
         if (f.apart) r.mark = "*";
         const bool visible = f.change && (f.percent ? std::fabs(*f.percent) >= 0.05 : *f.change != 0);
-        if (visible && f.better != Better::neither)
-            r.tone = (*f.change < 0) == (f.better == Better::lower) ? 1 : -1;
+        if (visible && f.better != Better::neither) r.tone = (*f.change < 0) == (f.better == Better::lower) ? 1 : -1;
         rows.push_back(std::move(r));
     }
     flush_left_out();

@@ -24,10 +24,17 @@ struct UnitScale {
     double scale;
 };
 constexpr UnitScale kUnits[] = {
-    {"b", Unit::bytes, 1},      {"kb", Unit::bytes, 1e3},          {"mb", Unit::bytes, 1e6},
-    {"gb", Unit::bytes, 1e9},   {"kib", Unit::bytes, 1024.0},      {"mib", Unit::bytes, 1048576.0},
-    {"gib", Unit::bytes, 1073741824.0}, {"ns", Unit::ns, 1},       {"us", Unit::ns, 1e3},
-    {"ms", Unit::ns, 1e6},      {"s", Unit::ns, 1e9},
+    {"b", Unit::bytes, 1},
+    {"kb", Unit::bytes, 1e3},
+    {"mb", Unit::bytes, 1e6},
+    {"gb", Unit::bytes, 1e9},
+    {"kib", Unit::bytes, 1024.0},
+    {"mib", Unit::bytes, 1048576.0},
+    {"gib", Unit::bytes, 1073741824.0},
+    {"ns", Unit::ns, 1},
+    {"us", Unit::ns, 1e3},
+    {"ms", Unit::ns, 1e6},
+    {"s", Unit::ns, 1e9},
 };
 
 }  // namespace
@@ -36,8 +43,7 @@ Gate parse_gate(const std::string& expression) {
     Gate gate;
     gate.expression = expression;
     const std::size_t at = expression.find_first_of("<>");
-    if (at == std::string::npos)
-        throw Error("--fail-if '" + expression + "': no > or < (e.g. 'gc_elapsed>+10%')");
+    if (at == std::string::npos) throw Error("--fail-if '" + expression + "': no > or < (e.g. 'gc_elapsed>+10%')");
     gate.figure = trim(expression.substr(0, at));
     if (gate.figure.empty()) throw Error("--fail-if '" + expression + "': no figure before " + expression[at]);
     std::size_t rest = at + 1;
@@ -78,9 +84,8 @@ GateResult evaluate_gate(const Gate& gate, const Comparison& comparison) {
         std::string known;
         for (const FigureComparison& c : comparison.figures)
             if (c.change && c.group == Group::rts) known += (known.empty() ? "" : ", ") + c.key;
-        throw Error("--fail-if '" + gate.expression + "': " +
-                    (f ? "only one side has the figure " : "no figure ") + gate.figure +
-                    " in these runs (figures: " + known + ", …; `compare --json` lists every key)");
+        throw Error("--fail-if '" + gate.expression + "': " + (f ? "only one side has the figure " : "no figure ") +
+                    gate.figure + " in these runs (figures: " + known + ", …; `compare --json` lists every key)");
     }
     if (gate.unit && *gate.unit != f->unit)
         throw Error("--fail-if '" + gate.expression + "': " + gate.figure + " is in " + unit_name(f->unit) +
@@ -88,7 +93,7 @@ GateResult evaluate_gate(const Gate& gate, const Comparison& comparison) {
     GateResult r;
     r.gate = gate;
     if (gate.percent) {
-        r.measured = f->percent ? *f->percent
+        r.measured = f->percent       ? *f->percent
                      : *f->change > 0 ? std::numeric_limits<double>::infinity()
                                       : -std::numeric_limits<double>::infinity();
     } else {

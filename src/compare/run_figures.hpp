@@ -32,10 +32,10 @@ struct FigureValue {
 };
 
 struct RunFigures {
-    std::string input;            // as given on the command line
-    std::string program;          // argv[0]'s file name; empty if the log did not say
-    std::string rts_options;      // the +RTS … -RTS words of its command line
-    std::string rts_identifier;   // "GHC-9.0.2 rts_thr"
+    std::string input;                 // as given on the command line
+    std::string program;               // argv[0]'s file name; empty if the log did not say
+    std::string rts_options;           // the +RTS … -RTS words of its command line
+    std::string rts_identifier;        // "GHC-9.0.2 rts_thr"
     std::vector<FigureValue> figures;  // in the order of their groups; each key once
 
     const FigureValue* find(const std::string& key) const;

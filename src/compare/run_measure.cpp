@@ -29,8 +29,10 @@ public:
         if (analysis) analysis->recycle(std::move(c));
     }
     void heap_sample(const gc::HeapSample& s) override {
-        if (s.quantity == gc::HeapQuantity::heap_size) series->heap_size.push_back({s.time - std::min(s.time, origin), s.value});
-        if (s.quantity == gc::HeapQuantity::heap_live) series->heap_live.push_back({s.time - std::min(s.time, origin), s.value});
+        if (s.quantity == gc::HeapQuantity::heap_size)
+            series->heap_size.push_back({s.time - std::min(s.time, origin), s.value});
+        if (s.quantity == gc::HeapQuantity::heap_live)
+            series->heap_live.push_back({s.time - std::min(s.time, origin), s.value});
     }
     gc::GcAnalysis* analysis = nullptr;
     RunSeries* series = nullptr;
@@ -116,7 +118,8 @@ void add_summary(Adder& add, const gc::RtsSummary& s) {
     add.figure(s.prof_elapsed, "prof_elapsed", "PROF elapsed", Unit::ns, Better::lower);
     add.figure(s.exit_elapsed, "exit_elapsed", "EXIT elapsed", Unit::ns, Better::lower);
     add.figure(s.total_elapsed, "total_elapsed", "Total elapsed", Unit::ns, Better::lower);
-    add.figure(s.alloc_rate, "alloc_rate", "allocation rate (bytes per MUT elapsed second)", Unit::count, Better::neither);
+    add.figure(s.alloc_rate, "alloc_rate", "allocation rate (bytes per MUT elapsed second)", Unit::count,
+               Better::neither);
     add.figure(s.productivity, "productivity", "productivity (MUT / Total, elapsed)", Unit::ratio, Better::higher);
     if (s.sparks.value) {
         const gc::SparkFigures& sp = *s.sparks.value;

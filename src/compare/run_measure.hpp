@@ -28,7 +28,7 @@ struct BandSeries {
     std::vector<TimedBytes> censuses;  // one per census that counted the band
 };
 struct RunSeries {
-    std::uint64_t end = 0;  // the last event's time
+    std::uint64_t end = 0;                         // the last event's time
     std::vector<TimedBytes> heap_size, heap_live;  // as the runtime posted them (HEAP_SIZE, HEAP_LIVE)
     std::vector<BandSeries> bands;                 // heap-profile bands, by name
 };

@@ -71,8 +71,8 @@ HeapComparisonChart make_heap_comparison_chart(const std::vector<compare::RunSer
         for (std::size_t b = 0; b < peaks.size(); ++b)
             for (const compare::BandSeries& band : runs[r].bands)
                 if (band.name == peaks[b].second) {
-                    chart.series.push_back({k + "b" + std::to_string(b + 1), who + ": " + band.name,
-                                            palette[2 + b % 3]});
+                    chart.series.push_back(
+                        {k + "b" + std::to_string(b + 1), who + ": " + band.name, palette[2 + b % 3]});
                     sources.push_back({r, &band.censuses});
                 }
     }

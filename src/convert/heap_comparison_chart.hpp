@@ -25,7 +25,7 @@ struct ComparisonSeries {
 };
 
 struct ComparisonRow {
-    std::uint64_t start = 0, end = 0;  // ns from every run's start
+    std::uint64_t start = 0, end = 0;   // ns from every run's start
     std::vector<std::uint64_t> levels;  // one per series
 };
 

@@ -25,7 +25,8 @@ MarkerSchema chart_schema(const HeapComparisonChart& chart) {
                             "heap as the runtime posted them, and the largest heap-profile bands; the "
                             "largest level of each within the span."};
     for (const ComparisonSeries& s : chart.series) {
-        schema.fields.push_back({s.key, "[" + std::string(v70::spelling(s.color)) + "] " + s.label, FieldFormat::bytes});
+        schema.fields.push_back(
+            {s.key, "[" + std::string(v70::spelling(s.color)) + "] " + s.label, FieldFormat::bytes});
         schema.graphs.push_back({s.key, MarkerGraphType::line, s.color});
     }
     schema.fields.push_back({"zero", "", FieldFormat::integer, true});
@@ -55,7 +56,9 @@ void add_chart(Profile& profile, const HeapComparisonChart& chart, std::uint64_t
 
 // "12.3 MB → 11.0 MB (-1.3 MB, -10.6%)"
 std::string row_text(const compare::FigureComparison& f) {
-    auto side = [&](const compare::SideFigure& s) { return s.present() ? compare::format_value(s.median, f.unit) : "-"; };
+    auto side = [&](const compare::SideFigure& s) {
+        return s.present() ? compare::format_value(s.median, f.unit) : "-";
+    };
     std::string text = side(f.before) + " → " + side(f.after);
     if (f.change) {
         text += " (" + compare::format_change(*f.change, f.unit);
@@ -78,8 +81,8 @@ void add_panel(Profile& profile, const compare::Comparison& c, const std::string
 
 }  // namespace
 
-void add_run_comparison(Profile& profile, const std::vector<RunInput>& inputs, const std::vector<std::string>& run_names,
-                        const ConvertOptions& options) {
+void add_run_comparison(Profile& profile, const std::vector<RunInput>& inputs,
+                        const std::vector<std::string>& run_names, const ConvertOptions& options) {
     std::vector<compare::RunFigures> figures;
     std::vector<compare::RunSeries> series;
     std::vector<std::string> names;

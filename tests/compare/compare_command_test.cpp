@@ -104,8 +104,8 @@ BOOST_AUTO_TEST_CASE(the_change_is_the_one_the_runtimes_own_reports_show) {
     within_ms("gc_elapsed", before.gc_elapsed_s, after.gc_elapsed_s);
     within_ms("mut_elapsed", before.mut_elapsed_s, after.mut_elapsed_s);
     // The other groups are there: pauses, the capability, heap-profile bands (-hT).
-    for (const char* key : {"pause_median", "pause_p90", "pause_p99", "pause_max", "cap0_mutator", "cap0_gc",
-                            "cap0_idle"})
+    for (const char* key :
+         {"pause_median", "pause_p90", "pause_p99", "pause_max", "cap0_mutator", "cap0_gc", "cap0_idle"})
         BOOST_TEST(figure(d, key) != nullptr, key);
     bool bands = false;
     for (const auto& f : d["figures"].GetArray()) bands = bands || f["group"] == "heap_bands";
@@ -140,7 +140,8 @@ BOOST_AUTO_TEST_CASE(the_rts_figures_are_those_of_summary) {
 
 BOOST_AUTO_TEST_CASE(identical_inputs_give_zero_change_and_no_mark) {
     for (std::vector<std::string> args :
-         {std::vector<std::string>{"compare", fixture("alloc-A1m-1.eventlog"), fixture("alloc-A1m-1.eventlog"), "--json"},
+         {std::vector<std::string>{"compare", fixture("alloc-A1m-1.eventlog"), fixture("alloc-A1m-1.eventlog"),
+                                   "--json"},
           std::vector<std::string>{"compare", fixture("alloc-A1m-1.eventlog"), fixture("alloc-A1m-2.eventlog"), "--",
                                    fixture("alloc-A1m-1.eventlog"), fixture("alloc-A1m-2.eventlog"), "--json"}}) {
         auto r = run_binary(args);
@@ -170,7 +171,8 @@ BOOST_AUTO_TEST_CASE(several_runs_per_side_give_medians_ranges_and_the_mark) {
     BOOST_REQUIRE(gen0);
     BOOST_TEST((*gen0)["apart"].GetBool());
     BOOST_TEST((*gen0)["before"]["values"].Size() == 2u);
-    const double b1 = read_report(fixture("alloc-A256k-1.S.txt")).gen0, b2 = read_report(fixture("alloc-A256k-2.S.txt")).gen0;
+    const double b1 = read_report(fixture("alloc-A256k-1.S.txt")).gen0,
+                 b2 = read_report(fixture("alloc-A256k-2.S.txt")).gen0;
     BOOST_TEST((*gen0)["before"]["median"].GetDouble() == (b1 + b2) / 2);
     BOOST_TEST((*gen0)["before"]["min"].GetDouble() == std::min(b1, b2));
     const rapidjson::Value* allocated = figure(d, "allocated");
@@ -203,8 +205,8 @@ BOOST_AUTO_TEST_CASE(fail_if_exits_5_when_a_gate_fails_and_0_otherwise) {
 
 BOOST_AUTO_TEST_CASE(bad_gates_and_command_lines_are_usage_errors) {
     const std::string a = fixture("alloc-A1m-1.eventlog");
-    for (const char* bad : {"gc_elapsed", "gc_elapsed>abc", "gc_elapsed>+10furlongs", ">5%", "nosuch>+1%",
-                            "gc_elapsed>5MB"}) {
+    for (const char* bad :
+         {"gc_elapsed", "gc_elapsed>abc", "gc_elapsed>+10furlongs", ">5%", "nosuch>+1%", "gc_elapsed>5MB"}) {
         auto r = run_binary({"compare", a, a, "--fail-if", bad});
         BOOST_TEST(r.status == 2, bad);
         BOOST_TEST(r.out.empty(), bad);  // nothing printed, not even for a gate found bad after reading

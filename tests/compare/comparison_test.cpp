@@ -15,8 +15,8 @@ RunFigures run(const std::string& input, double gc, double band = -1, const std:
     r.rts_options = rts;
     r.figures.push_back({"gc_elapsed", "GC elapsed", Group::rts, Unit::ns, Better::lower, gc});
     if (band >= 0)
-        r.figures.push_back({"band_peak:ARR_WORDS", "ARR_WORDS (peak)", Group::heap_bands, Unit::bytes, Better::lower,
-                             band});
+        r.figures.push_back(
+            {"band_peak:ARR_WORDS", "ARR_WORDS (peak)", Group::heap_bands, Unit::bytes, Better::lower, band});
     return r;
 }
 

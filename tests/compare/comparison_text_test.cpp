@@ -43,7 +43,7 @@ BOOST_AUTO_TEST_CASE(colour_only_when_asked_worse_red_better_green) {
     const std::size_t gc = coloured.find("GC elapsed"), prod = coloured.find("productivity");
     BOOST_REQUIRE(gc != std::string::npos);
     BOOST_REQUIRE(prod != std::string::npos);
-    BOOST_TEST(coloured.find("\033[31m", gc) < prod);  // more GC time: worse
+    BOOST_TEST(coloured.find("\033[31m", gc) < prod);                  // more GC time: worse
     BOOST_TEST(coloured.find("\033[32m", prod) != std::string::npos);  // more productivity: better
 }
 
@@ -52,7 +52,7 @@ BOOST_AUTO_TEST_CASE(rows_are_aligned_and_apart_ranges_marked) {
         compare_runs({run("a", 100, 0.5), run("b", 110, 0.5)}, {run("c", 200, 0.5), run("d", 210, 0.5)});
     const std::string text = render_comparison_text(c, {}, {});
     BOOST_TEST(text.find("(100 ns–110 ns)") != std::string::npos, text);
-    BOOST_TEST(text.find(" *\n") != std::string::npos, text);                  // GC elapsed: apart
+    BOOST_TEST(text.find(" *\n") != std::string::npos, text);  // GC elapsed: apart
     BOOST_TEST(text.find("productivity") != std::string::npos);
     // Every row of the table (heading to last) ends its "%" column at the same place.
     std::size_t header_end = text.find("%\n");

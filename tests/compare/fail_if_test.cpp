@@ -53,8 +53,7 @@ BOOST_AUTO_TEST_CASE(a_gate_fails_when_the_change_is_beyond_its_threshold) {
     BOOST_TEST(!evaluate_gate(parse_gate("gc_elapsed>1us"), c).failed);
     BOOST_TEST(!evaluate_gate(parse_gate("gc_elapsed<-5%"), c).failed);
     BOOST_TEST(evaluate_gate(parse_gate("gc_elapsed>=15%"), c).failed);
-    BOOST_TEST(*evaluate_gate(parse_gate("gc_elapsed>15%"), c).measured == 15.0,
-               boost::test_tools::tolerance(1e-9));
+    BOOST_TEST(*evaluate_gate(parse_gate("gc_elapsed>15%"), c).measured == 15.0, boost::test_tools::tolerance(1e-9));
     BOOST_TEST(!evaluate_gate(parse_gate("gc_elapsed>15%"), c).failed);
     const Comparison same = two(100, 100);
     BOOST_TEST(!evaluate_gate(parse_gate("gc_elapsed>0%"), same).failed);

@@ -117,7 +117,8 @@ BOOST_AUTO_TEST_CASE(redacted_arguments_keep_the_rts_options_out_of_the_comparis
     convert::ConvertOptions options;
     options.redact_args = true;
     std::vector<convert::ConversionReport> reports;
-    const std::string json = fxprof::profile_to_json(convert::build_profile({{a, "small"}, {b, "large"}}, options, reports));
+    const std::string json =
+        fxprof::profile_to_json(convert::build_profile({{a, "small"}, {b, "large"}}, options, reports));
     BOOST_TEST(json.find("Compared: small") != std::string::npos);
     BOOST_TEST(json.find("-A256k") == std::string::npos);
 }
