@@ -5,7 +5,7 @@ _eventlog2fxprof() {
     local cur prev words cword
     _init_completion || return
 
-    local commands="convert dump summary serve record attach"
+    local commands="convert dump summary compare serve record attach"
     local common="-h --help"
     local conversion="--interval --max-threads --all-threads --heap-bands --include-env
         --no-user-messages --spark-burst-gap --marker-resolution --max-profile-size --stats
@@ -56,7 +56,7 @@ _eventlog2fxprof() {
             return ;;
         --interval | --spark-burst-gap | --marker-resolution | --from | --to | --duration | \
             --interval-rts | --max-threads | --heap-bands | --max-profile-size | --cap | --thread | \
-            --port | --address | --profiler-url | --rts | --names | --from-marker | --to-marker)
+            --port | --address | --profiler-url | --rts | --names | --from-marker | --to-marker | --fail-if)
             return ;;  # a value of the user's own
     esac
 
@@ -70,6 +70,9 @@ _eventlog2fxprof() {
             files=eventlog ;;
         summary)
             options="$common --json --strict $window"
+            files=eventlog ;;
+        compare)
+            options="$common --json --fail-if --strict --input"
             files=eventlog ;;
         serve)
             options="$common --files $serving"

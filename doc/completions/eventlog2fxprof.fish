@@ -1,14 +1,14 @@
 # fish completion for eventlog2fxprof(1): commands, options, and .eventlog or .json.gz files.
 # tests/cli/docs_cover_options.sh checks that every option the program defines is named here.
 
-set -l commands convert dump summary serve record attach
+set -l commands convert dump summary compare serve record attach
 
 # The command in use: the first word that is one, else convert.
 function __eventlog2fxprof_command
     set -l words (commandline -opc)
     for w in $words[2..-1]
         switch $w
-            case convert dump summary serve record attach
+            case convert dump summary compare serve record attach
                 echo $w
                 return
             case --
@@ -43,12 +43,13 @@ complete -c eventlog2fxprof -f
 complete -c eventlog2fxprof -n "not __fish_seen_subcommand_from $commands" -a convert -d "write an eventlog's profile (the default)"
 complete -c eventlog2fxprof -n "not __fish_seen_subcommand_from $commands" -a dump -d "print the events as ghc-events show does"
 complete -c eventlog2fxprof -n "not __fish_seen_subcommand_from $commands" -a summary -d "the +RTS -s statistics, from the events"
+complete -c eventlog2fxprof -n "not __fish_seen_subcommand_from $commands" -a compare -d "the runs' figures side by side (BEFORE... -- AFTER...)"
 complete -c eventlog2fxprof -n "not __fish_seen_subcommand_from $commands" -a serve -d "serve profiles and print the link that opens them"
 complete -c eventlog2fxprof -n "not __fish_seen_subcommand_from $commands" -a record -d "run a GHC program, profile it, open the profile"
 complete -c eventlog2fxprof -n "not __fish_seen_subcommand_from $commands" -a attach -d "record a running program's streamed eventlog"
 
 # File arguments.
-complete -c eventlog2fxprof -n "__eventlog2fxprof_using convert dump summary" -a "(__eventlog2fxprof_files .eventlog)"
+complete -c eventlog2fxprof -n "__eventlog2fxprof_using convert dump summary compare" -a "(__eventlog2fxprof_files .eventlog)"
 complete -c eventlog2fxprof -n "__eventlog2fxprof_using serve" -a "(__eventlog2fxprof_files .json.gz)"
 complete -c eventlog2fxprof -n "__eventlog2fxprof_using attach" -F
 complete -c eventlog2fxprof -n "__eventlog2fxprof_using record; and contains -- -- (commandline -opc)" -a "(__eventlog2fxprof_program)"
@@ -56,7 +57,7 @@ complete -c eventlog2fxprof -n "__eventlog2fxprof_using record; and contains -- 
 # Every command.
 complete -c eventlog2fxprof -s h -l help -d "show the help"
 complete -c eventlog2fxprof -n "not __fish_seen_subcommand_from $commands" -s V -l version -d "print the version and the profile format it writes"
-complete -c eventlog2fxprof -n "__eventlog2fxprof_using convert dump summary record attach" -l strict -d "exit with status 3 if any data was lost"
+complete -c eventlog2fxprof -n "__eventlog2fxprof_using convert dump summary compare record attach" -l strict -d "exit with status 3 if any data was lost"
 
 # convert.
 complete -c eventlog2fxprof -n "__eventlog2fxprof_using convert record attach" -s o -l output -r -a "(__eventlog2fxprof_files .json.gz)" -d "where to write the profile"
@@ -104,6 +105,11 @@ complete -c eventlog2fxprof -n "__eventlog2fxprof_using dump" -l spans -d "the t
 
 # summary.
 complete -c eventlog2fxprof -n "__eventlog2fxprof_using summary" -l json -d "print JSON instead"
+
+# compare.
+complete -c eventlog2fxprof -n "__eventlog2fxprof_using compare" -l json -d "print JSON instead"
+complete -c eventlog2fxprof -n "__eventlog2fxprof_using compare" -l fail-if -x -d "exit with status 5 if the change is beyond this (gc_elapsed>+10%)"
+complete -c eventlog2fxprof -n "__eventlog2fxprof_using compare" -l input -r -a "(__eventlog2fxprof_files .eventlog)" -d "an eventlog"
 
 # record.
 complete -c eventlog2fxprof -n "__eventlog2fxprof_using record" -l heap -d "record heap profile samples"

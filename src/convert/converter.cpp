@@ -9,6 +9,7 @@
 #include "analysis/threading/threading_analysis.hpp"
 #include "convert/contributors.hpp"
 #include "convert/gc_heap_contributor.hpp"
+#include "convert/run_comparison.hpp"
 #include "convert/stage_plan.hpp"
 #include "redaction/event_rewriter.hpp"
 #include "analysis/run/forgotten_labels.hpp"
@@ -361,6 +362,7 @@ fxprof::Profile build_profile(const std::vector<RunInput>& inputs, const Convert
         profile.set_start_time(start);
         profile.set_arguments(arguments);
         profile.set_profiling_range(fxprof::Timestamp{}, fxprof::Timestamp::from_nanos(std::max<std::int64_t>(end, 1)));
+        add_run_comparison(profile, inputs, names, options);  // issue 37: the runs' heaps on one scale, the comparison
     }
     if (!roots.empty()) reports.front().sources = embed_sources(profile, roots);
     return profile;
