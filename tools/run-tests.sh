@@ -24,7 +24,8 @@ configure() {
   local dir=$1
   shift
   if [[ -f $dir/build.ninja ]]; then
-    meson configure "$dir" -Dtests=true
+    # Regenerated now, not at the next build: `meson compile TARGET` looks targets up in it.
+    meson setup --reconfigure "$dir" -Dtests=true
   else
     meson setup "$dir" "$@"
   fi
