@@ -3,14 +3,9 @@
 #include <algorithm>
 #include <chrono>
 
-#include "analysis/gc/gc_analysis.hpp"
-#include "analysis/gc/gc_stage.hpp"
-#include "analysis/threading/capability_stage.hpp"
 #include "analysis/threading/threading_analysis.hpp"
 #include "convert/contributors.hpp"
-#include "convert/gc_heap_contributor.hpp"
 #include "convert/run_comparison.hpp"
-#include "convert/stage_plan.hpp"
 #include "redaction/event_rewriter.hpp"
 #include "analysis/run/forgotten_labels.hpp"
 #include "analysis/run/run_census.hpp"
@@ -222,49 +217,17 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     const bool keep_threading = census.ticks > 0;
     analysis::ThreadingSink& threading_sink =
         keep_threading ? static_cast<analysis::ThreadingSink&>(tee) : *parts.threading;
-    // Where the analyses see the events as the reader gives them, the GC analysis and the
-    // capabilities' part of the threading analysis run on the reader's thread (gc_stage.hpp,
-    // capability_stage.hpp): the contributors get the same records and calls at the same events.
-    // Which of them, by what the census counted (stage_plan.hpp).
     const bool planned = options.pass_mode != pass::PassMode::naive && !options.window.spec.active();
-    const bool on_reader = planned && !rewriting.shift_to_zero;
-    StagePlan plan = on_reader ? plan_stages(report.run.events_by_tag, report.run.events) : StagePlan{};
-    if (on_reader && options.pass_mode == pass::PassMode::beside_reader)
-        plan = StagePlan{.gc = true, .capabilities = true};
     analysis::ThreadingOptions threading_options;
     threading_options.sampling_interval_ns = options.sampling_interval_ns;
-    if (plan.capabilities) threading_options.part = analysis::ThreadingPart::threads;
     analysis::ThreadingAnalysis threading(report.diagnostics, threading_options, &threading_sink);
 
     run::ForgottenLabels forgotten_labels(census.threads, run::forgotten_grace_ns(options.sampling_interval_ns));
     context.forgotten_labels = &forgotten_labels;
     redaction::EventRewriter rewriter(rewriting);
-    gc::GcStage gc_stage;
-    // The stage merges the capabilities' spans for their markers, unless the ticks' collector
-    // needs every span.
-    const bool merge_on_reader = plan.capabilities && !keep_threading;
-    analysis::CapabilityStage capability_stage(threading_options,
-                                               merge_on_reader ? std::optional(context.span_detail) : std::nullopt);
-    if (merge_on_reader) parts.threading->spans_merged_by(*capability_stage.span_merger());
-    std::vector<eventlog::WorkerStage*> stages;
-    std::size_t gc_output = 0, capability_output = 0;  // their outputs' places in a batch
-    if (plan.gc) {
-        gc_output = stages.size();
-        stages.push_back(&gc_stage);
-    }
-    if (plan.capabilities) {
-        capability_output = stages.size();
-        stages.push_back(&capability_stage);
-    }
-    std::optional<eventlog::EventPrefetcher> prefetcher;  // not movable: made in place
-    if (!stages.empty())
-        prefetcher.emplace(reader, report.diagnostics, stages);
-    else
-        prefetcher.emplace(reader, report.diagnostics,
-                           window_start ? std::optional(window_start->first) : std::nullopt);
-    eventlog::EventPrefetcher& events = *prefetcher;
+    eventlog::EventPrefetcher events(reader, report.diagnostics,
+                                     window_start ? std::optional(window_start->first) : std::nullopt);
     events.report_worker_cpu(&report.timings.events_cpu.reader);  // when it is destroyed, below
-    if (plan.gc) parts.gc->analyse_on(gc_stage, events, gc_output);
     // Every contributor gets the events its interests hold; what no part on this thread reads
     // comes undecoded.
     std::vector<pass::PassPart*> dispatched;
@@ -279,15 +242,11 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     while (const eventlog::Event* next = window.next(events)) {
         const eventlog::Event* event = &rewriter.apply(*next);
         forgotten_labels.handle(*event);
-        if (plan.capabilities)  // the capabilities' calls for this event come before the threads'
-            analysis::CapabilityStage::deliver(events.stage_output(capability_output), events.given_in_batch(),
-                                               threading_sink);
         threading.handle(*event);
         clock.add(event->time);
         dispatch.handle(*event);
         watcher.after(*event, diagnostic_moments);
     }
-    if (plan.capabilities) analysis::CapabilityStage::finish(events.stage_output(capability_output), threading_sink);
     context.event_clock = &clock;
     analysis::ThreadingResult lives = threading.finish();
     if (keep_threading) kept_result = collector.take(lives.end_time);
@@ -295,7 +254,6 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     std::uint64_t end = std::max(lives.end_time, report.run.last_time);
     for (auto& part : parts.all) part->contribute(context, end);
     report.mapping = parts.threading->summary();
-    prefetcher.reset();  // its worker's CPU time is reported once it stopped
     report.timings.events = stopwatch.lap();
     report.timings.events_cpu.analyses = util::thread_cpu_seconds() - cpu_mark;
 }

@@ -56,8 +56,7 @@ void GcHeapContributor::begin(ProfileContext& context) {
 void GcHeapContributor::collection(gc::GcCollection&& collection) {
     if (!markers_) return;
     // Once the markers are done with it, its storage goes back to the analysis for the next
-    // collections (spent_: handle()); with the stage its vectors come from the worker, which
-    // must free them (gc_stage.hpp: give_back).
+    // collections (spent_: handle()).
     markers_->on_collection(collection, [this](gc::GcCollection&& kept) {
         auto* owned = new gc::GcCollection(std::move(kept));
         return GcMarkers::CollectionPtr(owned, [this](const gc::GcCollection* c) {
@@ -84,28 +83,13 @@ void GcHeapContributor::contribute(ProfileContext& context, std::uint64_t end) {
     }
     if (!markers_) begin(context);
     markers_->set_end(end);
-    gc::GcAnalysisResult result;  // finish() hands over the unfinished collections
-    if (stage_) {
-        gc::GcStage::deliver(events_->stage_output(output_), events_->given_in_batch(), *this);  // none is left
-        result = stage_->finish(summary_end, context.event_clock, *this);
-    } else {
-        if (context.event_clock) analysis_.set_clock(*context.event_clock);
-        result = analysis_.finish(summary_end);
-    }
+    if (context.event_clock) analysis_.set_clock(*context.event_clock);
+    const gc::GcAnalysisResult result = analysis_.finish(summary_end);  // hands over the unfinished collections
     markers_->finish();
     heap_->finish(end);
     nonmoving_->add(result, end);
     add_rts_summary_panel(context.profile, result.summary);
     add_run_summary_marker(context, result.summary, context.run.first_time, end);
-}
-
-// What the stage completed before the event at hand; collections done with go back to it.
-void GcHeapContributor::deliver_from_stage() {
-    eventlog::StageOutput& out = events_->stage_output(output_);
-    gc::GcStage::deliver(out, events_->given_in_batch(), *this);
-    if (!spent_.empty()) gc::GcStage::give_back(out, spent_);
-    batch_ = events_->batch_number();
-    nothing_due_until_ = gc::GcStage::nothing_due_until(out);
 }
 
 }  // namespace el2fx::convert

@@ -27,8 +27,6 @@
 
 #include "convert/profile_contributor.hpp"
 #include "analysis/gc/gc_analysis.hpp"
-#include "analysis/gc/gc_stage.hpp"
-#include "eventlog/event_prefetcher.hpp"
 #include "util/diagnostics.hpp"
 
 namespace el2fx::convert {
@@ -47,48 +45,23 @@ public:
     std::string_view name() const override { return "GC and heap"; }
     void begin(ProfileContext& context) override;
     // Every other event only moves the summary's clock: the converter's EventClock counts them.
-    // With the analysis on the reader's thread (analyse_on()), their payloads are read there.
-    pass::Interests interests() const override {
-        pass::Interests i = pass::Interests::where(gc::GcAnalysis::concerns);
-        if (stage_) i.reads.reset();
-        return i;
-    }
+    pass::Interests interests() const override { return pass::Interests::where(gc::GcAnalysis::concerns); }
     void handle(const eventlog::Event& event) override {
-        if (events_) {
-            // Most events have nothing due: the batch and how far nothing is, noted.
-            if (events_->batch_number() == batch_ && events_->given_in_batch() <= nothing_due_until_) return;
-            deliver_from_stage();
-        } else {
-            analysis_.handle_without_clock(event);
-            for (gc::GcCollection& c : spent_) analysis_.recycle(std::move(c));
-            spent_.clear();
-        }
-    }
-    // The analysis runs on `events`' worker instead (gc_stage.hpp), its output the batches'
-    // `output`-th: handle() hands on what it completed with the event at hand. Both must
-    // outlive contribute().
-    void analyse_on(gc::GcStage& stage, eventlog::EventPrefetcher& events, std::size_t output) {
-        stage_ = &stage;
-        events_ = &events;
-        output_ = output;
+        analysis_.handle_without_clock(event);
+        for (gc::GcCollection& c : spent_) analysis_.recycle(std::move(c));
+        spent_.clear();
     }
     void contribute(ProfileContext& context, std::uint64_t end) override;
     std::span<const std::uint16_t> shown_tags() const override;
 
 private:
-    void deliver_from_stage();
     void collection(gc::GcCollection&& collection) override;
     void heap_sample(const gc::HeapSample& sample) override;
 
     const Diagnostics& diagnostics_;
     gc::GcAnalysis analysis_;
-    gc::GcStage* stage_ = nullptr;  // with analyse_on(): its analysis instead of analysis_
-    eventlog::EventPrefetcher* events_ = nullptr;
-    std::size_t output_ = 0;
-    std::uint64_t batch_ = UINT64_MAX;  // where nothing is due up to nothing_due_until_
-    std::size_t nothing_due_until_ = 0;
-    // Collections the markers are done with, for the analysis to fill again or (with the stage)
-    // the worker to free (before markers_: their deleters add to it until markers_ is gone).
+    // Collections the markers are done with, for the analysis to fill again (before markers_:
+    // their deleters add to it until markers_ is gone).
     std::vector<gc::GcCollection> spent_;
     // Made by begin(), when the tracks exist.
     std::unique_ptr<GcMarkers> markers_;

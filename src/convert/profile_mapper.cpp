@@ -112,12 +112,6 @@ void ThreadingMapper::capability_span(CapNo cap, const analysis::CapabilitySpan&
     parts_->markers.capability_span(cap, span);
 }
 
-void ThreadingMapper::kept_capability_span(CapNo cap, const analysis::KeptCapabilitySpan& kept) {
-    parts_->markers.capability_marker(cap, kept);
-}
-
-void ThreadingMapper::spans_merged_by(analysis::CapabilitySpanMerger& merger) { parts_->markers.merged_by(merger); }
-
 void ThreadingMapper::thread_span(ThreadId thread, const analysis::ThreadStateSpan& span) {
     parts_->markers.thread_span(thread, span);
 }

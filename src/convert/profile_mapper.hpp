@@ -34,10 +34,6 @@ public:
 
     void capability_started(eventlog::CapNo cap, std::uint64_t time) override;
     void capability_span(eventlog::CapNo cap, const analysis::CapabilitySpan& span) override;
-    void kept_capability_span(eventlog::CapNo cap, const analysis::KeptCapabilitySpan& kept) override;
-    // After begin(): the capabilities' spans come merged by `merger` (kept_capability_span()),
-    // which holds the groups still pending at the end (analysis::CapabilityStage).
-    void spans_merged_by(analysis::CapabilitySpanMerger& merger);
     void capability_sample(eventlog::CapNo cap, const analysis::Sample<analysis::CapabilityActivity>& sample) override;
     void thread_span(eventlog::ThreadId thread, const analysis::ThreadStateSpan& span) override;
     void thread_sample(eventlog::ThreadId thread, const analysis::Sample<analysis::ThreadActivity>& sample) override;

@@ -36,8 +36,7 @@ void ThreadingMarkers::declare() {
 void ThreadingMarkers::begin() {
     for (const auto& [cap, t] : layout_.capability_tracks())
         caps_.emplace(cap, CapabilityTrack{t});
-    own_merger_.emplace(ctx_.span_detail);
-    merger_ = &*own_merger_;
+    merger_.emplace(ctx_.span_detail);
     const StoppedFilter stopped(ctx_.span_detail);
     const SpanDetailFilter<run::ThreadMoment> moments(ctx_.span_detail);
     for (const ThreadTrackLayout::OwnTrack& t : layout_.own_tracks())

@@ -37,11 +37,6 @@ public:
         merger_->offer(cap, span,
                        [this](eventlog::CapNo c, const analysis::KeptCapabilitySpan& kept) { capability_marker(c, kept); });
     }
-    // What a merger on the reader's thread kept of the capabilities' spans
-    // (analysis::CapabilityStage), in place of capability_span(); after begin(), the stage's
-    // merger takes the place of this one's own, for the groups it still holds at the end.
-    void merged_by(analysis::CapabilitySpanMerger& merger) { merger_ = &merger; }
-    void capability_marker(eventlog::CapNo cap, const analysis::KeptCapabilitySpan& kept);
     void thread_span(eventlog::ThreadId id, const analysis::ThreadStateSpan& span);
     // Created, migrated, woken, labelled, finished (run::ThreadCatalog), as they happen.
     // Inline: wake-ups and migrations come by the million.
@@ -59,6 +54,7 @@ public:
     void finish();
 
 private:
+    void capability_marker(eventlog::CapNo cap, const analysis::KeptCapabilitySpan& kept);
     struct CapabilityTrack {
         fxprof::ThreadHandle handle;
     };
@@ -124,9 +120,8 @@ private:
     ThreadingMarkerNames names_;
     std::array<analysis::OffCpuKind, 32> off_cpu_kinds_{};  // by stop status
     CapabilityTable<CapabilityTrack> caps_;
-    // The capabilities' spans, merged for their markers (by this one, or by the reader's).
-    std::optional<analysis::CapabilitySpanMerger> own_merger_;
-    analysis::CapabilitySpanMerger* merger_ = nullptr;
+    // The capabilities' spans, merged for their markers (made by begin()).
+    std::optional<analysis::CapabilitySpanMerger> merger_;
     std::vector<OwnThread> own_;  // by the layout's own track index
     util::RecentIds<OwnThread*> recent_own_;
 };

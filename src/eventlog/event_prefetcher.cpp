@@ -39,41 +39,29 @@ inline void copy_record(std::uint8_t* to, const std::uint8_t* from, std::size_t 
 }  // namespace
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events)
-    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, {}) {}
+    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt) {}
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::optional<OrderKey> from)
-    : EventPrefetcher(reader, diagnostics, kBatchEvents, from, {}) {}
-
-EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics,
-                                 const std::vector<WorkerStage*>& stages, std::size_t batch_events)
-    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, stages) {}
+    : EventPrefetcher(reader, diagnostics, kBatchEvents, from) {}
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, CountOnly count_only,
                                  std::size_t batch_events)
-    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, {}, count_only.tags, count_only.also) {}
+    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, count_only.tags, count_only.also) {}
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
-                                 std::optional<OrderKey> from, const std::vector<WorkerStage*>& stages,
-                                 const TagSet* count_only, CountWhereKnown also)
+                                 std::optional<OrderKey> from, const TagSet* count_only, CountWhereKnown also)
     : reader_(reader),
       header_(reader.header()),
       diagnostics_(diagnostics),
       batch_events_(std::max<std::size_t>(1, batch_events)) {
     reader_.restart(reader_diagnostics_, from);
     if (count_only) reader_.count_only(*count_only, also);  // before the worker starts
-    for (WorkerStage* stage : stages) {
-        stages_.push_back(Stage{stage, &stage->wanted_tags(), stage->watched_caps(), &stage->counted(), stage->counted()});
-        stage_tags_ |= stage->wanted_tags();
-        if (stage->watched_caps()) watchers_.push_back(stage->watched_caps());
-        watching_ = !watchers_.empty();
-    }
     for (std::size_t i = 0; i < kBatches; ++i) {
         auto batch = std::make_unique<Batch>();
         batch->records.resize(batch_events_);
         // Not value-initialised: only the pages records are copied to become resident (a
         // batch of usual records fills a third of it).
         batch->bytes.reset(new std::uint8_t[kBatchBytes]);
-        for (WorkerStage* stage : stages) batch->stage_outputs.push_back(stage->make_output());
         free_.push_back(std::move(batch));
     }
     worker_ = std::thread([this] { run(); });
@@ -131,7 +119,6 @@ void EventPrefetcher::fill(Batch& batch) {
     batch.diagnostics.clear();
     batch.last = false;
     batch.failure = nullptr;
-    for (auto& out : batch.stage_outputs) out->clear();
     std::size_t used = 0;
     const auto room = [&] { return batch.size < batch_events_ && kBatchBytes - used >= kMaxRecordBytes; };
     const auto add = [&](const RawRecord& record) {
@@ -144,9 +131,6 @@ void EventPrefetcher::fill(Batch& batch) {
         r.size = record.size;
         r.cap = record.cap.value_or(kGlobalCap);
         used += record.size;
-        // Most records go to no stage: one test for all of them, inline.
-        if (!stages_.empty() && (stage_tags_.test(load_be16(record.bytes)) || (watching_ && watched(record.cap))))
-            offer_to_stages(batch, record);
     };
     try {
         while (room()) {
@@ -161,11 +145,6 @@ void EventPrefetcher::fill(Batch& batch) {
             if (!record) {
                 batch.last = true;
                 batch.counted = reader_.counted();
-                for (std::size_t i = 0; i < stages_.size(); ++i) {
-                    stages_[i].stage->end(batch.size, reader_.latest_time(), *batch.stage_outputs[i]);
-                    if (stages_[i].counted->total() != stages_[i].noted.total())
-                        note_stage_diagnostics(batch, batch.size, stages_[i]);
-                }
                 return;
             }
             add(*record);
@@ -186,39 +165,6 @@ void EventPrefetcher::note_diagnostics(Batch& batch) {
             batch.diagnostics.push_back({batch.size, d, n});
     }
     noted_ = reader_diagnostics_;
-}
-
-// The stages see the event just added to the batch if they want it (its tag, or its
-// capability), decoded once.
-void EventPrefetcher::offer_to_stages(Batch& batch, const RawRecord& record) {
-    const std::uint16_t tag = load_be16(record.bytes);
-    const std::size_t index = batch.size - 1;
-    bool decoded = false;
-    for (std::size_t i = 0; i < stages_.size(); ++i) {
-        Stage& s = stages_[i];
-        if (!s.tags->test(tag) && !(s.watched && record.cap && watched_cap(*s.watched, *record.cap))) continue;
-        if (!decoded) {
-            decode_record_into(header_, record.bytes, record.size, record.offset, stage_event_);
-            stage_event_.time = record.time;
-            stage_event_.cap = record.cap;
-            decoded = true;
-        }
-        s.stage->handle(stage_event_, index, reader_.latest_time(), *batch.stage_outputs[i]);
-        if (s.counted->total() != s.noted.total()) note_stage_diagnostics(batch, index, s);
-    }
-}
-
-// What a stage counted for the event at `index` is counted just before the consumer gets it
-// (after what the reader counted for it): by the time the consumer is done with the event,
-// the counts are what they would be had the consumer run the stage.
-void EventPrefetcher::note_stage_diagnostics(Batch& batch, std::size_t index, Stage& stage) {
-    const Diagnostics& counted = *stage.counted;
-    for (std::size_t i = 0; i < kDiagnosticCount; ++i) {
-        const auto d = static_cast<Diagnostic>(i);
-        if (const std::uint64_t n = counted.count(d) - stage.noted.count(d))
-            batch.diagnostics.push_back({index, d, n});
-    }
-    stage.noted = counted;
 }
 
 void EventPrefetcher::count_diagnostics_before(std::size_t index) {
@@ -251,7 +197,6 @@ void EventPrefetcher::take_next_batch() {
     }
     reading_ = std::move(ready_.front());
     ready_.pop_front();
-    ++batches_taken_;
     if (reading_->last) counted_ = reading_->counted;
     position_ = 0;
     at_ = 0;
@@ -259,7 +204,6 @@ void EventPrefetcher::take_next_batch() {
 }
 
 const Event* EventPrefetcher::next(SkipBefore& skip) {
-    if (!stages_.empty()) throw Error("events passed over undecoded would not reach the worker's stages");
     for (;;) {
         if (reading_) {
             if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare

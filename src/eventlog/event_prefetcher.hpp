@@ -22,14 +22,14 @@
 #include "eventlog/event.hpp"
 #include "eventlog/skip_before.hpp"
 #include "eventlog/time_ordered_reader.hpp"
-#include "eventlog/worker_stage.hpp"
 #include "util/diagnostics.hpp"
 
 namespace el2fx::eventlog {
 
 // Two threads write to it and to the reader: each part gets cache lines of its own
-// (false sharing with a neighbour on the stack cost more than the reading saved;
-// kSeparateCacheLines: worker_stage.hpp).
+// (false sharing with a neighbour on the stack cost more than the reading saved).
+// Two lines, as Intel fetches lines in pairs.
+constexpr std::size_t kSeparateCacheLines = 128;
 
 class alignas(kSeparateCacheLines) EventPrefetcher {
 public:
@@ -41,14 +41,6 @@ public:
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events = kBatchEvents);
     // The same, from `from` on (TimeOrderedReader::restart).
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::optional<OrderKey> from);
-    // The same, from the start, with `stages` run on the worker, each on the events it wants
-    // (worker_stage.hpp; they must outlive this). Records are never passed over then:
-    // next(SkipBefore&) throws.
-    EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, const std::vector<WorkerStage*>& stages,
-                    std::size_t batch_events = kBatchEvents);
-    EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, WorkerStage& stage,
-                    std::size_t batch_events = kBatchEvents)
-        : EventPrefetcher(reader, diagnostics, std::vector<WorkerStage*>{&stage}, batch_events) {}
     // The same, from the start, but the reader counts the records of `count_only`'s tags
     // instead of giving them (TimeOrderedReader::count_only(): a log in order only);
     // counted() tells what it counted.
@@ -59,15 +51,15 @@ public:
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, CountOnly count_only,
                     std::size_t batch_events = kBatchEvents);
     // Stops the worker, whether or not every event was taken; then writes the CPU seconds the
-    // worker used (the merge and its stages) to `*seconds`, if report_worker_cpu() asked for it.
+    // worker used (the merge) to `*seconds`, if report_worker_cpu() asked for it.
     ~EventPrefetcher();
     void report_worker_cpu(double* seconds) { worker_cpu_to_ = seconds; }
     EventPrefetcher(const EventPrefetcher&) = delete;
     EventPrefetcher& operator=(const EventPrefetcher&) = delete;
 
     // From now on, the records of `tags` come out undecoded: their payload an empty
-    // UnknownEvent, their tag, time, capability, offset and size as ever. For the tags no
-    // part on the consumer reads the payload of (the GC stage's, which the worker decodes).
+    // UnknownEvent, their tag, time, capability, offset and size as ever: for the tags whose
+    // payload no part reads (pass_plan.hpp).
     void leave_undecoded(const TagSet& tags) { undecoded_ = tags; }
 
     // The next event in time order, or nullptr at the end; throws the reader's error where
@@ -76,13 +68,6 @@ public:
     // The same, but records stamped before `skip.before` whose type `skip.wanted` does not
     // hold are passed over without being decoded (a window's prelude wants few types).
     const Event* next(SkipBefore& skip);
-
-    // With a stage: its output in the batch of the event next() gave last, and how many events
-    // of that batch next() gave (the last one's index + 1); at the end, the last batch, whole.
-    StageOutput& stage_output(std::size_t stage = 0) { return *reading_->stage_outputs[stage]; }
-    std::size_t given_in_batch() const { return position_; }
-    // Which batch next() gave its last event from: it changes with each batch taken.
-    std::uint64_t batch_number() const { return batches_taken_; }
 
     // With CountOnly: what the reader counted instead of giving, once next() gave nullptr
     // (nothing before).
@@ -116,19 +101,14 @@ private:
         std::vector<DiagnosticCount> diagnostics;
         bool last = false;  // the reader's end (or its error) follows the events
         std::exception_ptr failure;
-        std::vector<std::unique_ptr<StageOutput>> stage_outputs;  // one per stage
         CountedRecords counted;  // the last batch's: the reader's, in the end
     };
 
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
-                    std::optional<OrderKey> from, const std::vector<WorkerStage*>& stages,
-                    const TagSet* count_only = nullptr, CountWhereKnown also = {});
+                    std::optional<OrderKey> from, const TagSet* count_only = nullptr, CountWhereKnown also = {});
     void run();  // the worker
     void fill(Batch& batch);
     void note_diagnostics(Batch& batch);
-    struct Stage;
-    void offer_to_stages(Batch& batch, const RawRecord& record);
-    void note_stage_diagnostics(Batch& batch, std::size_t index, Stage& stage);
     void take_next_batch();
     void leave_payload(const std::uint8_t* bytes, const Record& r, std::uint16_t tag);  // leave_undecoded()'s
     void count_diagnostics_before(std::size_t index);
@@ -138,39 +118,18 @@ private:
     const Header header_;       // a copy: the reader's own shares cache lines with its busy state
     Diagnostics& diagnostics_;  // the consumer's
     const std::size_t batch_events_;
-    // A stage and what the worker asks of it for every record, asked once.
-    struct alignas(kSeparateCacheLines) Stage {  // written on the worker (noted)
-        WorkerStage* stage;
-        const WorkerStage::Tags* tags;
-        const std::vector<std::uint8_t>* watched;  // or none
-        const Diagnostics* counted;
-        Diagnostics noted;  // of counted, in batches already
-    };
 
     // The consumer's.
     alignas(kSeparateCacheLines) std::unique_ptr<Batch> reading_;
     std::size_t position_ = 0;  // next event of reading_
     std::size_t at_ = 0;        // its bytes in reading_
     std::size_t next_diagnostic_ = 0;
-    std::uint64_t batches_taken_ = 0;
     TagSet undecoded_;  // leave_undecoded()'s
     Event event_;  // the last one decoded; its text fields point into reading_'s bytes
 
     // The worker's: what the reader counts, and what of it went into batches already.
     alignas(kSeparateCacheLines) Diagnostics reader_diagnostics_;
     Diagnostics noted_;
-    std::vector<Stage> stages_;
-    WorkerStage::Tags stage_tags_;                              // any stage's
-    std::vector<const std::vector<std::uint8_t>*> watchers_;  // the stages' watched capabilities
-    bool watching_ = false;                                     // some (one test per record)
-    // Whether a stage watches the capability of a record (of a tag none wants).
-    bool watched(std::optional<CapNo> cap) const {
-        if (!cap) return false;
-        for (const std::vector<std::uint8_t>* w : watchers_)
-            if (watched_cap(*w, *cap)) return true;
-        return false;
-    }
-    Event stage_event_;         // decoded for the stages
     double worker_cpu_ = 0;     // its CPU seconds, once run() returned
     double* worker_cpu_to_ = nullptr;  // the consumer's: where the destructor reports it
 

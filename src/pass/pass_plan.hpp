@@ -13,12 +13,10 @@
 
 namespace el2fx::pass {
 
-// How much of the plan a pass takes. `planned`: everything the interests allow, the parts
-// that may run on the reader's thread there where that pays. `naive`: every record decoded and
-// given, nothing counted in the reader's place, nothing run on the reader's thread (the
-// differential tests' reference: the profile must be the same). `beside_reader`: as planned,
-// with every part that may run on the reader's thread there (the tests' other extreme).
-enum class PassMode { planned, naive, beside_reader };
+// How much of the plan a pass takes. `planned`: everything the interests allow. `naive`: every
+// record decoded and given, nothing counted in the reader's place (the differential tests'
+// reference: the profile must be the same).
+enum class PassMode { planned, naive };
 
 struct PassPlan {
     // The records whose payload some part reads; the others may come undecoded.
@@ -28,7 +26,7 @@ struct PassPlan {
     TagSet counted_only;
 };
 
-// Of a pass whose parts ask `interests` (all of them: those on the reader's thread too).
+// Of a pass whose parts ask `interests` (all of them).
 PassPlan plan_pass(std::span<const Interests> interests, PassMode mode = PassMode::planned);
 
 // Hands each event to the parts that handle its tag, in their order: a mask per tag, computed

@@ -31,7 +31,7 @@ std::string profile_json(const std::string& log, pass::PassMode mode, convert::C
 // The same profile whatever the plan (the first difference named, not a 1 MB diff).
 void same_profile_in_every_mode(const std::string& log, const convert::ConvertOptions& options = {}) {
     const std::string naive = profile_json(log, pass::PassMode::naive, options);
-    for (pass::PassMode mode : {pass::PassMode::planned, pass::PassMode::beside_reader}) {
+    for (pass::PassMode mode : {pass::PassMode::planned}) {
         const std::string planned = profile_json(log, mode, options);
         if (planned == naive) continue;
         std::size_t at = 0;

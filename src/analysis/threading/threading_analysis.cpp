@@ -18,8 +18,6 @@ bool is_scheduler_event(const eventlog::Event& event) {
 ThreadingAnalysis::ThreadingAnalysis(Diagnostics& diagnostics, ThreadingOptions options, ThreadingSink* sink)
     : diagnostics_(diagnostics),
       options_(options),
-      capabilities_part_(options.part != ThreadingPart::threads),
-      threads_part_(options.part != ThreadingPart::capabilities),
       sink_(sink ? *sink : collector_),
       own_sink_(sink == nullptr) {
     check_sampling_interval(options_.sampling_interval_ns);
@@ -31,64 +29,56 @@ pass::Interests ThreadingAnalysis::interests() {
                                          GCIdle::tag, GCDone::tag, WakeupThread::tag, HeapProfSampleBegin::tag});
 }
 
-void ThreadingAnalysis::handle(const eventlog::Event& event, std::uint64_t latest) {
+void ThreadingAnalysis::handle(const eventlog::Event& event) {
     // The reader's order is exact unless it counted reorder_window_exceeded; a
     // clock that never goes back keeps every span and CPU delta well-formed even then.
-    now_ = std::max(now_, latest);
+    now_ = std::max(now_, event.time);
     if (!event.cap) {
         // Thread and GC events are always written to a capability's buffer.
-        if (threads_part_ && is_scheduler_event(event))
-            diagnostics_.add(Diagnostic::scheduler_event_without_capability);
-        if (capabilities_part_ && event.as<eventlog::HeapProfSampleBegin>()) settle_census_candidate(GcPhase::census);
+        if (is_scheduler_event(event)) diagnostics_.add(Diagnostic::scheduler_event_without_capability);
+        if (event.as<eventlog::HeapProfSampleBegin>()) settle_census_candidate(GcPhase::census);
         return;
     }
     handle_capability_event(event, *event.cap, now_);
 }
 
 void ThreadingAnalysis::handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap, std::uint64_t time) {
-    // The capabilities' side first (its sink calls come before the threads' for each event).
-    CapabilityTrack* c = nullptr;
-    if (capabilities_part_) {
-        if (census_candidate_ && census_candidate_->cap == cap) settle_census_candidate(GcPhase::done);
-        c = &capability(cap, time);
-    }
+    // The capability's sink calls come before the thread's for each event.
+    if (census_candidate_ && census_candidate_->cap == cap) settle_census_candidate(GcPhase::done);
+    CapabilityTrack* const c = &capability(cap, time);
     // By tag (a payload has one tag), then its payload: one jump instead of a test per kind.
     switch (event.tag) {
         case eventlog::RunThread::tag:
             if (const auto* run = event.as<eventlog::RunThread>()) {
-                if (c) record(*c, time, c->usage.run_thread(time, run->thread));
-                if (threads_part_)
-                    if (ThreadTrack* t = thread(run->thread)) record(*t, time, t->state.run_thread(time, cap));
+                record(*c, time, c->usage.run_thread(time, run->thread));
+                if (ThreadTrack* t = thread(run->thread)) record(*t, time, t->state.run_thread(time, cap));
             }
             break;
         case eventlog::StopThread::tag:
             if (const auto* stop = event.as<eventlog::StopThread>()) {
-                if (c) record(*c, time, c->usage.stop_thread(time, stop->thread, stop->status));
-                if (threads_part_)
-                    if (ThreadTrack* t = thread(stop->thread))
-                        record(*t, time,
-                               event.synthetic
-                                   ? t->state.stopped_at_start(time, stop->status, stop->blocker.value_or(0))
-                                   : t->state.stop_thread(time, stop->status, stop->blocker.value_or(0)));
+                record(*c, time, c->usage.stop_thread(time, stop->thread, stop->status));
+                if (ThreadTrack* t = thread(stop->thread))
+                    record(*t, time,
+                           event.synthetic ? t->state.stopped_at_start(time, stop->status, stop->blocker.value_or(0))
+                                           : t->state.stop_thread(time, stop->status, stop->blocker.value_or(0)));
             }
             break;
         case eventlog::StartGC::tag:
-            if (c && event.as<eventlog::StartGC>()) record(*c, time, c->usage.start_gc(time));
+            if (event.as<eventlog::StartGC>()) record(*c, time, c->usage.start_gc(time));
             break;
         case eventlog::EndGC::tag:
-            if (c && event.as<eventlog::EndGC>()) record(*c, time, c->usage.end_gc(time));
+            if (event.as<eventlog::EndGC>()) record(*c, time, c->usage.end_gc(time));
             break;
         case eventlog::GCWork::tag:
-            if (c && event.as<eventlog::GCWork>()) gc_phase_event(*c, time, GcPhase::working);
+            if (event.as<eventlog::GCWork>()) gc_phase_event(*c, time, GcPhase::working);
             break;
         case eventlog::GCIdle::tag:
-            if (c && event.as<eventlog::GCIdle>()) gc_phase_event(*c, time, GcPhase::idle);
+            if (event.as<eventlog::GCIdle>()) gc_phase_event(*c, time, GcPhase::idle);
             break;
         case eventlog::GCDone::tag:
-            if (c && event.as<eventlog::GCDone>()) gc_phase_event(*c, time, GcPhase::done);
+            if (event.as<eventlog::GCDone>()) gc_phase_event(*c, time, GcPhase::done);
             break;
         case eventlog::WakeupThread::tag:
-            if (!threads_part_) break;
             if (const auto* wakeup = event.as<eventlog::WakeupThread>()) {
                 if (ThreadTrack* t = live_thread(wakeup->thread))
                     t->state.wakeup_thread();
@@ -102,8 +92,6 @@ void ThreadingAnalysis::handle_capability_event(const eventlog::Event& event, ev
 
 ThreadingAnalysis::CapabilityTrack& ThreadingAnalysis::start_capability(eventlog::CapNo cap, std::uint64_t time) {
     if (cap >= capabilities_.size()) capabilities_.resize(std::size_t{cap} + 1);
-    if (cap >= watched_caps_.size()) watched_caps_.resize(std::size_t{cap} + 1, 1);  // not started: watched
-    watched_caps_[cap] = census_candidate_ && census_candidate_->cap == cap;
     std::optional<CapabilityTrack>& slot = capabilities_[cap];
     if (!slot) {
         slot.emplace(CapabilityTrack{cap, CapabilityUsageAnalysis(time, diagnostics_),
@@ -138,7 +126,6 @@ void ThreadingAnalysis::gc_phase_event(CapabilityTrack& track, std::uint64_t tim
     if (phase == GcPhase::done) {
         settle_census_candidate(GcPhase::done);  // an earlier one, on another capability
         census_candidate_ = PendingDone{track.cap, time};
-        watched_caps_[track.cap] = 1;  // its next event settles it
         return;
     }
     track.usage.gc_phase(phase);
@@ -149,7 +136,6 @@ void ThreadingAnalysis::settle_census_candidate(GcPhase phase) {
     if (!census_candidate_) return;
     const PendingDone pending = *census_candidate_;
     census_candidate_.reset();
-    watched_caps_[pending.cap] = 0;
     CapabilityTrack& track = *capabilities_[pending.cap];
     track.usage.gc_phase(phase);
     record(track, pending.time, std::nullopt);
@@ -181,7 +167,7 @@ ThreadingResult ThreadingAnalysis::finish() {
     settle_census_candidate(GcPhase::done);
     ThreadingResult lives;
     lives.end_time = now_;
-    for (std::optional<CapabilityTrack>& track : capabilities_) {  // none in the threads' part
+    for (std::optional<CapabilityTrack>& track : capabilities_) {
         if (!track) continue;
         if (auto span = track->usage.finish(now_)) sink_.capability_span(track->cap, *span);
         track->timer.finish(now_);

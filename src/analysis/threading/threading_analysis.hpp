@@ -25,16 +25,8 @@
 
 namespace el2fx::analysis {
 
-// What one analysis does: everything, or one side of it. The capabilities' side (their
-// usage, GC phases, census candidates) and the threads' side (their states) share nothing but
-// the events and the clock, and for each event the capabilities' sink calls come first: two
-// analyses, one of each side, run on two threads, give the same calls as one
-// (capability_stage.hpp).
-enum class ThreadingPart : std::uint8_t { all, capabilities, threads };
-
 struct ThreadingOptions {
     std::uint64_t sampling_interval_ns = kDefaultSamplingIntervalNs;
-    ThreadingPart part = ThreadingPart::all;
 };
 
 class ThreadingAnalysis {
@@ -50,23 +42,11 @@ public:
 
     // Every event, in time order: any event of a capability's block starts that
     // capability's life, and the last event's time is the end of the log.
-    void handle(const eventlog::Event& event) { handle(event, event.time); }
-    // The same, with the clock at `latest` (at least the event's time): a capabilities' part
-    // sees only some events, but keeps the clock of all of them.
-    void handle(const eventlog::Event& event, std::uint64_t latest);
-    // The capabilities' part: the capabilities whose every event it must see, whatever its
-    // tag (eventlog::WorkerStage::watched_caps): those not started yet, and the one a census
-    // candidate waits on.
-    const std::vector<std::uint8_t>& watched_caps() const { return watched_caps_; }
+    void handle(const eventlog::Event& event);
     // Closes every open span at the end of the log (threads in id order). Without a sink it
     // hands over everything; with one, the result has the end time and the capabilities'
     // lives (start, end) but no spans or samples: the sink had them.
     ThreadingResult finish();
-    // The same, with the clock at `latest` first (the capabilities' part, at the end).
-    ThreadingResult finish(std::uint64_t latest) {
-        now_ = std::max(now_, latest);
-        return finish();
-    }
 
 private:
     struct CapabilityTrack {
@@ -107,7 +87,6 @@ private:
 
     Diagnostics& diagnostics_;
     ThreadingOptions options_;
-    const bool capabilities_part_, threads_part_;  // which sides this analysis runs
     ThreadingResultCollector collector_;           // the sink when none is given
     ThreadingSink& sink_;
     bool own_sink_;
@@ -123,7 +102,6 @@ private:
         std::uint64_t time;
     };
     std::optional<PendingDone> census_candidate_;
-    std::vector<std::uint8_t> watched_caps_;                       // see watched_caps()
     std::unordered_map<eventlog::ThreadId, ThreadTrack> threads_;  // live threads
     // The tracks of recently seen live threads: a scheduler event (tens of millions) finds
     // its thread without hashing. The map's elements never move; an erased one leaves here first.

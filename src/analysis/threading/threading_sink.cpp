@@ -6,10 +6,6 @@
 
 namespace el2fx::analysis {
 
-void ThreadingSink::kept_capability_span(eventlog::CapNo, const KeptCapabilitySpan&) {
-    throw Error("threading: merged capability spans handed to a sink that takes every span");
-}
-
 CapabilityTimeline& ThreadingResultCollector::capability(eventlog::CapNo cap) {
     if (cap >= capabilities_.size()) {
         capabilities_.resize(std::size_t{cap} + 1);

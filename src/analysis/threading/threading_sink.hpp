@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "analysis/threading/capability_span_merger.hpp"
 #include "analysis/threading/threading_result.hpp"
 #include "util/id_map.hpp"
 
@@ -22,10 +21,6 @@ public:
     virtual void capability_sample(eventlog::CapNo cap, const Sample<CapabilityActivity>& sample) = 0;
     virtual void thread_span(eventlog::ThreadId thread, const ThreadStateSpan& span) = 0;
     virtual void thread_sample(eventlog::ThreadId thread, const Sample<ThreadActivity>& sample) = 0;
-    // In place of capability_span(), where the capabilities' part merged its spans for the
-    // markers already (CapabilityStage with a CapabilitySpanMerger): what the merger kept.
-    // Only a sink that makes markers of the spans takes it; the others throw el2fx::Error.
-    virtual void kept_capability_span(eventlog::CapNo cap, const KeptCapabilitySpan& kept);
 };
 
 // Keeps every span and sample: finish() assembles the ThreadingResult.
@@ -73,10 +68,6 @@ public:
     void thread_sample(eventlog::ThreadId thread, const Sample<ThreadActivity>& sample) override {
         a_.thread_sample(thread, sample);
         b_.thread_sample(thread, sample);
-    }
-    void kept_capability_span(eventlog::CapNo cap, const KeptCapabilitySpan& kept) override {
-        a_.kept_capability_span(cap, kept);
-        b_.kept_capability_span(cap, kept);
     }
 
 private:
