@@ -19,7 +19,9 @@ std::uint32_t ThreadCatalog::add(eventlog::ThreadId id, std::uint64_t time) {
 
 void ThreadCatalog::forget_unless(const std::vector<bool>& keep) {
     if (finished_) throw Error("thread catalog: forgetting after finish()");
-    std::vector<ThreadFacts> threads;
+    // The kept threads move down in place: storage grown once is reused, not faulted in anew
+    // by each round (a log of millions of short-lived threads forgets dozens of times).
+    std::size_t kept_count = 0;
     util::IdMap<std::uint32_t> index;  // rebuilt: the old one's table spans every id ever seen
     std::vector<LabelChange> labels;
     std::vector<std::uint32_t> previous;
@@ -29,7 +31,7 @@ void ThreadCatalog::forget_unless(const std::vector<bool>& keep) {
     // kept) or this round's first, whichever comes first.
     std::optional<std::uint32_t> earlier, first_now;
     for (std::size_t i = 0; i < threads_.size(); ++i) {
-        const auto kept = static_cast<std::uint32_t>(threads.size());
+        const auto kept = static_cast<std::uint32_t>(kept_count);
         if (first_forgotten_place_ && *first_forgotten_place_ == i) earlier = kept;
         if (i >= keep.size() || !keep[i]) {
             ++forgotten_;
@@ -52,11 +54,11 @@ void ThreadCatalog::forget_unless(const std::vector<bool>& keep) {
             t.last_label_ = before & ThreadFacts::kNoLabel;
         }
         index.try_emplace(t.id, kept);
-        threads.push_back(t);
+        threads_[kept_count++] = t;
     }
-    if (first_forgotten_place_ && !earlier) earlier = static_cast<std::uint32_t>(threads.size());  // after them all
+    if (first_forgotten_place_ && !earlier) earlier = static_cast<std::uint32_t>(kept_count);  // after them all
     if (earlier || first_now) first_forgotten_place_ = std::min(earlier.value_or(UINT32_MAX), first_now.value_or(UINT32_MAX));
-    threads_ = std::move(threads);
+    threads_.resize(kept_count);
     index_ = std::move(index);
     labels_ = std::move(labels);
     previous_label_ = std::move(previous);
