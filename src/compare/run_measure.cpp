@@ -17,6 +17,7 @@
 #include "eventlog/byte_source.hpp"
 #include "eventlog/event_prefetcher.hpp"
 #include "eventlog/time_ordered_reader.hpp"
+#include "pass/pass_plan.hpp"
 
 namespace el2fx::compare {
 namespace {
@@ -86,6 +87,45 @@ std::string rts_option_said(std::string_view word) {
         return std::string(word.substr(0, 2));
     return std::string(word);
 }
+
+// What the run was: the runtime and the program's command line (its RTS options as they bear
+// on the run), from their first events.
+class RunIdentity {
+public:
+    explicit RunIdentity(RunFigures& run) : run_(run) {}
+    static pass::Interests interests() {
+        return pass::Interests::of({eventlog::RtsIdentifier::tag, eventlog::ProgramArgs::tag});
+    }
+    void handle(const eventlog::Event& event) {
+        if (const auto* rts = event.as<eventlog::RtsIdentifier>()) {
+            if (run_.rts_identifier.empty()) run_.rts_identifier = std::string(rts->identifier.bytes);
+        } else if (const auto* args = event.as<eventlog::ProgramArgs>()) {
+            if (run_.program.empty()) take_args(*args);
+        }
+    }
+
+private:
+    void take_args(const eventlog::ProgramArgs& args) {
+        bool first = true, in_rts = false;
+        args.args.for_each([&](std::string_view word) {
+            if (first) {
+                run_.program = file_name(word);
+                first = false;
+            } else if (word == "+RTS") {
+                in_rts = true;
+            } else if (word == "-RTS") {
+                in_rts = false;
+            } else if (in_rts) {
+                const std::string said = rts_option_said(word);
+                if (said.empty()) return;
+                if (!run_.rts_options.empty()) run_.rts_options += ' ';
+                run_.rts_options += said;
+            }
+        });
+    }
+
+    RunFigures& run_;
+};
 
 struct Adder {
     RunFigures& run;
@@ -261,8 +301,21 @@ MeasuredRun measure_run(const std::string& input_name, Diagnostics& diagnostics)
     run.input = input_name;
     RunSeries series;
     pauses.series = &series;
-    bool first = true;
+    RunIdentity identity(run);
+    // The GC and threading analyses take every event (their clocks); the others theirs.
+    pass::AnalysisPart<profiling::TimeProfile> tick_part(ticks);
+    pass::AnalysisPart<profiling::CostCentreTable> cost_centre_part(cost_centres);
+    pass::AnalysisPart<profiling::InfoTableCatalog> info_table_part(info_tables);
+    pass::AnalysisPart<profiling::HeapProfile> heap_part(heap);
+    pass::AnalysisPart<RunIdentity> identity_part(identity);
+    pass::PassPart* const parts[] = {&tick_part, &cost_centre_part, &info_table_part, &heap_part, &identity_part};
+    const pass::PartDispatch dispatch(parts);
+    std::vector<pass::Interests> asked = dispatch.interests();
+    asked.push_back(gc::GcAnalysis::interests());
+    asked.push_back(analysis::ThreadingAnalysis::interests());
     eventlog::EventPrefetcher events(reader, diagnostics);  // the merge beside the analyses
+    events.leave_undecoded(~pass::plan_pass(asked).decoded);
+    bool first = true;
     while (const eventlog::Event* event = events.next()) {
         if (first) {
             pauses.origin = event->time;
@@ -271,45 +324,7 @@ MeasuredRun measure_run(const std::string& input_name, Diagnostics& diagnostics)
         series.end = event->time;
         gc_analysis.handle(*event);
         threading.handle(*event);
-        switch (event->tag) {
-            case eventlog::ProfSampleCostCentre::tag:
-            case eventlog::ProfBegin::tag: ticks.handle(*event); break;
-            case eventlog::HeapProfCostCentre::tag:
-                cost_centres.define(*event->as<eventlog::HeapProfCostCentre>());
-                break;
-            case eventlog::InfoProv::tag: info_tables.add(*event->as<eventlog::InfoProv>()); break;
-            case eventlog::RtsIdentifier::tag:
-                if (run.rts_identifier.empty())
-                    run.rts_identifier = std::string(event->as<eventlog::RtsIdentifier>()->identifier.bytes);
-                break;
-            case eventlog::ProgramArgs::tag:
-                if (run.program.empty()) {
-                    bool first = true, in_rts = false;
-                    event->as<eventlog::ProgramArgs>()->args.for_each([&](std::string_view word) {
-                        if (first) {
-                            run.program = file_name(word);
-                            first = false;
-                        } else if (word == "+RTS") {
-                            in_rts = true;
-                        } else if (word == "-RTS") {
-                            in_rts = false;
-                        } else if (in_rts) {
-                            const std::string said = rts_option_said(word);
-                            if (said.empty()) return;
-                            if (!run.rts_options.empty()) run.rts_options += ' ';
-                            run.rts_options += said;
-                        }
-                    });
-                }
-                break;
-            case eventlog::HeapProfBegin::tag:
-            case eventlog::HeapProfSampleBegin::tag:
-            case eventlog::HeapProfSampleCostCentre::tag:
-            case eventlog::HeapProfSampleString::tag:
-            case eventlog::HeapProfSampleEnd::tag:
-            case eventlog::HeapBioProfSampleBegin::tag: heap.handle(*event); break;
-            default: break;
-        }
+        dispatch.handle(*event);
     }
     gc::SummaryEnd end;
     end.truncated = reader.stream_end().truncated_at.has_value();

@@ -307,21 +307,14 @@ private:
 CostCentreContributor::CostCentreContributor(const ConvertOptions& /*options*/) {}
 
 void CostCentreContributor::handle(const eventlog::Event& event) {
-    switch (event.tag) {
-        case eventlog::HeapProfCostCentre::tag:
-            if (const auto* cc = event.as<eventlog::HeapProfCostCentre>()) cost_centres_.define(*cc);
-            break;
-        case eventlog::ProfBegin::tag: time_profile_.handle(event); break;
-        case eventlog::ProfSampleCostCentre::tag: time_profile_.handle(event); break;
-        default: break;
-    }
+    cost_centres_.handle(event);
+    time_profile_.handle(event);
 }
 
 pass::Interests CostCentreContributor::interests() const {
-    return pass::Interests::where([](std::uint16_t tag) {
-        return tag == eventlog::HeapProfCostCentre::tag || tag == eventlog::ProfBegin::tag ||
-               tag == eventlog::ProfSampleCostCentre::tag;
-    });
+    pass::Interests i = profiling::TimeProfile::interests();
+    i |= profiling::CostCentreTable::interests();
+    return i;
 }
 
 void CostCentreContributor::contribute(ProfileContext& context, std::uint64_t /*end*/) {

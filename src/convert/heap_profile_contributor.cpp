@@ -146,37 +146,16 @@ void add_chart(ProfileContext& context, const profiling::HeapChart& chart, const
 }  // namespace
 
 void HeapProfileContributor::handle(const eventlog::Event& event) {
-    switch (event.tag) {
-        case eventlog::HeapProfCostCentre::tag:
-            if (const auto* cc = event.as<eventlog::HeapProfCostCentre>()) cost_centres_.define(*cc);
-            break;
-        case eventlog::InfoProv::tag:
-            if (const auto* ipe = event.as<eventlog::InfoProv>()) info_tables_.add(*ipe);
-            break;
-        case eventlog::HeapProfBegin::tag:
-        case eventlog::HeapProfSampleBegin::tag:
-        case eventlog::HeapProfSampleCostCentre::tag:
-        case eventlog::HeapProfSampleString::tag:
-        case eventlog::HeapProfSampleEnd::tag:
-        case eventlog::HeapBioProfSampleBegin::tag: heap_.handle(event); break;
-        default: break;
-    }
+    cost_centres_.handle(event);
+    info_tables_.handle(event);
+    heap_.handle(event);
 }
 
 pass::Interests HeapProfileContributor::interests() const {
-    return pass::Interests::where([](std::uint16_t tag) {
-        switch (tag) {
-            case eventlog::HeapProfCostCentre::tag:
-            case eventlog::InfoProv::tag:
-            case eventlog::HeapProfBegin::tag:
-            case eventlog::HeapProfSampleBegin::tag:
-            case eventlog::HeapProfSampleCostCentre::tag:
-            case eventlog::HeapProfSampleString::tag:
-            case eventlog::HeapProfSampleEnd::tag:
-            case eventlog::HeapBioProfSampleBegin::tag: return true;
-            default: return false;
-        }
-    });
+    pass::Interests i = profiling::HeapProfile::interests();
+    i |= profiling::CostCentreTable::interests();
+    i |= profiling::InfoTableCatalog::interests();
+    return i;
 }
 
 void HeapProfileContributor::contribute(ProfileContext& context, std::uint64_t run_end) {

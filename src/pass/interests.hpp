@@ -77,4 +77,17 @@ public:
     virtual void handle(const eventlog::Event& event) = 0;
 };
 
+// An analysis that declares its interests itself (Analysis::interests(), Analysis::handle()),
+// as a part of a pass.
+template <class Analysis>
+class AnalysisPart final : public PassPart {
+public:
+    explicit AnalysisPart(Analysis& analysis) : analysis_(analysis) {}
+    Interests interests() const override { return Analysis::interests(); }
+    void handle(const eventlog::Event& event) override { analysis_.handle(event); }
+
+private:
+    Analysis& analysis_;
+};
+
 }  // namespace el2fx::pass

@@ -6,6 +6,7 @@
 
 #include "eventlog/event.hpp"
 #include "eventlog/event_clock.hpp"
+#include "pass/interests.hpp"
 #include "analysis/gc/gc_collection.hpp"
 #include "analysis/gc/gc_collection_tracker.hpp"
 #include "analysis/gc/heap_counters.hpp"
@@ -48,6 +49,12 @@ public:
     // and times of every event to set_clock() before finish(): the same result as handle()
     // on every event.
     static bool concerns(std::uint16_t tag);
+    // Every event (handle() keeps the clock of all); the payloads of those it concerns() read.
+    static pass::Interests interests() {
+        pass::Interests i = pass::Interests::where(concerns);
+        i.handles.set();
+        return i;
+    }
     void handle_without_clock(const eventlog::Event& event);
     void set_clock(const eventlog::EventClock& clock) { summary_.set_clock(clock); }
     // A collection the sink is done with: its storage serves the next ones (GcCollectionTracker).

@@ -21,6 +21,8 @@ std::string CostCentre::display_name() const {
     return label + " (CAF)";
 }
 
+pass::Interests CostCentreTable::interests() { return pass::Interests::of({eventlog::HeapProfCostCentre::tag}); }
+
 void CostCentreTable::define(const eventlog::HeapProfCostCentre& event) {
     CostCentre cc;
     cc.id = event.cost_centre;

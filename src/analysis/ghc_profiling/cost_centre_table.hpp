@@ -10,7 +10,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "eventlog/event.hpp"
 #include "eventlog/event_types.hpp"
+#include "pass/interests.hpp"
 #include "analysis/ghc_profiling/source_location.hpp"
 
 namespace el2fx::profiling {
@@ -36,6 +38,12 @@ struct CostCentre {
 
 class CostCentreTable {
 public:
+    // The cost centres' definitions (HEAP_PROF_COST_CENTRE), given and read.
+    static pass::Interests interests();
+    // Any event: a definition defines, the others are passed over.
+    void handle(const eventlog::Event& event) {
+        if (const auto* cc = event.as<eventlog::HeapProfCostCentre>()) define(*cc);
+    }
     void define(const eventlog::HeapProfCostCentre& event);
     void define(CostCentre cc);  // a later definition of the same id replaces the earlier
 

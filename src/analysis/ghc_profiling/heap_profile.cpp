@@ -21,6 +21,12 @@ BreakdownInfo describe_breakdown(std::uint32_t code) {
     return code < kInfo.size() ? kInfo[code] : kInfo[0];
 }
 
+pass::Interests HeapProfile::interests() {
+    using namespace eventlog;
+    return pass::Interests::of({HeapProfBegin::tag, HeapProfSampleBegin::tag, HeapProfSampleCostCentre::tag,
+                                HeapProfSampleString::tag, HeapProfSampleEnd::tag, HeapBioProfSampleBegin::tag});
+}
+
 void HeapProfile::handle(const eventlog::Event& event) {
     using namespace eventlog;
     if (const auto* begin = event.as<HeapProfBegin>()) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "eventlog/event.hpp"
+#include "pass/interests.hpp"
 
 namespace el2fx::profiling {
 
@@ -63,6 +64,9 @@ struct HeapCensus {
 
 class HeapProfile {
 public:
+    // The heap-profile events (HEAP_PROF_BEGIN, the censuses' samples), given and read.
+    static pass::Interests interests();
+    // Any event: those of interests() count, the others are passed over.
     void handle(const eventlog::Event& event);
     // Closes an open census and puts the censuses in time order (biographical censuses are
     // written at the end of the log but belong where their time field says).

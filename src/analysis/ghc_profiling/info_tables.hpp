@@ -9,7 +9,9 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "eventlog/event.hpp"
 #include "eventlog/event_types.hpp"
+#include "pass/interests.hpp"
 
 namespace el2fx::profiling {
 
@@ -28,6 +30,12 @@ inline bool has_source_location(const InfoTable& t) { return !t.src_loc.empty() 
 
 class InfoTableCatalog {
 public:
+    // The info tables' provenance (IPE), given and read.
+    static pass::Interests interests() { return pass::Interests::of({eventlog::InfoProv::tag}); }
+    // Any event: an IPE entry is added, the others are passed over.
+    void handle(const eventlog::Event& event) {
+        if (const auto* ipe = event.as<eventlog::InfoProv>()) add(*ipe);
+    }
     void add(const eventlog::InfoProv& event);
     const InfoTable* find(std::uint64_t info) const;
     // An -hi band label: the address in hexadecimal, with or without "0x".

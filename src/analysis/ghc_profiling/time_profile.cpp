@@ -5,6 +5,10 @@
 
 namespace el2fx::profiling {
 
+pass::Interests TimeProfile::interests() {
+    return pass::Interests::of({eventlog::ProfBegin::tag, eventlog::ProfSampleCostCentre::tag});
+}
+
 void TimeProfile::handle(const eventlog::Event& event) {
     if (const auto* begin = event.as<eventlog::ProfBegin>()) {
         if (begin->tick_interval > 0) interval_ = begin->tick_interval;

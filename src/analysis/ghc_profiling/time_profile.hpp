@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "eventlog/event.hpp"
+#include "pass/interests.hpp"
 
 namespace el2fx::profiling {
 
@@ -26,6 +27,9 @@ class TimeProfile {
 public:
     static constexpr std::uint64_t kDefaultTickIntervalNs = 1'000'000;
 
+    // PROF_BEGIN and the ticks (PROF_SAMPLE_COST_CENTRE), given and read.
+    static pass::Interests interests();
+    // Any event: those of interests() count, the others are passed over.
     void handle(const eventlog::Event& event);
 
     bool empty() const { return ticks_.empty(); }
