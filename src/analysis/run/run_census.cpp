@@ -38,8 +38,7 @@ void RunCensusCollector::forget_finished_threads() {
     std::size_t kept = 0;
     for (std::size_t i = 0; i < keep.size(); ++i)
         if (keep[i]) running[kept++] = running[i];
-    running.resize(kept);
-    running.shrink_to_fit();
+    running.resize(kept);  // its storage kept for the next round's threads
     next_forgetting_ = std::max(limits_.forget_above, 2 * kept);
     forget_at_ = next_forgetting_;
 }
