@@ -92,22 +92,18 @@ struct RunPlacement {
         Diagnostics first_pass;  // the second pass reports the eventlog's problems
         double reader_cpu = 0;   // before the prefetcher, which writes it when destroyed (also by an error)
         try {
+            run::RunCensusCollector collector(options.include_env, limits);
+            if (counting == Counting::gc_and_wakeups) collector.counts_wakeups_elsewhere();
             std::optional<eventlog::EventPrefetcher> prefetcher;  // not movable: made in place
             if (counting != Counting::none)
-                prefetcher.emplace(
-                    reader, first_pass,
-                    eventlog::EventPrefetcher::CountOnly{
-                        &plan.counted_only,
-                        {.wakeup_threads = counting == Counting::gc_and_wakeups ? limits.forget_above : 0,
-                         .spark_counters = true}});
+                prefetcher.emplace(reader, first_pass,
+                                   eventlog::EventPrefetcher::CountOnly{&plan.counted_only, collector.repeats()});
             else
                 prefetcher.emplace(reader, first_pass);
             eventlog::EventPrefetcher& events = *prefetcher;
             events.report_worker_cpu(&reader_cpu);
             if (planned) events.leave_undecoded(~plan.decoded);
             redaction::EventRewriter rewriter(rewriting);
-            run::RunCensusCollector collector(options.include_env, limits);
-            if (counting == Counting::gc_and_wakeups) collector.counts_wakeups_elsewhere();
             window::EventWindow window(options.window.spec);  // both passes: the same window (src/window)
             while (const eventlog::Event* next = window.next(events)) collector.handle(rewriter.apply(*next));
             census = collector.finish(events.counted());

@@ -7,6 +7,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+
+#include "eventlog/event_types.hpp"
 
 namespace el2fx::eventlog {
 
@@ -26,15 +29,20 @@ struct CountedRecords {
     }
 };
 
-// Records a pass counts only where whoever takes the pass learns nothing from them
-// (TimeOrderedReader::count_only()).
-struct CountWhereKnown {
-    // Wake-ups of a thread one of whose wake-ups stamped earlier was given, for up to this many
-    // threads (0: none).
-    std::size_t wakeup_threads = 0;
-    // Spark counters whose non-zero fields are non-zero in one of the same capability given
-    // already (none without a capability).
-    bool spark_counters = false;
+// A part's rule for the records of one tag that it needs given only while they tell it
+// something new, and else only counted (TimeOrderedReader::count_only()): the part declares
+// what is new to it (the census: run/census_repeats.hpp); the reader, knowing nothing of what
+// the records say, asks the rule record by record as it frames them.
+class RepeatFilter {
+public:
+    virtual ~RepeatFilter() = default;
+    // The records' tag (below CountedRecords::kTags).
+    virtual std::uint16_t tag() const = 0;
+    // The payload bytes it reads: where the log declares the tag shorter, every record is given.
+    virtual std::size_t payload_bytes() const = 0;
+    // Whether the record is only counted (else it is given): its block's capability (none for
+    // the global block), its payload and its time.
+    virtual bool counts(std::optional<CapNo> cap, const std::uint8_t* payload, std::uint64_t time) = 0;
 };
 
 }  // namespace el2fx::eventlog

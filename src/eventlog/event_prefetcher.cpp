@@ -46,16 +46,17 @@ EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnos
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, CountOnly count_only,
                                  std::size_t batch_events)
-    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, count_only.tags, count_only.also) {}
+    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, count_only.tags, count_only.repeats) {}
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
-                                 std::optional<OrderKey> from, const TagSet* count_only, CountWhereKnown also)
+                                 std::optional<OrderKey> from, const TagSet* count_only,
+                                 std::span<RepeatFilter* const> repeats)
     : reader_(reader),
       header_(reader.header()),
       diagnostics_(diagnostics),
       batch_events_(std::max<std::size_t>(1, batch_events)) {
     reader_.restart(reader_diagnostics_, from);
-    if (count_only) reader_.count_only(*count_only, also);  // before the worker starts
+    if (count_only) reader_.count_only(*count_only, repeats);  // before the worker starts
     for (std::size_t i = 0; i < kBatches; ++i) {
         auto batch = std::make_unique<Batch>();
         batch->records.resize(batch_events_);

@@ -15,6 +15,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -46,7 +47,7 @@ public:
     // counted() tells what it counted.
     struct CountOnly {
         const TagSet* tags;
-        CountWhereKnown also = {};  // TimeOrderedReader::count_only()
+        std::vector<RepeatFilter*> repeats = {};  // TimeOrderedReader::count_only()
     };
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, CountOnly count_only,
                     std::size_t batch_events = kBatchEvents);
@@ -105,7 +106,8 @@ private:
     };
 
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
-                    std::optional<OrderKey> from, const TagSet* count_only = nullptr, CountWhereKnown also = {});
+                    std::optional<OrderKey> from, const TagSet* count_only = nullptr,
+                    std::span<RepeatFilter* const> repeats = {});
     void run();  // the worker
     void fill(Batch& batch);
     void note_diagnostics(Batch& batch);

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "eventlog/byte_reader.hpp"
@@ -20,7 +21,6 @@
 #include "eventlog/skip_before.hpp"
 #include "eventlog/timestamp_guard.hpp"
 #include "util/diagnostics.hpp"
-#include "util/id_map.hpp"
 
 namespace el2fx::eventlog {
 
@@ -31,45 +31,6 @@ struct RawRecord {
     std::uint64_t offset = 0;  // in the input
     std::uint64_t time = 0;    // as TimestampGuard corrected it (the bytes keep the original)
     std::optional<CapNo> cap;  // its block's capability
-};
-
-// Wake-ups a pass may count only: those of a thread a wake-up stamped earlier was given for
-// (TimeOrderedReader::count_only()). So whoever takes the pass has met the thread before each
-// one it does not get; the earliest wake-up of each thread is given.
-struct GivenWakeups {
-    util::IdMap<std::uint64_t> earliest;  // thread -> the earliest time a wake-up of it was given
-    std::size_t limit = 0;                // beyond this many threads, each wake-up is given
-
-    // Whether the wake-up of `thread` stamped `time` is counted (else it is given, and noted).
-    bool counts(std::uint32_t thread, std::uint64_t time) {
-        if (std::uint64_t* given = earliest.find(thread)) {
-            if (*given < time) return true;
-            *given = time;
-            return false;
-        }
-        if (earliest.size() < limit) earliest.try_emplace(thread, time);
-        return false;
-    }
-};
-
-// Spark counters a pass may count only: those whose non-zero fields are all non-zero in one of
-// the same capability given already (TimeOrderedReader::count_only()). Which fields are ever
-// non-zero is all the census asks of them, and the first of each capability is given.
-struct GivenSparkCounters {
-    static constexpr std::size_t kFields = 7;
-    std::vector<std::int16_t> nonzero;  // by capability: the fields non-zero in one given; -1: none given
-
-    bool counts(std::optional<CapNo> cap, const std::uint8_t* payload) {
-        if (!cap) return true;  // read only with a capability
-        std::int16_t fields = 0;
-        for (std::size_t i = 0; i < kFields; ++i)
-            if (load_be64(payload + 8 * i) != 0) fields = static_cast<std::int16_t>(fields | (1 << i));
-        if (*cap >= nonzero.size()) nonzero.resize(std::size_t{*cap} + 1, -1);
-        std::int16_t& known = nonzero[*cap];
-        if (known >= 0 && (fields & ~known) == 0) return true;
-        known = static_cast<std::int16_t>(std::max<std::int16_t>(known, 0) | fields);
-        return false;
-    }
 };
 
 // How a pass frames the records of each tag below CountedRecords::kTags (every tag GHC writes):
@@ -84,31 +45,30 @@ struct FramingTable {
         for (std::size_t tag = 0; tag < CountedRecords::kTags; ++tag)
             sizes[tag] = header.size_of(static_cast<std::uint16_t>(tag));
     }
-    // From now on, the records of the tags in `tags` below kTags are counted into `into`.
-    // With `wakeups` and `sparks`, also the wake-ups and spark counters they count (where their
-    // records hold what they read).
-    void count_only(const TagSet& tags, CountedRecords& into, GivenWakeups* wakeups = nullptr,
-                    GivenSparkCounters* sparks = nullptr) {
+    // From now on, the records of the tags in `tags` below kTags are counted into `into`; those
+    // of a filter's tag too, where the filter counts them (and the log's records hold what it
+    // reads).
+    void count_only(const TagSet& tags, CountedRecords& into, std::span<RepeatFilter* const> repeats = {}) {
         for (std::size_t tag = 0; tag < CountedRecords::kTags; ++tag) {
             kept[tag] = tags.test(tag);
             if (kept[tag] && sizes[tag] >= 0) sizes[tag] |= kKept;
         }
         counted = &into;
-        const auto keep_where_known = [&](std::uint16_t tag, std::int32_t min_size) {
-            if (kept[tag] || sizes[tag] < min_size) return false;
+        for (RepeatFilter* filter : repeats) {
+            const std::uint16_t tag = filter->tag();
+            if (tag >= CountedRecords::kTags || kept[tag] ||
+                sizes[tag] < static_cast<std::int32_t>(filter->payload_bytes()))
+                continue;
             kept[tag] = 1;
             sizes[tag] |= kKept;
-            return true;
-        };
-        if (wakeups && keep_where_known(WakeupThread::tag, 4)) given_wakeups = wakeups;
-        if (sparks && keep_where_known(SparkCounters::tag, 8 * GivenSparkCounters::kFields)) given_sparks = sparks;
+            filters[tag] = filter;
+        }
     }
 
     std::array<std::int32_t, CountedRecords::kTags> sizes{};  // as Header::size_of(), with kKept
     std::array<std::uint8_t, CountedRecords::kTags> kept{};   // whatever the size
     CountedRecords* counted = nullptr;                        // none kept: null
-    GivenWakeups* given_wakeups = nullptr;                    // wake-ups kept back only if counted there
-    GivenSparkCounters* given_sparks = nullptr;               // the same of spark counters
+    std::array<RepeatFilter*, CountedRecords::kTags> filters{};  // kept back only where they count
 };
 
 class RangeCursor {
@@ -220,13 +180,10 @@ private:
     }
 
     // Whether the record at scan_, of a tag kept back, stamped `time`, is counted: always, but
-    // for the kinds counted only where their reader knows what they say (CountWhereKnown).
+    // where a filter says (RepeatFilter).
     bool counted_where_known(std::uint16_t tag, std::uint64_t time) {
-        if (tag == WakeupThread::tag && framing_.given_wakeups)
-            return framing_.given_wakeups->counts(load_be32(at(scan_) + kEventHeader), time);
-        if (tag == SparkCounters::tag && framing_.given_sparks)
-            return framing_.given_sparks->counts(range_.cap, at(scan_) + kEventHeader);
-        return true;
+        RepeatFilter* const filter = framing_.filters[tag];
+        return !filter || filter->counts(range_.cap, at(scan_) + kEventHeader, time);
     }
 
     // The record at scan_, `size` bytes stamped `time`, joins the window.

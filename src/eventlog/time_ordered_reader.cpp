@@ -44,16 +44,12 @@ void TimeOrderedReader::restart(Diagnostics& diagnostics, std::optional<OrderKey
     last_time_ = 0;
     framing_ = FramingTable(header_);
     counted_ = CountedRecords{};
-    given_wakeups_ = GivenWakeups{};
-    given_sparks_ = GivenSparkCounters{};
 }
 
-void TimeOrderedReader::count_only(const TagSet& tags, CountWhereKnown also) {
+void TimeOrderedReader::count_only(const TagSet& tags, std::span<RepeatFilter* const> repeats) {
     if (!in_order_ || from_ || !cursors_.empty() || next_range_ != 0)
         throw Error("records can be counted only from the start of a pass over a log in order");
-    given_wakeups_.limit = also.wakeup_threads;
-    framing_.count_only(tags, counted_, also.wakeup_threads > 0 ? &given_wakeups_ : nullptr,
-                        also.spark_counters ? &given_sparks_ : nullptr);
+    framing_.count_only(tags, counted_, repeats);
 }
 
 namespace {

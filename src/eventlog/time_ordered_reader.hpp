@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -99,12 +100,9 @@ public:
     // earliest record need not be its marker: an old Eden log has one stamped a second before).
     //
     //
-    // `also` counts some records of other tags only where whoever takes the pass learns nothing
-    // from them (CountWhereKnown): wake-ups, but for each thread's earliest (one is counted
-    // only where one of the same thread stamped earlier was given: whoever takes the pass met
-    // the thread already), for up to so many threads (the others' are all given); spark
-    // counters whose non-zero fields are non-zero in one of the same capability given already.
-    void count_only(const TagSet& tags, CountWhereKnown also = {});
+    // `repeats` count some records of other tags only where whoever takes the pass learns
+    // nothing from them (RepeatFilter; they must outlive the pass).
+    void count_only(const TagSet& tags, std::span<RepeatFilter* const> repeats = {});
     // What count_only() kept back so far, and the latest of their times.
     const CountedRecords& counted() const { return counted_; }
 
@@ -172,8 +170,6 @@ private:
     std::optional<std::uint64_t> thread_creations_;
     FramingTable framing_{Header{}};  // the header's, and what count_only() keeps back
     CountedRecords counted_;
-    GivenWakeups given_wakeups_;        // of count_only() with wake-ups
-    GivenSparkCounters given_sparks_;   // with spark counters
 };
 
 }  // namespace el2fx::eventlog

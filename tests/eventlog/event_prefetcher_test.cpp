@@ -8,6 +8,7 @@
 #include <random>
 #include <unistd.h>
 
+#include "analysis/run/census_repeats.hpp"
 #include "eventlog/event_prefetcher.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "eventlog_builder.hpp"
@@ -358,11 +359,12 @@ std::vector<Seen> every_record(TimeOrderedReader& reader) {
 }
 
 // What the reader gives and counts in a pass that counts `tags` only (and `also`).
-CountedPass counted_by_reader(TimeOrderedReader& reader, const TagSet& tags, CountWhereKnown also = {}) {
+CountedPass counted_by_reader(TimeOrderedReader& reader, const TagSet& tags,
+                              std::vector<RepeatFilter*> repeats = {}) {
     CountedPass pass;
     Diagnostics d;
     reader.restart(d);
-    reader.count_only(tags, also);
+    reader.count_only(tags, repeats);
     while (const Event* e = reader.next()) pass.given.push_back(without_diagnostics(seen(*e, d)));
     pass.counted = reader.counted();
     BOOST_TEST(d.total() == 0u);
@@ -450,7 +452,8 @@ BOOST_AUTO_TEST_CASE(counting_wakeups_gives_each_threads_earliest) {
             TimeOrderedReader& reader = log.reader;
             BOOST_REQUIRE(reader.in_order());
             const std::vector<Seen> all = every_record(reader);
-            const CountedPass by_reader = counted_by_reader(reader, tags, {.wakeup_threads = threads});
+            el2fx::run::WakeupRepeats wakeups(threads);
+            const CountedPass by_reader = counted_by_reader(reader, tags, {&wakeups});
             check_counted_pass(all, by_reader, with_wakeups);
             // Each counted wake-up: a wake-up of its thread stamped earlier was given.
             std::set<std::uint64_t> given_offsets;
@@ -476,7 +479,8 @@ BOOST_AUTO_TEST_CASE(counting_wakeups_gives_each_threads_earliest) {
             BOOST_TEST(by_reader.counted.by_tag[WakeupThread::tag] > 60u);  // the log exercises it
             for (std::size_t batch : {std::size_t{1}, std::size_t{7}, EventPrefetcher::kBatchEvents}) {
                 Diagnostics pass;
-                EventPrefetcher prefetcher(reader, pass, EventPrefetcher::CountOnly{&tags, {.wakeup_threads = threads}}, batch);
+                el2fx::run::WakeupRepeats again(threads);
+                EventPrefetcher prefetcher(reader, pass, EventPrefetcher::CountOnly{&tags, {&again}}, batch);
                 CountedPass prefetched;
                 while (const Event* e = prefetcher.next()) prefetched.given.push_back(without_diagnostics(seen(*e, pass)));
                 prefetched.counted = prefetcher.counted();

@@ -14,6 +14,7 @@
 #include <set>
 #include <vector>
 
+#include "analysis/run/census_repeats.hpp"
 #include "analysis/run/detail_census.hpp"
 #include "analysis/run/run_info.hpp"
 #include "analysis/run/thread_catalog.hpp"
@@ -107,11 +108,21 @@ public:
     // may count those in its place (TimeOrderedReader::count_only()), but for the first event
     // and each capability's first (the census notes where a capability starts).
     static pass::Interests interests();
+    // What it needs given only while it is new (census_repeats.hpp), for a reader that counts
+    // the rest in its place with interests().counts: spark counters, and wake-ups once
+    // counts_wakeups_elsewhere(). They live as long as the collector.
+    std::vector<eventlog::RepeatFilter*> repeats() {
+        std::vector<eventlog::RepeatFilter*> r{&spark_repeats_};
+        if (wakeup_repeats_) r.push_back(&*wakeup_repeats_);
+        return r;
+    }
     // Where the events come in time order, a reader may also count the wake-ups of each thread
-    // but its earliest (TimeOrderedReader::count_only()): a moment is all they are to the
-    // census once it met their thread, and it meets a thread, at the latest, at its earliest
-    // wake-up. It must not forget threads then (CensusNeedsEveryWakeup).
-    void counts_wakeups_elsewhere() { wakeups_elsewhere_ = true; }
+    // but its earliest (WakeupRepeats): it must not forget threads then
+    // (CensusNeedsEveryWakeup). Before repeats() is asked.
+    void counts_wakeups_elsewhere() {
+        wakeups_elsewhere_ = true;
+        wakeup_repeats_.emplace(limits_.forget_above);
+    }
     // After the last event; `counted`: the events counted elsewhere (interests().counts).
     RunCensus finish(const eventlog::CountedRecords& counted = {});
 
@@ -150,6 +161,8 @@ private:
     std::optional<std::uint64_t> tick_interval_;
     CensusLimits limits_;
     bool wakeups_elsewhere_ = false;
+    SparkCounterRepeats spark_repeats_;
+    std::optional<WakeupRepeats> wakeup_repeats_;
     std::size_t next_forgetting_;  // the catalog's size that triggers it
     std::size_t forget_at_;        // the ordinal that does: next_forgetting_, or never without limits
 };

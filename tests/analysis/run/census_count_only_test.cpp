@@ -40,17 +40,13 @@ const ev::TagSet& counted_only_tags() {
 RunCensus take_census(ev::TimeOrderedReader& reader, Counting counting, ev::CountedRecords* counted = nullptr,
                       CensusLimits limits = kForgetting) {
     Diagnostics pass;
-    std::optional<ev::EventPrefetcher> events;
-    if (counting != Counting::none)
-        events.emplace(reader, pass,
-                       ev::EventPrefetcher::CountOnly{
-                           &counted_only_tags(),
-                           {.wakeup_threads = counting == Counting::gc_and_wakeups ? std::size_t{1000} : 0,
-                            .spark_counters = true}});
-    else
-        events.emplace(reader, pass);
     RunCensusCollector collector(false, limits);
     if (counting == Counting::gc_and_wakeups) collector.counts_wakeups_elsewhere();
+    std::optional<ev::EventPrefetcher> events;
+    if (counting != Counting::none)
+        events.emplace(reader, pass, ev::EventPrefetcher::CountOnly{&counted_only_tags(), collector.repeats()});
+    else
+        events.emplace(reader, pass);
     while (const ev::Event* e = events->next()) collector.handle(*e);
     if (counted) *counted = events->counted();
     BOOST_TEST(pass.total() == 0u);
