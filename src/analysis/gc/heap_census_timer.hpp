@@ -3,8 +3,8 @@
 // after that capability's last GC_DONE; its HEAP_PROF_SAMPLE_BEGIN..END are written when it
 // is over. The eventlog does not mark the census's start, so each one is measured from the
 // collection's latest GC_DONE to its HEAP_PROF_SAMPLE_END: an upper bound, which includes the
-// collection's own bookkeeping after its parallel part (on the fixture census-hy: 0.248 s
-// where the runtime says 0.221 s).
+// collection's own bookkeeping after its parallel part (on the fixture census-hy, about a
+// tenth more than the runtime reports: tests/analysis/gc/heap_census_test.cpp).
 #pragma once
 
 #include <cstdint>
