@@ -164,20 +164,40 @@ private:
             if (cursors[i].next()) heap.push_back(i);
         if (extra) heap.push_back(extra_index);
         std::make_heap(heap.begin(), heap.end(), later);
+        // The earliest stays on top and is replaced in place: a run that goes on being earliest
+        // (most of them, rows come in near order) costs two comparisons a row, not a pop and a push.
         while (!heap.empty()) {
-            std::pop_heap(heap.begin(), heap.end(), later);
-            const std::uint32_t i = heap.back();
+            const std::uint32_t i = heap.front();
             if (i == extra_index) {
                 f(*extra);
-                heap.pop_back();
-                continue;
+            } else {
+                f(cursors[i].row);
+                if (cursors[i].next()) {
+                    sift_down(heap, later);
+                    continue;
+                }
             }
-            f(cursors[i].row);
-            if (cursors[i].next())
-                std::push_heap(heap.begin(), heap.end(), later);
-            else
-                heap.pop_back();
+            heap.front() = heap.back();
+            heap.pop_back();
+            if (!heap.empty()) sift_down(heap, later);
         }
+    }
+
+    // Restores a heap (std::make_heap's order: `later` is "less") whose top alone may be out of place.
+    template <class Later>
+    static void sift_down(std::vector<std::uint32_t>& heap, Later& later) {
+        const std::size_t n = heap.size();
+        std::size_t at = 0;
+        const std::uint32_t moving = heap[0];
+        for (;;) {
+            std::size_t child = 2 * at + 1;
+            if (child >= n) break;
+            if (child + 1 < n && later(heap[child], heap[child + 1])) ++child;
+            if (!later(moving, heap[child])) break;
+            heap[at] = heap[child];
+            at = child;
+        }
+        heap[at] = moving;
     }
 
     SpillStore* store_ = nullptr;
