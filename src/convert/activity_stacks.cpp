@@ -34,7 +34,10 @@ ActivityStacks::PerThread* ActivityStacks::per_thread(ThreadId id) {
     if (i) return *i < threads_.size() ? &threads_[*i] : nullptr;
     if (!ctx_.thread_is_folded(id)) return nullptr;
     const auto [it, made] = forgotten_.try_emplace(id);  // one the census forgot
-    if (made) forgotten_entry_made(id);
+    if (made) {
+        held_.insert(id);
+        forgotten_entry_made(id);
+    }
     return &it->second;
 }
 
@@ -42,11 +45,13 @@ void ActivityStacks::thread_finished(ThreadId id, std::uint64_t time) {
     if (ctx_.threads.ordinal(id) || !ctx_.thread_is_folded(id)) return;
     finished_forgotten_.insert(id);
     latest_finish_ = std::max(latest_finish_, time);
-    if (forgotten_.contains(id) || forgotten_names_.contains(id)) forgotten_finished_.emplace_back(time, id);
+    if (held_.contains(id)) forgotten_finished_.emplace_back(time, id);
     const std::uint64_t grace = run::forgotten_grace_ns(ctx_.options.sampling_interval_ns);
     while (!forgotten_finished_.empty() && forgotten_finished_.front().first + grace < time) {
-        forgotten_.erase(forgotten_finished_.front().second);
-        forgotten_names_.erase(forgotten_finished_.front().second);
+        const ThreadId gone = forgotten_finished_.front().second;
+        forgotten_.erase(gone);
+        forgotten_names_.erase(gone);
+        held_.erase(gone);
         forgotten_finished_.pop_front();
     }
 }
@@ -81,13 +86,17 @@ FrameHandle ActivityStacks::thread_frame(PerThread& t, ThreadId id) {
     } else {
         const StringHandle name =
             !layout_.own_track_index(id) ? p_.add_distinct_string(text) : p_.handle_for_string(text);
-        if (!ctx_.threads.ordinal(id)) forgotten_names_.insert_or_assign(id, name);  // one the census forgot
+        if (!ctx_.threads.ordinal(id)) {  // one the census forgot
+            forgotten_names_.insert_or_assign(id, name);
+            held_.insert(id);
+        }
         t.frame = p_.add_distinct_frame({.func = p_.add_distinct_func({.name = name})});
     }
     return *t.frame;
 }
 
 void ActivityStacks::thread_labelled(ThreadId id) {
+    if (!held_.contains(id)) return;
     auto it = forgotten_names_.find(id);
     if (it != forgotten_names_.end()) p_.replace_distinct_string(it->second, ctx_.thread_name(id));
 }

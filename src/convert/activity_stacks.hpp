@@ -94,6 +94,9 @@ private:
     std::unordered_map<eventlog::ThreadId, fxprof::StringHandle> forgotten_names_;  // a distinct string each
     std::deque<std::pair<std::uint64_t, eventlog::ThreadId>> forgotten_finished_;
     util::IdSet finished_forgotten_;  // every forgotten thread that finished (a bit each)
+    // The keys of forgotten_ and forgotten_names_: a bit to test as each of millions of threads
+    // finishes, not two hash lookups.
+    util::IdSet held_;
     std::uint64_t latest_finish_ = 0;
     // An entry was made for the forgotten thread `id`: one that finished already is dropped
     // in its turn.

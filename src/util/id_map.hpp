@@ -115,6 +115,16 @@ public:
         }
         return true;
     }
+    // True when the id was in the set. The bitmap keeps its size.
+    bool erase(std::uint32_t id) {
+        if (id < bits_.size() && bits_[id]) {
+            bits_[id] = false;
+        } else if (sparse_.empty() || sparse_.erase(id) == 0) {
+            return false;
+        }
+        --size_;
+        return true;
+    }
     std::size_t size() const { return size_; }
 
 private:

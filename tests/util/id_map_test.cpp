@@ -119,4 +119,25 @@ BOOST_AUTO_TEST_CASE(id_set_dense_far_and_grown_over) {
     BOOST_TEST(s.size() == expected);
 }
 
+BOOST_AUTO_TEST_CASE(id_set_erases_where_each_id_lives) {
+    IdSet s;
+    BOOST_TEST(!s.erase(7));  // empty
+    BOOST_TEST(s.insert(7));
+    BOOST_TEST(s.insert(4'000'000'000u));  // far: the hash set
+    BOOST_TEST(s.erase(7));
+    BOOST_TEST(!s.contains(7));
+    BOOST_TEST(!s.erase(7));  // once
+    BOOST_TEST(s.size() == 1u);
+    BOOST_TEST(s.erase(4'000'000'000u));
+    BOOST_TEST(!s.contains(4'000'000'000u));
+    BOOST_TEST(s.size() == 0u);
+    // A far id the bitmap grows over stays in the hash set, and is erased from there.
+    BOOST_TEST(s.insert(10'000'000));
+    for (std::uint32_t id = 0; id < 10'000'100; id += 97) s.insert(id);
+    BOOST_TEST(s.erase(10'000'000));
+    BOOST_TEST(!s.contains(10'000'000));
+    BOOST_TEST(s.insert(10'000'000));  // again, after the erase
+    BOOST_TEST(s.contains(10'000'000));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -11,6 +11,7 @@ void ForgottenLabels::follow(const eventlog::Event& event) {
         case ThreadLabel::tag:
             if (const auto* p = event.as<ThreadLabel>(); p && forgotten(p->thread)) {
                 std::string& label = labels_[p->thread];
+                labelled_.insert(p->thread);
                 label.clear();
                 utf8::append_sanitized(label, p->label.bytes);
             }
@@ -18,7 +19,7 @@ void ForgottenLabels::follow(const eventlog::Event& event) {
         case StopThread::tag:
             if (const auto* p = event.as<StopThread>();
                 p && p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished) &&
-                labels_.contains(p->thread))
+                labelled_.contains(p->thread))
                 finished_.emplace_back(event.time, p->thread);
             break;
         default: break;
@@ -29,12 +30,14 @@ void ForgottenLabels::follow(const eventlog::Event& event) {
 void ForgottenLabels::expire(std::uint64_t now) {
     while (!finished_.empty() && finished_.front().first + grace_ns_ < now) {
         labels_.erase(finished_.front().second);
+        labelled_.erase(finished_.front().second);
         finished_.pop_front();
     }
     expires_at_ = finished_.empty() ? ~std::uint64_t{0} : finished_.front().first + grace_ns_;
 }
 
 std::string_view ForgottenLabels::label(eventlog::ThreadId id) const {
+    if (!labelled_.contains(id)) return {};
     auto it = labels_.find(id);
     return it == labels_.end() ? std::string_view() : std::string_view(it->second);
 }

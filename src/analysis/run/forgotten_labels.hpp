@@ -16,6 +16,7 @@
 #include "eventlog/event.hpp"
 #include "pass/interests.hpp"
 #include "eventlog/event_types.hpp"
+#include "util/id_map.hpp"
 
 namespace el2fx::run {
 
@@ -55,6 +56,7 @@ private:
     const ThreadCatalog& catalog_;
     std::uint64_t grace_ns_;
     std::unordered_map<eventlog::ThreadId, std::string> labels_;
+    util::IdSet labelled_;  // labels_'s keys: a bit to test at each of millions of stops, not a hash lookup
     std::deque<std::pair<std::uint64_t, eventlog::ThreadId>> finished_;  // by when they finished
     std::uint64_t expires_at_ = ~std::uint64_t{0};                       // the first one's grace ends (none: never)
 };
