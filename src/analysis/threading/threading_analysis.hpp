@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <memory_resource>
 #include <unordered_map>
 #include <vector>
 
@@ -102,7 +103,10 @@ private:
         std::uint64_t time;
     };
     std::optional<PendingDone> census_candidate_;
-    std::unordered_map<eventlog::ThreadId, ThreadTrack> threads_;  // live threads
+    // Live threads. Their nodes come from a pool: a log may start and finish millions of
+    // threads, each a node made and freed.
+    std::pmr::unsynchronized_pool_resource thread_nodes_;
+    std::pmr::unordered_map<eventlog::ThreadId, ThreadTrack> threads_{&thread_nodes_};
     // The tracks of recently seen live threads: a scheduler event (tens of millions) finds
     // its thread without hashing. The map's elements never move; an erased one leaves here first.
     util::RecentIds<ThreadTrack*> recent_;
