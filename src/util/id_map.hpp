@@ -95,20 +95,24 @@ private:
 };
 
 // A set of such ids: a bit per id while they stay dense (a hash node costs 300 times as much),
-// a hash set for the far ones. Ids the bitmap later grows over stay in the hash set.
+// a hash set for the far ones. When the bitmap grows over ids of the hash set they move into
+// it, so an id within the bitmap is answered by its bit alone (a set of few ids among millions
+// is asked about every id: a hash lookup each would miss the cache).
 class IdSet {
 public:
     bool contains(std::uint32_t id) const {
-        if (id < bits_.size() && bits_[id]) return true;
+        if (id < bits_.size()) return bits_[id];
         return !sparse_.empty() && sparse_.contains(id);
     }
     // True when the id was not in the set.
     bool insert(std::uint32_t id) {
         if (contains(id)) return false;
         ++size_;
-        if (id < bits_.size() || dense_enough(id)) {
-            if (id >= bits_.size())
-                bits_.resize(std::max<std::size_t>(std::size_t{id} + 1, bits_.size() + bits_.size() / 2), false);
+        ++inserted_;
+        if (id < bits_.size()) {
+            bits_[id] = true;
+        } else if (dense_enough(id)) {
+            grow(std::max<std::size_t>(std::size_t{id} + 1, bits_.size() + bits_.size() / 2));
             bits_[id] = true;
         } else {
             sparse_.insert(id);
@@ -117,7 +121,8 @@ public:
     }
     // True when the id was in the set. The bitmap keeps its size.
     bool erase(std::uint32_t id) {
-        if (id < bits_.size() && bits_[id]) {
+        if (id < bits_.size()) {
+            if (!bits_[id]) return false;
             bits_[id] = false;
         } else if (sparse_.empty() || sparse_.erase(id) == 0) {
             return false;
@@ -128,12 +133,27 @@ public:
     std::size_t size() const { return size_; }
 
 private:
-    // The bitmap may take up to 16 bytes per id in the set, plus 8 KiB.
-    bool dense_enough(std::uint32_t id) const { return std::size_t{id} < 128 * size_ + 65536; }
+    // The bitmap may take up to 16 bytes per id ever inserted, plus 8 KiB: by insertions, not
+    // the size, so that a set that keeps few ids at a time (they come and go) still gets one.
+    bool dense_enough(std::uint32_t id) const { return std::size_t{id} < 128 * inserted_ + 65536; }
+
+    // The bitmap spans ids below `n` from now on: the hash set's ids there move into it.
+    void grow(std::size_t n) {
+        bits_.resize(n, false);
+        for (auto it = sparse_.begin(); it != sparse_.end();) {
+            if (*it < n) {
+                bits_[*it] = true;
+                it = sparse_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
 
     std::vector<bool> bits_;
     std::unordered_set<std::uint32_t> sparse_;
     std::size_t size_ = 0;
+    std::size_t inserted_ = 0;  // insertions ever (erased ones included)
 };
 
 }  // namespace el2fx::util

@@ -100,7 +100,7 @@ BOOST_AUTO_TEST_CASE(id_set_dense_far_and_grown_over) {
     BOOST_TEST(s.insert(65'535));      // within the first bitmap
     BOOST_TEST(s.insert(10'000'000));  // far: the hash set
     BOOST_TEST(s.insert(4'000'000'000u));
-    // Many dense ids: the bitmap grows over 10,000,000, which stays where it was put.
+    // Many dense ids: the bitmap grows over 10,000,000, which moves into it.
     for (std::uint32_t id = 1; id < 100'000; ++id)
         if (id != 65'535) BOOST_TEST_REQUIRE(s.insert(id));
     for (std::uint32_t id = 100'000; id < 10'000'100; id += 97) s.insert(id);
@@ -131,13 +131,27 @@ BOOST_AUTO_TEST_CASE(id_set_erases_where_each_id_lives) {
     BOOST_TEST(s.erase(4'000'000'000u));
     BOOST_TEST(!s.contains(4'000'000'000u));
     BOOST_TEST(s.size() == 0u);
-    // A far id the bitmap grows over stays in the hash set, and is erased from there.
+    // A far id the bitmap grows over moves into it, and is erased from there.
     BOOST_TEST(s.insert(10'000'000));
     for (std::uint32_t id = 0; id < 10'000'100; id += 97) s.insert(id);
     BOOST_TEST(s.erase(10'000'000));
     BOOST_TEST(!s.contains(10'000'000));
     BOOST_TEST(s.insert(10'000'000));  // again, after the erase
     BOOST_TEST(s.contains(10'000'000));
+}
+
+BOOST_AUTO_TEST_CASE(id_set_of_few_ids_at_a_time_still_gets_its_bitmap) {
+    // Ids come and go, a few at a time, counting up: the bitmap follows the insertions, so
+    // they are answered by their bits, not by a hash set.
+    IdSet s;
+    for (std::uint32_t id = 0; id < 1'000'000; id += 8) {
+        BOOST_TEST_REQUIRE(s.insert(id));
+        if (id >= 64) BOOST_TEST_REQUIRE(s.erase(id - 64));
+    }
+    BOOST_TEST(s.size() == 8u);
+    BOOST_TEST(s.contains(999'992));
+    BOOST_TEST(!s.contains(999'928));
+    BOOST_TEST(!s.contains(999'993));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
