@@ -33,8 +33,9 @@ struct FoldedSample {
     std::uint64_t weight;
     StackHandle stack;
 };
-// Folded threads' samples reach one track out of time order: they are sorted in chunks
-// of this many, each added as one time-ordered run (the profile merges the runs).
+// Folded threads' samples reach one track out of time order: they are sorted (and those of
+// one time and stack merged) in chunks of this many, each added as one time-ordered run (the
+// profile merges the runs).
 constexpr std::size_t kFoldedChunk = 1 << 16;
 
 }  // namespace
@@ -59,8 +60,22 @@ struct ThreadingMapper::Parts {
     // One track for many threads: samples go in as time-ordered runs.
     void flush_folded() {
         if (folded_buffer.empty()) return;
-        std::stable_sort(folded_buffer.begin(), folded_buffer.end(),
-                         [](const FoldedSample& a, const FoldedSample& b) { return a.time < b.time; });
+        // Samples of one time and stack are one sample of their summed weight: the same call
+        // tree, and the shared track has no activity graph to tell them apart. Folded threads
+        // without their names share their stacks, so millions of short-lived threads' samples
+        // come down to a few per tick.
+        std::sort(folded_buffer.begin(), folded_buffer.end(), [](const FoldedSample& a, const FoldedSample& b) {
+            return a.time != b.time ? a.time < b.time : a.stack < b.stack;
+        });
+        std::size_t kept = 0;
+        for (std::size_t i = 1; i < folded_buffer.size(); ++i) {
+            FoldedSample& last = folded_buffer[kept];
+            if (folded_buffer[i].time == last.time && folded_buffer[i].stack == last.stack)
+                last.weight += folded_buffer[i].weight;
+            else
+                folded_buffer[++kept] = folded_buffer[i];
+        }
+        folded_buffer.erase(folded_buffer.begin() + static_cast<std::ptrdiff_t>(kept + 1), folded_buffer.end());
         for (const FoldedSample& i : folded_buffer) {
             // CPU deltas of different threads must not be added up as one thread's:
             // the shared track gets weights and stacks, not activity.
