@@ -204,6 +204,84 @@ BOOST_AUTO_TEST_CASE(many_short_lived_threads_fold_into_one_track) {
     BOOST_TEST(parse(convert_to_json(log, few).json)["threads"].Size() == 1u + 1u + 3u + 1u);
 }
 
+// Folded threads without their names share their stacks: their samples of one tick and
+// stack are one sample of the summed weight, the same call tree as one sample each.
+BOOST_AUTO_TEST_CASE(folded_threads_without_names_share_samples_of_one_time_and_stack) {
+    using namespace eventlog;
+    EventlogBuilder b;
+    b.declare_block_marker().declare<CreateThread>().declare<RunThread>().declare<StopThread>();
+    // 20,000 threads over 8 ms, each blocked for 2.5 ms of it: hundreds at each tick of the
+    // 1 ms timer, in two states.
+    struct Step {
+        std::uint64_t time;
+        std::uint32_t thread;
+        int kind;  // 0 created, 1 runs, 2 blocked or yielding, 3 runs again, 4 finished
+    };
+    std::vector<Step> steps;
+    for (std::uint32_t id = 1; id <= 20000; ++id) {
+        const std::uint64_t t = 10 + 300 * std::uint64_t{id};
+        for (int kind = 0; kind < 5; ++kind)
+            steps.push_back({t + (kind < 3 ? kind * 20 : 2'500'000 + kind * 20), id, kind});
+    }
+    std::stable_sort(steps.begin(), steps.end(), [](const Step& x, const Step& y) { return x.time < y.time; });
+    b.begin_block(1, 0);
+    for (const Step& s : steps) {
+        switch (s.kind) {
+            case 0: b.event(s.time, CreateThread{s.thread}); break;
+            case 1:
+            case 3: b.event(s.time, RunThread{s.thread}); break;
+            case 2: b.event(s.time, StopThread{s.thread, s.thread % 3 ? std::uint16_t{4} : std::uint16_t{3}, 0}); break;
+            default: b.event(s.time, StopThread{s.thread, 5, 0}); break;
+        }
+    }
+    b.end_block();
+    TempDir dir;
+    std::string log = (dir.path / "folded.eventlog").string();
+    std::ofstream(log, std::ios::binary) << b.finish();
+
+    // The shared track's samples: weight by (time, stack name), and how many there are.
+    auto folded = [&](const convert::ConvertOptions& options) {
+        Converted c = convert_to_json(log, options);
+        BOOST_TEST(check::validate_profile(c.json).empty());
+        auto d = parse(c.json);
+        std::map<std::pair<double, std::string>, std::int64_t> weights;
+        std::size_t samples = 0;
+        const auto& shared = d["shared"];
+        for (const auto& th : d["threads"].GetArray()) {
+            if (std::string(th["name"].GetString()) != "other threads") continue;
+            const auto& s = th["samples"];
+            double time = 0;
+            for (rapidjson::SizeType i = 0; i < s["length"].GetUint(); ++i) {
+                time += s["timeDeltas"][i].GetDouble();
+                // The leaf frame's name: the stacks of two profiles differ in index, not in name.
+                const auto stack = s["stack"][i].GetUint();
+                const auto frame = shared["stackTable"]["frame"][stack].GetUint();
+                const auto func = shared["frameTable"]["func"][frame].GetUint();
+                const std::string name = shared["stringArray"][shared["funcTable"]["name"][func].GetUint()].GetString();
+                weights[{std::round(time * 1e6) / 1e6, name}] += s["weight"][i].GetInt64();
+                ++samples;
+            }
+        }
+        return std::pair(weights, samples);
+    };
+    convert::ConvertOptions small;
+    small.max_profile_bytes = 400'000;  // too small for 20,000 names
+    const auto [merged, merged_count] = folded(small);
+    BOOST_TEST(merged_count > 0u);
+    BOOST_TEST(merged_count < 200u);  // a few ticks times a few stacks, not 20,000 threads' samples
+    std::int64_t total = 0;
+    for (const auto& [key, weight] : merged) total += weight;
+    BOOST_TEST(total > 0);
+
+    // With their names each thread has stacks of its own: one sample or more each, and the
+    // same weight at each time and leaf.
+    const auto [named, named_count] = folded({});
+    BOOST_TEST(named_count >= 20000u - 64u);  // but those on tracks of their own
+    std::map<std::pair<double, std::string>, std::int64_t> leaves;
+    for (const auto& [key, weight] : named) leaves[key] += weight;
+    BOOST_TEST((leaves == merged));
+}
+
 BOOST_AUTO_TEST_CASE(failed_conversion_leaves_no_output_file) {
     TempDir dir;
     std::string bad = (dir.path / "bad.eventlog").string();
