@@ -102,7 +102,7 @@ class IdSet {
 public:
     bool contains(std::uint32_t id) const {
         if (id < bits_.size()) return bits_[id];
-        return !sparse_.empty() && sparse_.contains(id);
+        return id <= sparse_max_ && !sparse_.empty() && sparse_.contains(id);
     }
     // True when the id was not in the set.
     bool insert(std::uint32_t id) {
@@ -116,6 +116,7 @@ public:
             bits_[id] = true;
         } else {
             sparse_.insert(id);
+            sparse_max_ = std::max(sparse_max_, id);
         }
         return true;
     }
@@ -154,6 +155,9 @@ private:
     std::unordered_set<std::uint32_t> sparse_;
     std::size_t size_ = 0;
     std::size_t inserted_ = 0;  // insertions ever (erased ones included)
+    // No id of the hash set is above it (the largest ever put there): the ids counting up past
+    // every one in the set, the usual question, need no hash lookup.
+    std::uint32_t sparse_max_ = 0;
 };
 
 }  // namespace el2fx::util
