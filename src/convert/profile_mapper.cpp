@@ -61,9 +61,9 @@ struct ThreadingMapper::Parts {
     void flush_folded() {
         if (folded_buffer.empty()) return;
         // Samples of one time and stack are one sample of their summed weight: the same call
-        // tree, and the shared track has no activity graph to tell them apart. Folded threads
-        // without their names share their stacks, so millions of short-lived threads' samples
-        // come down to a few per tick.
+        // tree and category totals (the activity graph weighs samples alike; only the order of
+        // those at one instant differs). Folded threads without their names share their
+        // stacks, so millions of short-lived threads' samples come down to a few per tick.
         std::sort(folded_buffer.begin(), folded_buffer.end(), [](const FoldedSample& a, const FoldedSample& b) {
             return a.time != b.time ? a.time < b.time : a.stack < b.stack;
         });
@@ -152,9 +152,9 @@ void ThreadingMapper::thread_sample(ThreadId id, const analysis::Sample<ThreadAc
         return;
     }
     if (!m.layout.folded_track()) return;
-    // The shared track has no activity graph, only weights for the call tree: its samples
-    // sit on the timer's grid (an off-CPU group's ends move by less than half an interval),
-    // which keeps the many threads' times cheap to store.
+    // The shared track carries no CPU deltas, only weights (threads' deltas do not add up as
+    // one thread's): its samples sit on the timer's grid (an off-CPU group's ends move by less
+    // than half an interval), which keeps the many threads' times cheap to store and merge.
     const std::uint64_t interval = m.ctx.options.sampling_interval_ns;
     const std::uint64_t on_grid = (s.time + interval / 2) / interval * interval;
     m.folded_buffer.push_back({on_grid, s.weight, m.stacks->folded_stack(id, s.key)});
