@@ -6,9 +6,8 @@
 // on the threads' timing: the same profile gives the same file (block_deflater.hpp: igzip when
 // the build has it, zlib otherwise).
 //
-// Compressing was the longest part of writing a large profile (zlib ran 35 % longer than the
-// JSON writer feeding it); with the work split, the writer sets the pace, and igzip takes
-// less than a third of zlib's time.
+// Compressing was the longest part of writing a large profile (longer than the JSON writer
+// feeding it); with the work split, the writer sets the pace (figures: the README).
 #pragma once
 
 #include <condition_variable>
