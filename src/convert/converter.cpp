@@ -12,6 +12,7 @@
 #include "analysis/run/thread_catalog.hpp"
 #include "eventlog/byte_source.hpp"
 #include "eventlog/event_prefetcher.hpp"
+#include "eventlog/split_prefetcher.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "fxprof/output_file.hpp"
 #include "pass/pass_plan.hpp"
@@ -71,7 +72,8 @@ struct RunPlacement {
 // several runs in one profile). In a log with few threads, the wake-ups too, but for each
 // thread's earliest; should the census have to forget threads after all, it is taken again
 // without counting them. Should a pass that counts meet any problem after all, the census is
-// taken again of every event. Of a window, it sets the bounds and where the second pass starts.
+// taken again of every event. A pass that counts is bound by the reading, which two workers
+// then share (SplitPrefetcher). Of a window, it sets the bounds and where the second pass starts.
 [[gnu::noinline]] run::RunCensus take_census(eventlog::TimeOrderedReader& reader, ConvertOptions& options,
                                              const redaction::RewriteOptions& rewriting, ConversionReport& report,
                                              std::optional<window::WindowStart>& window_start) {
@@ -94,19 +96,27 @@ struct RunPlacement {
         try {
             run::RunCensusCollector collector(options.include_env, limits);
             if (counting == Counting::gc_and_wakeups) collector.counts_wakeups_elsewhere();
-            std::optional<eventlog::EventPrefetcher> prefetcher;  // not movable: made in place
-            if (counting != Counting::none)
-                prefetcher.emplace(reader, first_pass,
-                                   eventlog::EventPrefetcher::CountOnly{&plan.counted_only, collector.repeats()});
-            else
-                prefetcher.emplace(reader, first_pass);
-            eventlog::EventPrefetcher& events = *prefetcher;
-            events.report_worker_cpu(&reader_cpu);
-            if (planned) events.leave_undecoded(~plan.decoded);
             redaction::EventRewriter rewriter(rewriting);
             window::EventWindow window(options.window.spec);  // both passes: the same window (src/window)
-            while (const eventlog::Event* next = window.next(events)) collector.handle(rewriter.apply(*next));
-            census = collector.finish(events.counted());
+            const auto take = [&](auto& events) {
+                events.report_worker_cpu(&reader_cpu);
+                if (planned) events.leave_undecoded(~plan.decoded);
+                while (const eventlog::Event* next = window.next(events)) collector.handle(rewriter.apply(*next));
+                census = collector.finish(events.counted());
+            };
+            // Not movable: made in place.
+            std::optional<eventlog::SplitPrefetcher> split;
+            std::optional<eventlog::EventPrefetcher> prefetcher;
+            if (counting != Counting::none && eventlog::SplitPrefetcher::worthwhile(reader))
+                take(split.emplace(reader, first_pass, plan.counted_only,
+                                   std::array{collector.repeats(), collector.repeats()}));
+            else if (counting != Counting::none)
+                take(prefetcher.emplace(reader, first_pass,
+                                        eventlog::EventPrefetcher::CountOnly{&plan.counted_only, collector.repeats()}));
+            else
+                take(prefetcher.emplace(reader, first_pass));
+            split.reset();  // the workers' CPU time is reported once they stopped (and a part's problems)
+            prefetcher.reset();
             if (options.window.spec.active()) {
                 options.window.bounds = window.bounds();
                 // Skipping to the start by (time, offset) gives what this pass read only if the
@@ -115,7 +125,6 @@ struct RunPlacement {
                     report.diagnostics.count(Diagnostic::reorder_window_exceeded) == 0)
                     window_start = window.take_start_state();
             }
-            prefetcher.reset();  // its worker's CPU time is reported once it stopped
         } catch (const run::CensusNeedsEveryWakeup&) {
             report.timings.census_cpu.reader += reader_cpu;
             continue;  // counting the GC events only

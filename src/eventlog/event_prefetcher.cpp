@@ -48,13 +48,18 @@ EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnos
                                  std::size_t batch_events)
     : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, count_only.tags, count_only.repeats) {}
 
+EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, CountOnly count_only,
+                                 EventPrefetcher& other, std::size_t batch_events)
+    : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt, count_only.tags, count_only.repeats, &other) {}
+
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
                                  std::optional<OrderKey> from, const TagSet* count_only,
-                                 std::span<RepeatFilter* const> repeats)
+                                 std::span<RepeatFilter* const> repeats, EventPrefetcher* other)
     : reader_(reader),
       header_(reader.header()),
       diagnostics_(diagnostics),
-      batch_events_(std::max<std::size_t>(1, batch_events)) {
+      batch_events_(std::max<std::size_t>(1, batch_events)),
+      other_(other) {
     reader_.restart(reader_diagnostics_, from);
     if (count_only) reader_.count_only(*count_only, repeats);  // before the worker starts
     for (std::size_t i = 0; i < kBatches; ++i) {
@@ -114,32 +119,31 @@ void EventPrefetcher::run() {
     }
 }
 
+[[gnu::always_inline]] inline bool EventPrefetcher::add(Batch& batch, std::size_t& used, const RawRecord& record) {
+    if (record.size > kMaxRecordBytes)  // framing cannot give one; never write past the batch
+        throw Error("record larger than any eventlog record", {{}, record.offset, {}});
+    copy_record(batch.bytes.get() + used, record.bytes, record.size);
+    Record& r = batch.records[batch.size++];  // field by field: no struct copy through the stack
+    r.offset = record.offset;
+    r.time = record.time;
+    r.size = record.size;
+    r.cap = record.cap.value_or(kGlobalCap);
+    used += record.size;
+    return batch.size < batch_events_ && kBatchBytes - used >= kMaxRecordBytes;
+}
+
 // Frames records in time order and copies their bytes into the batch.
 void EventPrefetcher::fill(Batch& batch) {
     batch.size = 0;
     batch.diagnostics.clear();
     batch.last = false;
     batch.failure = nullptr;
+    if (other_) return fill_merging(batch);
     std::size_t used = 0;
-    const auto room = [&] { return batch.size < batch_events_ && kBatchBytes - used >= kMaxRecordBytes; };
-    const auto add = [&](const RawRecord& record) {
-        if (record.size > kMaxRecordBytes)  // framing cannot give one; never write past the batch
-            throw Error("record larger than any eventlog record", {{}, record.offset, {}});
-        copy_record(batch.bytes.get() + used, record.bytes, record.size);
-        Record& r = batch.records[batch.size++];  // field by field: no struct copy through the stack
-        r.offset = record.offset;
-        r.time = record.time;
-        r.size = record.size;
-        r.cap = record.cap.value_or(kGlobalCap);
-        used += record.size;
-    };
     try {
-        while (room()) {
+        for (bool room = true; room;) {
             // Most records come in runs of one block's, with nothing between them to note.
-            if (reader_.next_records_of_block([&](const RawRecord& record) {
-                    add(record);
-                    return room();
-                }))
+            if (reader_.next_records_of_block([&](const RawRecord& record) { return room = add(batch, used, record); }))
                 continue;
             const RawRecord* record = reader_.next_record();
             if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
@@ -148,7 +152,69 @@ void EventPrefetcher::fill(Batch& batch) {
                 batch.counted = reader_.counted();
                 return;
             }
-            add(*record);
+            room = add(batch, used, *record);
+        }
+    } catch (...) {
+        if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
+        batch.failure = std::current_exception();
+        batch.last = true;
+        batch.counted = reader_.counted();
+    }
+}
+
+namespace {
+bool before(const RawRecord& r, const OrderKey& key) {
+    return r.time < key.time || (r.time == key.time && r.offset < key.offset);
+}
+}  // namespace
+
+// As fill(), merging the reader's records with other_'s: runs of each, while they come
+// before the other side's next.
+void EventPrefetcher::fill_merging(Batch& batch) {
+    std::size_t used = 0;
+    try {
+        for (bool room = true; room;) {
+            if (!has_pending_ && !reader_done_) {
+                const RawRecord* record = reader_.next_record();
+                if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
+                if (record)
+                    pending_ = *record;  // its bytes stay in place until the reader's next call
+                else
+                    reader_done_ = true;
+                has_pending_ = record != nullptr;
+            }
+            std::optional<OrderKey> theirs = other_->peek();
+            if (has_pending_ && (!theirs || before(pending_, *theirs))) {
+                has_pending_ = false;
+                if (!(room = add(batch, used, pending_))) break;
+                reader_.next_records_of_block([&](const RawRecord& record) {
+                    if (theirs && !before(record, *theirs)) {
+                        pending_ = record;
+                        has_pending_ = true;
+                        return false;
+                    }
+                    return room = add(batch, used, record);
+                });
+                if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
+                continue;
+            }
+            if (theirs) {
+                RawRecord record;
+                do {
+                    other_->take_record(record);
+                    room = add(batch, used, record);
+                    if (!room) break;
+                    theirs = other_->peek();
+                } while (theirs && (!has_pending_ || !before(pending_, *theirs)));
+                continue;
+            }
+            other_->next();  // both at their end: the other's error, if any, is thrown
+            batch.last = true;
+            batch.counted = reader_.counted();
+            const CountedRecords& counted = other_->counted();
+            for (std::size_t tag = 0; tag < CountedRecords::kTags; ++tag) batch.counted.by_tag[tag] += counted.by_tag[tag];
+            batch.counted.latest_time = std::max(batch.counted.latest_time, counted.latest_time);
+            return;
         }
     } catch (...) {
         if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);

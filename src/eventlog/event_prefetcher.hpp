@@ -15,6 +15,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <thread>
 #include <vector>
@@ -54,6 +55,12 @@ public:
     };
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, CountOnly count_only,
                     std::size_t batch_events = kBatchEvents);
+    // The same, but the worker also takes the records `other` gives (its own reader's, of other
+    // ranges of the same log, on its own worker) and merges them with its reader's by (time,
+    // offset): it is `other`'s consumer, and `other` must outlive it. Its diagnostics go to
+    // `other`'s consumer's Diagnostics, counted on this worker (SplitPrefetcher).
+    EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, CountOnly count_only, EventPrefetcher& other,
+                    std::size_t batch_events = kBatchEvents);
     // Stops the worker, whether or not every event was taken; then writes the CPU seconds the
     // worker used (the merge) to `*seconds`, if report_worker_cpu() asked for it.
     ~EventPrefetcher();
@@ -72,6 +79,22 @@ public:
     // The same, but records stamped before `skip.before` whose type `skip.wanted` does not
     // hold are passed over without being decoded (a window's prelude wants few types).
     const Event* next(SkipBefore& skip);
+
+    // Where the event next() gives next stands in time order, or nullopt where next() gives
+    // the end or throws the reader's error. It may take the next batch: the event next() gave
+    // last is then no longer valid (SplitPrefetcher asks before it takes the next event).
+    std::optional<OrderKey> peek() {
+        for (;;) {
+            if (reading_) {
+                if (position_ < reading_->size) {
+                    const Record& r = reading_->records[position_];
+                    return OrderKey{r.time, r.offset};
+                }
+                if (reading_->last) return std::nullopt;
+            }
+            take_next_batch();
+        }
+    }
 
     // With CountOnly: what the reader counted instead of giving, once next() gave nullptr
     // (nothing before).
@@ -110,9 +133,24 @@ private:
 
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
                     std::optional<OrderKey> from, const TagSet* count_only = nullptr,
-                    std::span<RepeatFilter* const> repeats = {});
+                    std::span<RepeatFilter* const> repeats = {}, EventPrefetcher* other = nullptr);
     void run();  // the worker
     void fill(Batch& batch);
+    void fill_merging(Batch& batch);  // with other_
+    // Copies `record` into `batch` after its `used` bytes; whether there is room for another.
+    bool add(Batch& batch, std::size_t& used, const RawRecord& record);
+    // As its consumer (other_'s worker): the record peek() told of, undecoded; valid until the
+    // next call.
+    void take_record(RawRecord& out) {
+        if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare
+        const Record& r = reading_->records[position_++];
+        out.bytes = reading_->bytes.get() + at_;
+        out.size = r.size;
+        out.offset = r.offset;
+        out.time = r.time;
+        out.cap = r.capability();
+        at_ += r.size;
+    }
     void note_diagnostics(Batch& batch);
     void take_next_batch();
     void leave_payload(const std::uint8_t* bytes, const Record& r, std::uint16_t tag);  // leave_undecoded()'s
@@ -137,6 +175,9 @@ private:
     Diagnostics noted_;
     double worker_cpu_ = 0;     // its CPU seconds, once run() returned
     double* worker_cpu_to_ = nullptr;  // the consumer's: where the destructor reports it
+    EventPrefetcher* other_ = nullptr;  // the records merged with the reader's (fill_merging())
+    RawRecord pending_;                 // the reader's next, taken while other_'s came first
+    bool has_pending_ = false, reader_done_ = false;
 
     // Shared, under the mutex. Four batches: the one the consumer reads, the one the worker
     // fills, the rest ready or free.

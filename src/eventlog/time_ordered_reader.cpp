@@ -30,6 +30,18 @@ TimeOrderedReader::TimeOrderedReader(InputFile& input, Diagnostics& diagnostics)
     });
 }
 
+TimeOrderedReader::TimeOrderedReader(const TimeOrderedReader& whole, std::size_t part, std::size_t parts)
+    : input_(whole.input_),
+      diagnostics_(whole.diagnostics_),
+      header_(whole.header_),
+      stream_end_(whole.stream_end_),
+      in_order_(whole.in_order_),
+      thread_creations_(whole.thread_creations_),
+      framing_(whole.header_) {
+    for (std::size_t i = part; i < whole.ranges_.size(); i += std::max<std::size_t>(parts, 1))
+        ranges_.push_back(whole.ranges_[i]);
+}
+
 TimeOrderedReader::~TimeOrderedReader() = default;
 
 void TimeOrderedReader::restart(Diagnostics& diagnostics, std::optional<OrderKey> from) {

@@ -43,6 +43,10 @@ public:
     // Indexes the whole input (pipes and FIFOs are first copied to an unlinked
     // temporary file). Throws el2fx::Error on a corrupt input.
     TimeOrderedReader(InputFile& input, Diagnostics& diagnostics);
+    // A reader of part `part` of `parts` of `whole`'s ranges: every parts-th in time order, from
+    // the part-th, without indexing again. Its passes give those ranges' records in time order;
+    // merged by (time, offset), the parts' records are the whole's (SplitPrefetcher).
+    TimeOrderedReader(const TimeOrderedReader& whole, std::size_t part, std::size_t parts);
     ~TimeOrderedReader();
 
     const Header& header() const { return header_; }

@@ -10,6 +10,7 @@
 
 #include "analysis/run/census_repeats.hpp"
 #include "eventlog/event_prefetcher.hpp"
+#include "eventlog/split_prefetcher.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "eventlog_builder.hpp"
 #include "eventlog_files.hpp"
@@ -511,4 +512,97 @@ BOOST_AUTO_TEST_CASE(counting_only_needs_the_start_of_a_pass_over_a_log_in_order
     BOOST_REQUIRE(!disordered.reader.in_order());
     disordered.reader.restart(d);
     BOOST_CHECK_THROW(disordered.reader.count_only(tags), Error);
+}
+
+// Two workers, each reading every other range, one merging the other's records with its own:
+// the consumer sees what one prefetcher of the whole reader gives, counted records included,
+// also where a batch ends between the two sides' records.
+BOOST_AUTO_TEST_CASE(a_split_pass_gives_what_one_reader_gives) {
+    TagSet fixed, variable;
+    fixed.set(RunThread::tag);
+    fixed.set(BlockMarker::tag);
+    variable.set(UserMessage::tag);
+    variable.set(StopThread::tag);
+    for (const TagSet& tags : {fixed, variable, TagSet{}})
+    for (std::uint32_t seed : {1u, 2u, 3u}) {
+        el2fx::testing::IndexedLog log(counting_log(seed));
+        TimeOrderedReader& reader = log.reader;
+        BOOST_REQUIRE(reader.in_order());
+        BOOST_REQUIRE(reader.ranges().size() > 4u);
+        const CountedPass by_reader = counted_by_reader(reader, tags);
+        // Each part's reader gives its ranges' records: the two together are the whole's.
+        std::size_t given_by_parts = 0;
+        for (std::size_t part = 0; part < SplitPrefetcher::kParts; ++part) {
+            TimeOrderedReader half(reader, part, SplitPrefetcher::kParts);
+            BOOST_TEST(half.ranges().size() >= reader.ranges().size() / 2);
+            given_by_parts += counted_by_reader(half, tags).given.size();
+        }
+        BOOST_TEST(given_by_parts == by_reader.given.size());
+        for (std::size_t batch : {std::size_t{1}, std::size_t{7}, EventPrefetcher::kBatchEvents}) {
+            Diagnostics pass;
+            SplitPrefetcher split(reader, pass, tags, {}, batch);
+            CountedPass prefetched;
+            while (const Event* e = split.next()) prefetched.given.push_back(without_diagnostics(seen(*e, pass)));
+            BOOST_TEST(!split.next());  // the end stays the end
+            prefetched.counted = split.counted();
+            BOOST_TEST((prefetched.given == by_reader.given), "batch of " << batch);
+            BOOST_TEST((prefetched.counted.by_tag == by_reader.counted.by_tag));
+            BOOST_TEST(prefetched.counted.latest_time == by_reader.counted.latest_time);
+            BOOST_TEST(pass.total() == 0u);
+        }
+    }
+}
+
+// Each part's filter gives what is new in its ranges: every wake-up one filter gives is
+// given, in the reader's order, and each one counted is of a thread whose earlier wake-up was.
+BOOST_AUTO_TEST_CASE(a_split_pass_gives_at_least_what_one_filter_gives) {
+    TagSet tags;
+    tags.set(RunThread::tag);
+    for (std::uint32_t seed : {1u, 2u, 3u}) {
+        el2fx::testing::IndexedLog log(wakeup_log(seed));
+        TimeOrderedReader& reader = log.reader;
+        const std::vector<Seen> all = every_record(reader);
+        el2fx::run::WakeupRepeats one(100);
+        const CountedPass by_reader = counted_by_reader(reader, tags, {&one});
+        for (std::size_t batch : {std::size_t{1}, EventPrefetcher::kBatchEvents}) {
+            Diagnostics pass;
+            el2fx::run::WakeupRepeats first(100), second(100);
+            SplitPrefetcher split(reader, pass, tags, {std::vector<RepeatFilter*>{&first}, {&second}}, batch);
+            CountedPass prefetched;
+            while (const Event* e = split.next()) prefetched.given.push_back(without_diagnostics(seen(*e, pass)));
+            prefetched.counted = split.counted();
+            TagSet with_wakeups = tags;
+            with_wakeups.set(WakeupThread::tag);
+            check_counted_pass(all, prefetched, with_wakeups);  // in order, the rest counted
+            std::set<std::uint64_t> offsets;
+            for (const Seen& s : prefetched.given) offsets.insert(s.offset);
+            for (const Seen& s : by_reader.given) BOOST_TEST(offsets.count(s.offset) == 1u, "batch of " << batch);
+            BOOST_TEST(prefetched.counted.by_tag[WakeupThread::tag] > 0u);
+        }
+    }
+}
+
+// A part's error (the file shrank after indexing) comes after the events before it, and the
+// end follows.
+BOOST_AUTO_TEST_CASE(a_split_pass_gives_a_parts_error) {
+    for (std::size_t cut : {3u, 2u}) {
+        el2fx::testing::IndexedLog log(counting_log(5));
+        TimeOrderedReader& reader = log.reader;
+        const std::size_t whole = every_record(reader).size();
+        BOOST_REQUIRE(::truncate(log.file.path.c_str(), static_cast<off_t>(reader.stream_end().bytes / cut)) == 0);
+        Diagnostics pass;
+        SplitPrefetcher split(reader, pass, TagSet{}, {});
+        std::size_t n = 0;
+        bool failed = false;
+        try {
+            while (split.next()) ++n;
+        } catch (const Error& e) {
+            failed = true;
+            BOOST_TEST(std::string(e.what()).find("changed while it was being read") != std::string::npos);
+        }
+        BOOST_TEST(failed);
+        BOOST_TEST(n > 0u);
+        BOOST_TEST(n < whole);
+        BOOST_TEST(!split.next());
+    }
 }

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <vector>
@@ -110,19 +111,19 @@ public:
     static pass::Interests interests();
     // What it needs given only while it is new (census_repeats.hpp), for a reader that counts
     // the rest in its place with interests().counts: spark counters, and wake-ups once
-    // counts_wakeups_elsewhere(). They live as long as the collector.
+    // counts_wakeups_elsewhere(). A set for one reader: each reader of a pass asks for its own
+    // (a reader of part of the log gives what is new in its part). They live as long as the
+    // collector.
     std::vector<eventlog::RepeatFilter*> repeats() {
-        std::vector<eventlog::RepeatFilter*> r{&spark_repeats_};
-        if (wakeup_repeats_) r.push_back(&*wakeup_repeats_);
-        return r;
+        Repeats& r = *repeats_.emplace_back(std::make_unique<Repeats>());
+        std::vector<eventlog::RepeatFilter*> filters{&r.sparks};
+        if (wakeups_elsewhere_) filters.push_back(&r.wakeups.emplace(limits_.forget_above));
+        return filters;
     }
     // Where the events come in time order, a reader may also count the wake-ups of each thread
     // but its earliest (WakeupRepeats): it must not forget threads then
     // (CensusNeedsEveryWakeup). Before repeats() is asked.
-    void counts_wakeups_elsewhere() {
-        wakeups_elsewhere_ = true;
-        wakeup_repeats_.emplace(limits_.forget_above);
-    }
+    void counts_wakeups_elsewhere() { wakeups_elsewhere_ = true; }
     // After the last event; `counted`: the events counted elsewhere (interests().counts).
     RunCensus finish(const eventlog::CountedRecords& counted = {});
 
@@ -161,8 +162,11 @@ private:
     std::optional<std::uint64_t> tick_interval_;
     CensusLimits limits_;
     bool wakeups_elsewhere_ = false;
-    SparkCounterRepeats spark_repeats_;
-    std::optional<WakeupRepeats> wakeup_repeats_;
+    struct Repeats {
+        SparkCounterRepeats sparks;
+        std::optional<WakeupRepeats> wakeups;
+    };
+    std::vector<std::unique_ptr<Repeats>> repeats_;  // a set per reader (repeats()); never moved
     std::size_t next_forgetting_;  // the catalog's size that triggers it
     std::size_t forget_at_;        // the ordinal that does: next_forgetting_, or never without limits
 };
