@@ -77,6 +77,14 @@ private:
         table.for_each(f, false);
         j_.end_array();
     }
+    // `key: [f(row), ...]` over rows kept in memory.
+    template <class Row, class F>
+    void kept_column(std::string_view k, const std::vector<Row>& rows, F&& f) {
+        j_.key(k);
+        j_.begin_array();
+        for (const Row& r : rows) f(r);
+        j_.end_array();
+    }
 
     // ---- the parts, each in its own file
     void write_meta();
@@ -98,8 +106,23 @@ private:
         std::vector<EncodedString> keys;
     };
 
+    // A table is written a column at a time, and each column read from the SpillStore (where
+    // most rows are, on file) would decode every row again: the rows of a table up to this
+    // size are kept as its first column reads them, and its other columns written from them.
+    // Larger tables are read once per column (bounded memory).
+    static constexpr std::size_t kKeptRows = std::size_t{1} << 18;
+    // A marker's columns but its data (MarkerRow's values live only during the callback).
+    struct KeptMarker {
+        std::int64_t start, end;
+        std::uint32_t name;
+        std::uint16_t category;
+        MarkerPhase phase;
+    };
+
     const Profile& p_;
     JsonEmitter& j_;
+    std::vector<SampleRow> kept_samples_;  // reused from thread to thread
+    std::vector<KeptMarker> kept_markers_;
     std::vector<EncodedSchema> encoded_schemas_;
     std::vector<std::uint32_t> order_;     // written position -> thread handle index
     std::vector<std::uint32_t> position_;  // thread handle index -> written position

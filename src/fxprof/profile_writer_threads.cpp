@@ -42,17 +42,27 @@ void ProfileWriter::write_thread(const Thread& t) {
 void ProfileWriter::write_samples(const Thread& t) {
     const SampleTable& s = t.samples;
     const std::size_t n = s.size();
+    const bool keep = n <= kKeptRows;
+    kept_samples_.clear();
+    // Each further column from the rows kept, or from the table again.
+    const auto samples_column = [&](std::string_view k, auto&& f) {
+        if (keep)
+            kept_column(k, kept_samples_, f);
+        else
+            rows_column(k, s, f);
+    };
 
     j_.key(key::samples);
     j_.begin_object();
     rows_column(key::stack, s, [&](const SampleRow& r) {
+        if (keep) kept_samples_.push_back(r);
         if (r.stack == SampleTable::kNoStack)
             j_.null();
         else
             j_.int64(r.stack);
     });
     std::int64_t previous = 0;
-    rows_column(key::timeDeltas, s, [&](const SampleRow& r) {
+    samples_column(key::timeDeltas, [&](const SampleRow& r) {
         j_.ms_from_ns(r.time - previous);
         previous = r.time;
     });
@@ -60,7 +70,7 @@ void ProfileWriter::write_samples(const Thread& t) {
         j_.key(key::weight);
         j_.null();
     } else {
-        rows_column(key::weight, s, [&](const SampleRow& r) {
+        samples_column(key::weight, [&](const SampleRow& r) {
             if (t.weight_type == WeightType::tracing_ms)
                 j_.ms_from_ns(r.weight);
             else
@@ -69,7 +79,7 @@ void ProfileWriter::write_samples(const Thread& t) {
     }
     string_field(key::weightType, v70::spelling(t.weight_type));
     if (s.has_cpu_delta()) {
-        rows_column(key::threadCPUDelta, s, [&](const SampleRow& r) {
+        samples_column(key::threadCPUDelta, [&](const SampleRow& r) {
             if (r.cpu_delta == SampleTable::kNoCpuDelta)
                 j_.null();
             else
@@ -101,9 +111,19 @@ void ProfileWriter::write_field_value(const MarkerField& f, const FieldValue& v)
 void ProfileWriter::write_markers(const Thread& t) {
     const MarkerTable& m = t.markers;
     const auto& schemas = p_.marker_schemas();
+    const bool keep = m.size() <= kKeptRows;
+    kept_markers_.clear();
+    // Each further column from the markers kept, or from the table again (without values).
+    const auto markers_column = [&](std::string_view k, auto&& f) {
+        if (keep)
+            kept_column(k, kept_markers_, f);
+        else
+            marker_column(k, m, [&](const MarkerRow& r) { f(KeptMarker{r.start, r.end, r.name, r.category, r.phase}); });
+    };
     j_.key(key::markers);
     j_.begin_object();
     rows_column(key::data, m, [&](const MarkerRow& r) {
+        if (keep) kept_markers_.push_back(KeptMarker{r.start, r.end, r.name, r.category, r.phase});
         if (r.schema == MarkerTable::kNoSchema) {
             j_.null();
             return;
@@ -122,21 +142,21 @@ void ProfileWriter::write_markers(const Thread& t) {
         }
         j_.end_object();
     });
-    marker_column(key::name, m, [&](const MarkerRow& r) { j_.uint64(r.name); });
-    marker_column(key::startTime, m, [&](const MarkerRow& r) {
+    markers_column(key::name, [&](const KeptMarker& r) { j_.uint64(r.name); });
+    markers_column(key::startTime, [&](const KeptMarker& r) {
         if (r.phase == MarkerPhase::interval_end)
             j_.null();
         else
             j_.ms_from_ns(r.start);
     });
-    marker_column(key::endTime, m, [&](const MarkerRow& r) {
+    markers_column(key::endTime, [&](const KeptMarker& r) {
         if (r.phase == MarkerPhase::interval || r.phase == MarkerPhase::interval_end)
             j_.ms_from_ns(r.end);
         else
             j_.null();
     });
-    marker_column(key::phase, m, [&](const MarkerRow& r) { j_.uint64(static_cast<unsigned>(r.phase)); });
-    marker_column(key::category, m, [&](const MarkerRow& r) { j_.uint64(r.category); });
+    markers_column(key::phase, [&](const KeptMarker& r) { j_.uint64(static_cast<unsigned>(r.phase)); });
+    markers_column(key::category, [&](const KeptMarker& r) { j_.uint64(r.category); });
     length(m.size());
     j_.end_object();
 }

@@ -521,6 +521,86 @@ BOOST_AUTO_TEST_CASE(threads_and_processes) {
     BOOST_TEST(at(at(doc, "meta"), "keepProfileThreadOrder").GetBool());
 }
 
+// The writer keeps a table's rows as its first column reads them, up to a size, and reads a
+// larger table again for each column: both give every column in the same order, the samples
+// by time (stable), the markers as added.
+BOOST_AUTO_TEST_CASE(small_and_large_tables_give_every_column_alike) {
+    for (const std::size_t n : {std::size_t{1000}, (std::size_t{1} << 18) + 1000}) {
+        BOOST_TEST_CONTEXT(n << " rows") {
+            OneThread t;
+            Profile& p = t.p;
+            const StackHandle a = p.handle_for_stack(std::nullopt, t.frame("a"));
+            const StackHandle b = p.handle_for_stack(std::nullopt, t.frame("b"));
+            const StringHandle names[] = {p.handle_for_string("x"), p.handle_for_string("y")};
+            struct Added {
+                std::int64_t ms;
+                std::size_t order;
+            };
+            std::vector<Added> added;
+            std::string markers_start = "[", markers_end = "[", markers_name = "[", markers_phase = "[";
+            for (std::size_t i = 0; i < n; ++i) {
+                // Times in runs that go back now and then: several sorted runs to merge.
+                const auto when = static_cast<std::int64_t>(i % 5000 == 4999 ? i / 2 : i);
+                const std::optional<StackHandle> stack = i % 3 == 0 ? std::optional(a) : i % 3 == 1 ? std::optional(b) : std::nullopt;
+                p.add_sample(t.thread, ms(when), stack, CpuDelta::from_nanos(static_cast<std::int64_t>(i)),
+                             static_cast<std::int64_t>(i % 7 + 1));
+                added.push_back({when, i});
+                const std::string sep = i ? "," : "";
+                const std::string at = std::to_string(when);
+                switch (i % 4) {
+                    case 0:
+                        p.add_marker(t.thread, MarkerTiming::instant(ms(when)), names[0], Profile::default_category());
+                        markers_start += sep + at, markers_end += sep + "null";
+                        break;
+                    case 1:
+                        p.add_marker(t.thread, MarkerTiming::interval(ms(when), ms(when + 2)), names[1],
+                                     Profile::default_category());
+                        markers_start += sep + at, markers_end += sep + std::to_string(when + 2);
+                        break;
+                    case 2:
+                        p.add_marker(t.thread, MarkerTiming::interval_start(ms(when)), names[0], Profile::default_category());
+                        markers_start += sep + at, markers_end += sep + "null";
+                        break;
+                    default:
+                        p.add_marker(t.thread, MarkerTiming::interval_end(ms(when)), names[0], Profile::default_category());
+                        markers_start += sep + "null", markers_end += sep + at;
+                        break;
+                }
+                markers_name += sep + std::to_string(names[i % 4 == 1 ? 1 : 0].index());
+                markers_phase += sep + std::to_string(i % 4);
+            }
+            std::stable_sort(added.begin(), added.end(), [](const Added& x, const Added& y) { return x.ms < y.ms; });
+            std::string deltas = "[", stacks = "[", weights = "[", cpu = "[";
+            std::int64_t previous = 0;
+            for (std::size_t k = 0; k < added.size(); ++k) {
+                const std::string sep = k ? "," : "";
+                const std::size_t i = added[k].order;
+                deltas += sep + std::to_string(added[k].ms - previous);
+                previous = added[k].ms;
+                stacks += sep + (i % 3 == 0 ? std::to_string(a.index()) : i % 3 == 1 ? std::to_string(b.index()) : "null");
+                weights += sep + std::to_string(i % 7 + 1);
+                cpu += sep + std::to_string(i);
+            }
+            const auto doc = parse_json(profile_to_json(p));
+            const auto& thread = at(at(doc, "threads"), 0);
+            const auto& s = at(thread, "samples");
+            BOOST_TEST(to_text(at(s, "timeDeltas")) == deltas + "]");
+            BOOST_TEST(to_text(at(s, "stack")) == stacks + "]");
+            BOOST_TEST(to_text(at(s, "weight")) == weights + "]");
+            BOOST_TEST(to_text(at(s, "threadCPUDelta")) == cpu + "]");
+            BOOST_TEST(at(s, "length").GetUint64() == n);
+            const auto& m = at(thread, "markers");
+            BOOST_TEST(to_text(at(m, "startTime")) == markers_start + "]");
+            BOOST_TEST(to_text(at(m, "endTime")) == markers_end + "]");
+            BOOST_TEST(to_text(at(m, "name")) == markers_name + "]");
+            BOOST_TEST(to_text(at(m, "phase")) == markers_phase + "]");
+            BOOST_TEST(at(m, "category").Size() == n);
+            BOOST_TEST(at(m, "data").Size() == n);
+            BOOST_TEST(at(m, "length").GetUint64() == n);
+        }
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(counters)
