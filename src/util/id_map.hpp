@@ -102,7 +102,9 @@ class IdSet {
 public:
     bool contains(std::uint32_t id) const {
         if (id < bits_.size()) return bits_[id];
-        return id <= sparse_max_ && !sparse_.empty() && sparse_.contains(id);
+        if (id > sparse_max_ || sparse_.empty()) return false;
+        ++looked_up_;  // a hash lookup: the bitmap may grow over such ids (dense_enough)
+        return sparse_.contains(id);
     }
     // True when the id was not in the set.
     bool insert(std::uint32_t id) {
@@ -132,11 +134,20 @@ public:
         return true;
     }
     std::size_t size() const { return size_; }
+    // How many of its ids live in the hash set, and how often contains() asked it (tests).
+    std::size_t hashed() const { return sparse_.size(); }
+    std::size_t looked_up() const { return looked_up_; }
 
 private:
     // The bitmap may take up to 16 bytes per id ever inserted, plus 8 KiB: by insertions, not
     // the size, so that a set that keeps few ids at a time (they come and go) still gets one.
-    bool dense_enough(std::uint32_t id) const { return std::size_t{id} < 128 * inserted_ + 65536; }
+    // And a byte per hash lookup, up to 8 MiB: a set of few ids asked about many others (a
+    // thread's finish, of millions of threads) answers from its bits once it has grown over
+    // them.
+    static constexpr std::size_t kLookedUpBits = std::size_t{1} << 26;
+    bool dense_enough(std::uint32_t id) const {
+        return std::size_t{id} < 128 * inserted_ + std::min(8 * looked_up_, kLookedUpBits) + 65536;
+    }
 
     // The bitmap spans ids below `n` from now on: the hash set's ids there move into it.
     void grow(std::size_t n) {
@@ -155,6 +166,7 @@ private:
     std::unordered_set<std::uint32_t> sparse_;
     std::size_t size_ = 0;
     std::size_t inserted_ = 0;  // insertions ever (erased ones included)
+    mutable std::size_t looked_up_ = 0;  // contains() asked the hash set
     // No id of the hash set is above it (the largest ever put there): the ids counting up past
     // every one in the set, the usual question, need no hash lookup.
     std::uint32_t sparse_max_ = 0;

@@ -154,4 +154,26 @@ BOOST_AUTO_TEST_CASE(id_set_of_few_ids_at_a_time_still_gets_its_bitmap) {
     BOOST_TEST(!s.contains(999'993));
 }
 
+BOOST_AUTO_TEST_CASE(id_set_of_few_ids_asked_about_many_takes_them_into_its_bitmap) {
+    // A few far ids held a while each, and every id asked about as it goes by (a thread's
+    // finish among millions): the lookups let the bitmap grow over them, so nearly all are
+    // answered by their bits.
+    IdSet s;
+    for (std::uint32_t id = 1'000'000; id < 3'000'000; ++id) {
+        if (id % 1'000 == 0) {
+            BOOST_TEST_REQUIRE(s.insert(id));                           // a thread that got a sample
+            if (id >= 1'002'000) BOOST_TEST_REQUIRE(s.erase(id - 2'000));  // its grace is over
+        }
+        BOOST_TEST_REQUIRE(s.contains(id - 500) == (id % 1'000 == 500));  // an older one finishes
+    }
+    BOOST_TEST(s.size() == 2u);
+    BOOST_TEST(s.looked_up() < 2'000'000u / 4);  // the bitmap grew over most of them (every other, else)
+    BOOST_TEST(s.contains(2'999'000));
+    BOOST_TEST(!s.contains(2'997'000));
+    // Never asked about: far ids stay in the hash set.
+    IdSet few;
+    for (std::uint32_t id = 1'000'000; id < 3'000'000; id += 10'000) BOOST_TEST_REQUIRE(few.insert(id));
+    BOOST_TEST(few.hashed() > 100u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
