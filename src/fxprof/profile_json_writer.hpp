@@ -110,7 +110,7 @@ private:
     // most rows are, on file) would decode every row again: the rows of a table up to this
     // size are kept as its first column reads them, and its other columns written from them.
     // Larger tables are read once per column (bounded memory).
-    static constexpr std::size_t kKeptRows = std::size_t{1} << 18;
+    static constexpr std::size_t kKeptRows = std::size_t{1} << 17;  // 4 MiB of samples, 3 of markers
     // A marker's columns but its data (MarkerRow's values live only during the callback).
     struct KeptMarker {
         std::int64_t start, end;
