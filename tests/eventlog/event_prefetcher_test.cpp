@@ -372,6 +372,17 @@ CountedPass counted_by_reader(TimeOrderedReader& reader, const TagSet& tags,
     return pass;
 }
 
+// Tags a pass counts only: of fixed sizes (the usual framing step), and of a variable size
+// (the cursor's slow step).
+std::pair<TagSet, TagSet> counted_tag_sets() {
+    TagSet fixed, variable;
+    fixed.set(RunThread::tag);
+    fixed.set(BlockMarker::tag);
+    variable.set(UserMessage::tag);
+    variable.set(StopThread::tag);
+    return {fixed, variable};
+}
+
 }  // namespace
 
 // A pass that counts some tags only (the census's GC and heap events) gives every other record
@@ -379,12 +390,7 @@ CountedPass counted_by_reader(TimeOrderedReader& reader, const TagSet& tags,
 // capability's first are given, whatever their tag (also where a block's earliest record is
 // not its marker).
 BOOST_AUTO_TEST_CASE(counting_only_gives_the_other_records_and_counts_the_rest) {
-    // Fixed sizes (the usual framing step), and a variable size (the cursor's slow step).
-    TagSet fixed, variable;
-    fixed.set(RunThread::tag);
-    fixed.set(BlockMarker::tag);
-    variable.set(UserMessage::tag);
-    variable.set(StopThread::tag);
+    const auto [fixed, variable] = counted_tag_sets();
     for (const auto& [tags, main_tag] : {std::pair{fixed, RunThread::tag}, std::pair{variable, UserMessage::tag}})
     for (std::uint32_t seed : {1u, 2u, 3u}) {
         el2fx::testing::IndexedLog log(counting_log(seed));
@@ -518,11 +524,7 @@ BOOST_AUTO_TEST_CASE(counting_only_needs_the_start_of_a_pass_over_a_log_in_order
 // the consumer sees what one prefetcher of the whole reader gives, counted records included,
 // also where a batch ends between the two sides' records.
 BOOST_AUTO_TEST_CASE(a_split_pass_gives_what_one_reader_gives) {
-    TagSet fixed, variable;
-    fixed.set(RunThread::tag);
-    fixed.set(BlockMarker::tag);
-    variable.set(UserMessage::tag);
-    variable.set(StopThread::tag);
+    const auto [fixed, variable] = counted_tag_sets();
     for (const TagSet& tags : {fixed, variable, TagSet{}})
     for (std::uint32_t seed : {1u, 2u, 3u}) {
         el2fx::testing::IndexedLog log(counting_log(seed));
