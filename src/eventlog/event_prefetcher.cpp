@@ -155,10 +155,7 @@ void EventPrefetcher::fill(Batch& batch) {
             room = add(batch, used, *record);
         }
     } catch (...) {
-        if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
-        batch.failure = std::current_exception();
-        batch.last = true;
-        batch.counted = reader_.counted();
+        end_with_failure(batch);
     }
 }
 
@@ -217,11 +214,17 @@ void EventPrefetcher::fill_merging(Batch& batch) {
             return;
         }
     } catch (...) {
-        if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
-        batch.failure = std::current_exception();
-        batch.last = true;
-        batch.counted = reader_.counted();
+        end_with_failure(batch);
     }
+}
+
+// The batch ends with the error being handled (in a catch block): the reader's error, or the
+// other's (fill_merging()).
+void EventPrefetcher::end_with_failure(Batch& batch) {
+    if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
+    batch.failure = std::current_exception();
+    batch.last = true;
+    batch.counted = reader_.counted();
 }
 
 // What the reader counted since the last note belongs to the event about to be added.

@@ -137,6 +137,7 @@ private:
     void run();  // the worker
     void fill(Batch& batch);
     void fill_merging(Batch& batch);  // with other_
+    void end_with_failure(Batch& batch);
     // Copies `record` into `batch` after its `used` bytes; whether there is room for another.
     bool add(Batch& batch, std::size_t& used, const RawRecord& record);
     // As its consumer (other_'s worker): the record peek() told of, undecoded; valid until the
