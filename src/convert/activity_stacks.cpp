@@ -199,20 +199,36 @@ FrameHandle ActivityStacks::stopped_frame(analysis::OffCpuKind kind) {
 
 // The reason a thread stopped, under its kind's stack.
 StackHandle ActivityStacks::reason_stack(StackHandle stopped, const ThreadActivity& a) {
+    return p_.handle_for_stack(stopped, reason_frame(a).frame);
+}
+
+ActivityStacks::ReasonFrame& ActivityStacks::reason_frame(const ThreadActivity& a) {
     ReasonKey k{a.reason.status, a.reason.blocker};
     auto it = reason_frames_.find(k);
     if (it == reason_frames_.end())
-        it = reason_frames_.emplace(k, frame(reason_text(a), stopped_category(a.reason.status))).first;
-    return p_.handle_for_stack(stopped, it->second);
+        it = reason_frames_.emplace(k, ReasonFrame{frame(reason_text(a), stopped_category(a.reason.status)), {}}).first;
+    return it->second;
+}
+
+// A folded thread's stack without its name: the same stacks as activity_stack's under the
+// anonymous root, made in the same order, each once.
+StackHandle ActivityStacks::anonymous_stack(const ThreadActivity& a) {
+    if (!anonymous_root_) anonymous_root_ = p_.handle_for_stack(std::nullopt, frame("a folded thread", other_));
+    if (a.state == ThreadState::running) {
+        if (!anonymous_running_) anonymous_running_ = p_.handle_for_stack(*anonymous_root_, running_frame());
+        return *anonymous_running_;
+    }
+    auto& stopped = anonymous_stopped_[static_cast<std::size_t>(stopped_kind(a))];
+    if (!stopped) stopped = p_.handle_for_stack(*anonymous_root_, stopped_frame(stopped_kind(a)));
+    ReasonFrame& reason = reason_frame(a);
+    if (!reason.anonymous) reason.anonymous = p_.handle_for_stack(*stopped, reason.frame);
+    return *reason.anonymous;
 }
 
 // A folded thread's stack: its name, then what it did. Its stacks down to "Running" and
 // each kind of stop are kept, to look up only the reason for each sample.
 StackHandle ActivityStacks::folded_stack(ThreadId id, const ThreadActivity& a) {
-    if (!ctx_.options.folded_thread_names) {  // the output budget's choice: one root for them all
-        if (!anonymous_root_) anonymous_root_ = p_.handle_for_stack(std::nullopt, frame("a folded thread", other_));
-        return activity_stack(a, *anonymous_root_);
-    }
+    if (!ctx_.options.folded_thread_names) return anonymous_stack(a);  // the output budget's choice
     PerThread* t = per_thread(id);
     if (!t) return activity_stack(a, p_.handle_for_stack(std::nullopt, frame(ctx_.thread_name(id), other_)));
     if (!t->folded_root) t->folded_root = thread_owned_stack(std::nullopt, thread_frame(*t, id));

@@ -80,6 +80,12 @@ private:
     fxprof::FrameHandle running_frame();
     fxprof::FrameHandle stopped_frame(analysis::OffCpuKind kind);
     fxprof::StackHandle reason_stack(fxprof::StackHandle stopped, const analysis::ThreadActivity& a);
+    struct ReasonFrame {
+        fxprof::FrameHandle frame;
+        std::optional<fxprof::StackHandle> anonymous;  // its stack under the anonymous root's kind of stop
+    };
+    ReasonFrame& reason_frame(const analysis::ThreadActivity& a);
+    fxprof::StackHandle anonymous_stack(const analysis::ThreadActivity& a);
     fxprof::CategoryHandle stopped_category(std::uint16_t status) const;
 
     ProfileContext& ctx_;
@@ -104,11 +110,14 @@ private:
         if (finished_forgotten_.contains(id)) forgotten_finished_.emplace_back(latest_finish_, id);
     }
     fxprof::CategoryHandle other_{0}, idle_{0}, running_{0}, gc_{0}, gc_wait_{0}, memory_{0};
-    std::optional<fxprof::StackHandle> anonymous_root_;  // folded threads without their names
+    // Folded threads without their names: the root and the stacks under it, kept (every sample
+    // of millions of threads asks for one).
+    std::optional<fxprof::StackHandle> anonymous_root_, anonymous_running_;
+    std::array<std::optional<fxprof::StackHandle>, analysis::kOffCpuKinds> anonymous_stopped_;  // by OffCpuKind
     std::array<fxprof::CategoryHandle, analysis::kOffCpuKinds> stopped_categories_;  // by OffCpuKind
     std::vector<PerThread> threads_;                                                 // by the census's thread ordinal
     std::unordered_map<ThreadStackKey, fxprof::StackHandle, ThreadStackKeyHash> thread_stacks_;
-    std::unordered_map<ReasonKey, fxprof::FrameHandle, ReasonKeyHash> reason_frames_;
+    std::unordered_map<ReasonKey, ReasonFrame, ReasonKeyHash> reason_frames_;
     std::optional<fxprof::FrameHandle> running_frame_;
     std::array<std::optional<fxprof::FrameHandle>, analysis::kOffCpuKinds> stopped_frames_;  // by OffCpuKind
     std::optional<fxprof::StackHandle> idle_stack_, mutator_root_;

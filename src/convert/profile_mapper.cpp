@@ -9,6 +9,8 @@
 #include "convert/sampled_stacks.hpp"
 #include "convert/threading_markers.hpp"
 #include "eventlog/event_types.hpp"
+#include "fxprof/flat_index.hpp"
+#include "fxprof/hash_mix.hpp"
 
 namespace el2fx::convert {
 namespace {
@@ -33,10 +35,48 @@ struct FoldedSample {
     std::uint64_t weight;
     StackHandle stack;
 };
-// Folded threads' samples reach one track out of time order: they are sorted (and those of
-// one time and stack merged) in chunks of this many, each added as one time-ordered run (the
-// profile merges the runs).
+// Folded threads' samples reach one track out of time order: each chunk of this many is added
+// as one time-ordered run (the profile merges the runs).
 constexpr std::size_t kFoldedChunk = 1 << 16;
+
+// A chunk of folded samples, those of one time and stack summed as they come: one sample of
+// their summed weight has the same call tree and category totals (the activity graph weighs
+// samples alike; only the order of those at one instant differs). Folded threads without
+// their names share their stacks, so millions of short-lived threads' samples come down to a
+// few per tick, and summing them as they come leaves few to sort.
+class FoldedChunk {
+public:
+    // Whether the chunk is full after this sample.
+    bool add(const FoldedSample& s) {
+        const std::uint64_t hash = hash_combine(s.time, s.stack.index());
+        const auto next = static_cast<std::uint32_t>(distinct_.size());
+        auto [row, added] = index_.intern(hash, next, [&](std::uint32_t r) {
+            return distinct_[r].time == s.time && distinct_[r].stack == s.stack;
+        });
+        if (added)
+            distinct_.push_back(s);
+        else
+            distinct_[row].weight += s.weight;
+        return ++taken_ == kFoldedChunk;
+    }
+    bool empty() const { return taken_ == 0; }
+    // The chunk's samples by time, then stack; empties the chunk.
+    template <class Each>
+    void drain(Each&& each) {
+        std::sort(distinct_.begin(), distinct_.end(), [](const FoldedSample& a, const FoldedSample& b) {
+            return a.time != b.time ? a.time < b.time : a.stack < b.stack;
+        });
+        for (const FoldedSample& s : distinct_) each(s);
+        distinct_.clear();
+        index_.clear();
+        taken_ = 0;
+    }
+
+private:
+    std::vector<FoldedSample> distinct_;
+    FlatIndex index_;  // (time, stack) -> its row in distinct_
+    std::size_t taken_ = 0;
+};
 
 }  // namespace
 
@@ -53,36 +93,18 @@ struct ThreadingMapper::Parts {
     ThreadTrackLayout layout;
     ThreadingMarkers markers;
     std::optional<ActivityStacks> stacks;  // after the layout
-    std::vector<FoldedSample> folded_buffer;
+    FoldedChunk folded;
     // Where time-profile ticks replace virtual samples (known from the census, before any sample).
     const profiling::TickCoverage& ticks;
 
     // One track for many threads: samples go in as time-ordered runs.
     void flush_folded() {
-        if (folded_buffer.empty()) return;
-        // Samples of one time and stack are one sample of their summed weight: the same call
-        // tree and category totals (the activity graph weighs samples alike; only the order of
-        // those at one instant differs). Folded threads without their names share their
-        // stacks, so millions of short-lived threads' samples come down to a few per tick.
-        std::sort(folded_buffer.begin(), folded_buffer.end(), [](const FoldedSample& a, const FoldedSample& b) {
-            return a.time != b.time ? a.time < b.time : a.stack < b.stack;
-        });
-        std::size_t kept = 0;
-        for (std::size_t i = 1; i < folded_buffer.size(); ++i) {
-            FoldedSample& last = folded_buffer[kept];
-            if (folded_buffer[i].time == last.time && folded_buffer[i].stack == last.stack)
-                last.weight += folded_buffer[i].weight;
-            else
-                folded_buffer[++kept] = folded_buffer[i];
-        }
-        folded_buffer.erase(folded_buffer.begin() + static_cast<std::ptrdiff_t>(kept + 1), folded_buffer.end());
-        for (const FoldedSample& i : folded_buffer) {
+        if (folded.empty()) return;
+        folded.drain([&](const FoldedSample& s) {
             // CPU deltas of different threads must not be added up as one thread's:
             // the shared track gets weights and stacks, not activity.
-            p.add_sample(*layout.folded_track(), at(i.time), i.stack, std::nullopt,
-                         static_cast<std::int64_t>(i.weight));
-        }
-        folded_buffer.clear();
+            p.add_sample(*layout.folded_track(), at(s.time), s.stack, std::nullopt, static_cast<std::int64_t>(s.weight));
+        });
     }
 };
 
@@ -157,8 +179,7 @@ void ThreadingMapper::thread_sample(ThreadId id, const analysis::Sample<ThreadAc
     // than half an interval), which keeps the many threads' times cheap to store and merge.
     const std::uint64_t interval = m.ctx.options.sampling_interval_ns;
     const std::uint64_t on_grid = (s.time + interval / 2) / interval * interval;
-    m.folded_buffer.push_back({on_grid, s.weight, m.stacks->folded_stack(id, s.key)});
-    if (m.folded_buffer.size() >= kFoldedChunk) m.flush_folded();
+    if (m.folded.add({on_grid, s.weight, m.stacks->folded_stack(id, s.key)})) m.flush_folded();
 }
 
 }  // namespace el2fx::convert

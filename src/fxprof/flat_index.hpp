@@ -34,6 +34,12 @@ public:
 
     std::size_t size() const { return size_; }
 
+    // Forgets every row, keeping the slots for the next rows.
+    void clear() {
+        slots_.assign(slots_.size(), Slot{});
+        size_ = 0;
+    }
+
 private:
     struct Slot {
         std::uint32_t row_plus_one = 0;  // 0: empty

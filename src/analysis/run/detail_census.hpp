@@ -17,6 +17,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <memory_resource>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -143,7 +144,9 @@ private:
     Thread& live_thread(eventlog::ThreadId id);
     void finished(eventlog::ThreadId id, const Thread& t);  // forgets it
 
-    std::unordered_map<eventlog::ThreadId, Thread> live_;  // threads that have not finished
+    // Threads that have not finished; millions of short-lived ones reuse the pool's nodes.
+    std::pmr::unsynchronized_pool_resource live_nodes_;
+    std::pmr::unordered_map<eventlog::ThreadId, Thread> live_{&live_nodes_};
     // live_'s recently asked elements (which never move; an erased one leaves here first).
     util::RecentIds<Thread*> recent_;
     std::uint64_t now_ = 0;

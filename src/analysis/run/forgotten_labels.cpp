@@ -10,10 +10,10 @@ void ForgottenLabels::follow(const eventlog::Event& event) {
     switch (event.tag) {
         case ThreadLabel::tag:
             if (const auto* p = event.as<ThreadLabel>(); p && forgotten(p->thread)) {
-                std::string& label = labels_[p->thread];
+                sanitized_.clear();
+                utf8::append_sanitized(sanitized_, p->label.bytes);
+                labels_[p->thread].assign(sanitized_);
                 labelled_.insert(p->thread);
-                label.clear();
-                utf8::append_sanitized(label, p->label.bytes);
             }
             break;
         case StopThread::tag:

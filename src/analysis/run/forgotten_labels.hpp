@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory_resource>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -55,7 +56,11 @@ private:
 
     const ThreadCatalog& catalog_;
     std::uint64_t grace_ns_;
-    std::unordered_map<eventlog::ThreadId, std::string> labels_;
+    // Millions of short-lived labelled threads: their entries and labels come from a pool,
+    // reused as they expire, not a heap allocation or two each.
+    std::pmr::unsynchronized_pool_resource label_memory_;
+    std::pmr::unordered_map<eventlog::ThreadId, std::pmr::string> labels_{&label_memory_};
+    std::string sanitized_;  // a label being made
     util::IdSet labelled_;  // labels_'s keys: a bit to test at each of millions of stops, not a hash lookup
     std::deque<std::pair<std::uint64_t, eventlog::ThreadId>> finished_;  // by when they finished
     std::uint64_t expires_at_ = ~std::uint64_t{0};                       // the first one's grace ends (none: never)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -173,7 +174,9 @@ private:
 
     // Labels so far of the threads not finished: a finished thread keeps only its bit, so
     // that memory follows the live threads (its later labels count from 0: a broken log).
-    std::unordered_map<eventlog::ThreadId, std::uint32_t> labels_;
+    // Millions of short-lived labelled threads reuse the pool's nodes.
+    std::pmr::unsynchronized_pool_resource label_nodes_;
+    std::pmr::unordered_map<eventlog::ThreadId, std::uint32_t> labels_{&label_nodes_};
     util::IdSet finished_;
 };
 

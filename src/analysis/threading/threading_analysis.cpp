@@ -111,7 +111,7 @@ ThreadingAnalysis::ThreadTrack* ThreadingAnalysis::thread(eventlog::ThreadId id)
     }
     return &threads_
                 .emplace(id, ThreadTrack{id, ThreadStateAnalysis(diagnostics_),
-                                         VirtualSamplingTimer<ThreadActivity>(options_.sampling_interval_ns)})
+                                         VirtualSamplingTimer<ThreadActivity>(options_.sampling_interval_ns, &thread_nodes_)})
                 .first->second;
 }
 

@@ -103,8 +103,8 @@ private:
         std::uint64_t time;
     };
     std::optional<PendingDone> census_candidate_;
-    // Live threads. Their nodes come from a pool: a log may start and finish millions of
-    // threads, each a node made and freed.
+    // Live threads. Their nodes and their timers' buffers come from a pool: a log may start
+    // and finish millions of threads, each a node made and freed.
     std::pmr::unsynchronized_pool_resource thread_nodes_;
     std::pmr::unordered_map<eventlog::ThreadId, ThreadTrack> threads_{&thread_nodes_};
     // The tracks of recently seen live threads: a scheduler event (tens of millions) finds

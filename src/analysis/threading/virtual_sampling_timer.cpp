@@ -5,7 +5,8 @@
 namespace el2fx::analysis {
 
 template <typename Key>
-VirtualSamplingTimer<Key>::VirtualSamplingTimer(std::uint64_t interval_ns) : sampler_(interval_ns) {}
+VirtualSamplingTimer<Key>::VirtualSamplingTimer(std::uint64_t interval_ns, std::pmr::memory_resource* memory)
+    : sampler_(interval_ns), samples_(memory) {}
 
 template <typename Key>
 void VirtualSamplingTimer<Key>::switch_in(std::uint64_t time, const Key& key) {

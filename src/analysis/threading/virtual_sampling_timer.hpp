@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory_resource>
 #include <vector>
 
 #include "analysis/threading/activity.hpp"
@@ -43,7 +44,9 @@ struct Sample {
 template <typename Key>
 class VirtualSamplingTimer {
 public:
-    explicit VirtualSamplingTimer(std::uint64_t interval_ns = kDefaultSamplingIntervalNs);
+    // The samples' buffer comes from `memory` (a pool where millions of threads come and go).
+    explicit VirtualSamplingTimer(std::uint64_t interval_ns = kDefaultSamplingIntervalNs,
+                                  std::pmr::memory_resource* memory = std::pmr::get_default_resource());
 
     // The thread runs from `time`, doing `key` (it may already be running).
     void switch_in(std::uint64_t time, const Key& key);
@@ -57,8 +60,7 @@ public:
     // sleep that lasts until then, and the CPU delta still pending. Later calls do nothing.
     void finish(std::uint64_t time);
 
-    const std::vector<Sample<Key>>& samples() const { return samples_; }
-    std::vector<Sample<Key>> take_samples() { return std::move(samples_); }
+    const std::pmr::vector<Sample<Key>>& samples() const { return samples_; }
     // Hands the samples taken so far to `f`, one by one, and forgets them (keeping the
     // buffer): a streaming consumer calls this after every transition.
     template <typename F>
@@ -76,7 +78,7 @@ private:
     std::uint64_t next_tick_ = 0;
     Key key_{};  // on: what it runs; off: why it sleeps
     bool finished_ = false;
-    std::vector<Sample<Key>> samples_;
+    std::pmr::vector<Sample<Key>> samples_;
 };
 
 extern template class VirtualSamplingTimer<CapabilityActivity>;

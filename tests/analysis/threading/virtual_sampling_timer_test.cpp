@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <memory_resource>
 #include <random>
 #include <vector>
 
@@ -20,7 +21,8 @@ const ThreadActivity kRun = ThreadActivity::running(0);
 const ThreadActivity kYield = ThreadActivity::blocked(BlockReason{3, 0});
 const ThreadActivity kMVar = ThreadActivity::blocked(BlockReason{7, 0});
 
-void check_samples(const std::vector<ThreadSample>& got, const std::vector<ThreadSample>& want) {
+template <class Want = std::vector<ThreadSample>>
+void check_samples(const std::pmr::vector<ThreadSample>& got, const Want& want) {
     BOOST_TEST(got == want, boost::test_tools::per_element());
 }
 }  // namespace
@@ -61,6 +63,34 @@ BOOST_AUTO_TEST_CASE(timer_stretch_at_the_bound_still_gets_a_sample_per_tick) {
     t.finish(10 * kMaxSamplesPerGap - 5);
     BOOST_TEST(t.samples().size() == kMaxSamplesPerGap + 1);  // ticks 0..(n-1)*10, then the CPU delta left
     for (std::size_t i = 0; i < kMaxSamplesPerGap; ++i) BOOST_TEST_REQUIRE(t.samples()[i].weight == 1u);
+}
+
+// A timer's buffer comes from the memory it is given (ThreadingAnalysis's pool, where millions
+// of threads' timers come and go), and drain() keeps it for the next samples.
+BOOST_AUTO_TEST_CASE(timer_takes_its_buffer_from_the_memory_it_is_given) {
+    struct Counting : std::pmr::memory_resource {
+        int allocations = 0;
+        void* do_allocate(std::size_t bytes, std::size_t align) override {
+            ++allocations;
+            return std::pmr::new_delete_resource()->allocate(bytes, align);
+        }
+        void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
+            std::pmr::new_delete_resource()->deallocate(p, bytes, align);
+        }
+        bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override { return this == &other; }
+    } memory;
+    Timer t(10, &memory);
+    t.switch_in(5, kRun);
+    t.switch_out(25, kYield);
+    BOOST_TEST(memory.allocations > 0);
+    std::vector<ThreadSample> got;
+    t.drain([&](const ThreadSample& s) { got.push_back(s); });
+    BOOST_TEST(got.size() == 2u);
+    const int before = memory.allocations;
+    t.switch_in(27, kRun);
+    t.switch_out(45, kYield);
+    BOOST_TEST(t.samples().size() == 2u);
+    BOOST_TEST(memory.allocations == before);  // the drained buffer holds them
 }
 
 BOOST_AUTO_TEST_CASE(timer_on_cpu_thread_gets_a_sample_at_each_tick) {
