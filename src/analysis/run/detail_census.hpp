@@ -24,6 +24,7 @@
 
 #include "eventlog/event.hpp"
 #include "util/recent_ids.hpp"
+#include "util/recycling_memory.hpp"
 
 namespace el2fx::run {
 
@@ -144,8 +145,8 @@ private:
     Thread& live_thread(eventlog::ThreadId id);
     void finished(eventlog::ThreadId id, const Thread& t);  // forgets it
 
-    // Threads that have not finished; millions of short-lived ones reuse the pool's nodes.
-    std::pmr::unsynchronized_pool_resource live_nodes_;
+    // Threads that have not finished; millions of short-lived ones reuse their nodes' memory.
+    util::RecyclingMemory live_nodes_;
     std::pmr::unordered_map<eventlog::ThreadId, Thread> live_{&live_nodes_};
     // live_'s recently asked elements (which never move; an erased one leaves here first).
     util::RecentIds<Thread*> recent_;

@@ -18,6 +18,7 @@
 #include "pass/interests.hpp"
 #include "eventlog/event_types.hpp"
 #include "util/id_map.hpp"
+#include "util/recycling_memory.hpp"
 
 namespace el2fx::run {
 
@@ -56,9 +57,9 @@ private:
 
     const ThreadCatalog& catalog_;
     std::uint64_t grace_ns_;
-    // Millions of short-lived labelled threads: their entries and labels come from a pool,
+    // Millions of short-lived labelled threads: their entries and labels come from recycled memory,
     // reused as they expire, not a heap allocation or two each.
-    std::pmr::unsynchronized_pool_resource label_memory_;
+    util::RecyclingMemory label_memory_;
     std::pmr::unordered_map<eventlog::ThreadId, std::pmr::string> labels_{&label_memory_};
     std::string sanitized_;  // a label being made
     util::IdSet labelled_;  // labels_'s keys: a bit to test at each of millions of stops, not a hash lookup

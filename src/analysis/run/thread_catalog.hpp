@@ -15,6 +15,7 @@
 
 #include "eventlog/event.hpp"
 #include "util/id_map.hpp"
+#include "util/recycling_memory.hpp"
 
 namespace el2fx::run {
 
@@ -174,8 +175,8 @@ private:
 
     // Labels so far of the threads not finished: a finished thread keeps only its bit, so
     // that memory follows the live threads (its later labels count from 0: a broken log).
-    // Millions of short-lived labelled threads reuse the pool's nodes.
-    std::pmr::unsynchronized_pool_resource label_nodes_;
+    // Millions of short-lived labelled threads reuse their nodes' memory.
+    util::RecyclingMemory label_nodes_;
     std::pmr::unordered_map<eventlog::ThreadId, std::uint32_t> labels_{&label_nodes_};
     util::IdSet finished_;
 };

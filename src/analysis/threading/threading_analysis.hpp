@@ -23,6 +23,7 @@
 #include "util/diagnostics.hpp"
 #include "util/id_map.hpp"
 #include "util/recent_ids.hpp"
+#include "util/recycling_memory.hpp"
 
 namespace el2fx::analysis {
 
@@ -103,9 +104,9 @@ private:
         std::uint64_t time;
     };
     std::optional<PendingDone> census_candidate_;
-    // Live threads. Their nodes and their timers' buffers come from a pool: a log may start
+    // Live threads. Their nodes and their timers' buffers come from recycled memory: a log may start
     // and finish millions of threads, each a node made and freed.
-    std::pmr::unsynchronized_pool_resource thread_nodes_;
+    util::RecyclingMemory thread_nodes_;
     std::pmr::unordered_map<eventlog::ThreadId, ThreadTrack> threads_{&thread_nodes_};
     // The tracks of recently seen live threads: a scheduler event (tens of millions) finds
     // its thread without hashing. The map's elements never move; an erased one leaves here first.
