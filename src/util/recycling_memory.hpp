@@ -60,7 +60,7 @@ private:
 
     void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
         if (!recycled(bytes, align)) {
-            ::operator delete(p, bytes, std::align_val_t{align});
+            ::operator delete(p, std::align_val_t{align});  // unsized: clang needs -fsized-deallocation for the other
             return;
         }
         const std::size_t c = size_class(bytes);
