@@ -218,8 +218,9 @@ StackHandle ActivityStacks::anonymous_stack(const ThreadActivity& a) {
         if (!anonymous_running_) anonymous_running_ = p_.handle_for_stack(*anonymous_root_, running_frame());
         return *anonymous_running_;
     }
-    auto& stopped = anonymous_stopped_[static_cast<std::size_t>(stopped_kind(a))];
-    if (!stopped) stopped = p_.handle_for_stack(*anonymous_root_, stopped_frame(stopped_kind(a)));
+    const analysis::OffCpuKind kind = stopped_kind(a);
+    auto& stopped = anonymous_stopped_[static_cast<std::size_t>(kind)];
+    if (!stopped) stopped = p_.handle_for_stack(*anonymous_root_, stopped_frame(kind));
     ReasonFrame& reason = reason_frame(a);
     if (!reason.anonymous) reason.anonymous = p_.handle_for_stack(*stopped, reason.frame);
     return *reason.anonymous;

@@ -114,8 +114,8 @@ private:
     // of millions of threads asks for one).
     std::optional<fxprof::StackHandle> anonymous_root_, anonymous_running_;
     std::array<std::optional<fxprof::StackHandle>, analysis::kOffCpuKinds> anonymous_stopped_;  // by OffCpuKind
-    std::array<fxprof::CategoryHandle, analysis::kOffCpuKinds> stopped_categories_;  // by OffCpuKind
-    std::vector<PerThread> threads_;                                                 // by the census's thread ordinal
+    std::array<fxprof::CategoryHandle, analysis::kOffCpuKinds> stopped_categories_;             // by OffCpuKind
+    std::vector<PerThread> threads_;  // by the census's thread ordinal
     std::unordered_map<ThreadStackKey, fxprof::StackHandle, ThreadStackKeyHash> thread_stacks_;
     std::unordered_map<ReasonKey, ReasonFrame, ReasonKeyHash> reason_frames_;
     std::optional<fxprof::FrameHandle> running_frame_;

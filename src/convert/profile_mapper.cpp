@@ -50,9 +50,8 @@ public:
     bool add(const FoldedSample& s) {
         const std::uint64_t hash = hash_combine(s.time, s.stack.index());
         const auto next = static_cast<std::uint32_t>(distinct_.size());
-        auto [row, added] = index_.intern(hash, next, [&](std::uint32_t r) {
-            return distinct_[r].time == s.time && distinct_[r].stack == s.stack;
-        });
+        auto [row, added] = index_.intern(
+            hash, next, [&](std::uint32_t r) { return distinct_[r].time == s.time && distinct_[r].stack == s.stack; });
         if (added)
             distinct_.push_back(s);
         else
@@ -103,7 +102,8 @@ struct ThreadingMapper::Parts {
         folded.drain([&](const FoldedSample& s) {
             // CPU deltas of different threads must not be added up as one thread's:
             // the shared track gets weights and stacks, not activity.
-            p.add_sample(*layout.folded_track(), at(s.time), s.stack, std::nullopt, static_cast<std::int64_t>(s.weight));
+            p.add_sample(*layout.folded_track(), at(s.time), s.stack, std::nullopt,
+                         static_cast<std::int64_t>(s.weight));
         });
     }
 };

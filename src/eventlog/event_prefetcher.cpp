@@ -209,7 +209,8 @@ void EventPrefetcher::fill_merging(Batch& batch) {
             batch.last = true;
             batch.counted = reader_.counted();
             const CountedRecords& counted = other_->counted();
-            for (std::size_t tag = 0; tag < CountedRecords::kTags; ++tag) batch.counted.by_tag[tag] += counted.by_tag[tag];
+            for (std::size_t tag = 0; tag < CountedRecords::kTags; ++tag)
+                batch.counted.by_tag[tag] += counted.by_tag[tag];
             batch.counted.latest_time = std::max(batch.counted.latest_time, counted.latest_time);
             return;
         }
@@ -257,9 +258,8 @@ void EventPrefetcher::take_next_batch() {
         consumer_wants_ = consumer_waited_ ? kWakeAfter : 1;
         // Free + ready is every batch but the one the worker fills: one of them holds two, so
         // one side's condition always holds (no deadlock), and the other side wakes it.
-        changed_.wait(lock, [&] {
-            return ready_.size() >= consumer_wants_ || (!ready_.empty() && ready_.back()->last);
-        });
+        changed_.wait(lock,
+                      [&] { return ready_.size() >= consumer_wants_ || (!ready_.empty() && ready_.back()->last); });
         consumer_wants_ = 0;
         consumer_waited_ = true;
     } else {

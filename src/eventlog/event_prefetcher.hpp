@@ -116,15 +116,13 @@ private:
         std::uint64_t time;    // as the reader corrected it
         std::uint32_t size;
         CapNo cap;  // kGlobalCap: none (the reader gives the global block none)
-        std::optional<CapNo> capability() const {
-            return cap == kGlobalCap ? std::nullopt : std::optional<CapNo>(cap);
-        }
+        std::optional<CapNo> capability() const { return cap == kGlobalCap ? std::nullopt : std::optional<CapNo>(cap); }
     };
     static_assert(sizeof(Record) == 24);
     struct alignas(kSeparateCacheLines) Batch {  // the worker fills one while the consumer reads another
         std::vector<Record> records;
         std::unique_ptr<std::uint8_t[]> bytes;  // kBatchBytes
-        std::size_t size = 0;  // records in use
+        std::size_t size = 0;                   // records in use
         std::vector<DiagnosticCount> diagnostics;
         bool last = false;  // the reader's end (or its error) follows the events
         std::exception_ptr failure;
@@ -169,13 +167,13 @@ private:
     std::size_t at_ = 0;        // its bytes in reading_
     std::size_t next_diagnostic_ = 0;
     TagSet undecoded_;  // leave_undecoded()'s
-    Event event_;  // the last one decoded; its text fields point into reading_'s bytes
+    Event event_;       // the last one decoded; its text fields point into reading_'s bytes
 
     // The worker's: what the reader counts, and what of it went into batches already.
     alignas(kSeparateCacheLines) Diagnostics reader_diagnostics_;
     Diagnostics noted_;
-    double worker_cpu_ = 0;     // its CPU seconds, once run() returned
-    double* worker_cpu_to_ = nullptr;  // the consumer's: where the destructor reports it
+    double worker_cpu_ = 0;             // its CPU seconds, once run() returned
+    double* worker_cpu_to_ = nullptr;   // the consumer's: where the destructor reports it
     EventPrefetcher* other_ = nullptr;  // the records merged with the reader's (fill_merging())
     RawRecord pending_;                 // the reader's next, taken while other_'s came first
     bool has_pending_ = false, reader_done_ = false;

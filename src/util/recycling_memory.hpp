@@ -16,15 +16,15 @@ namespace el2fx::util {
 
 class RecyclingMemory final : public std::pmr::memory_resource {
 public:
-    static constexpr std::size_t kGrain = 16;                 // sizes round up to this; the blocks' alignment
-    static constexpr std::size_t kLargest = 32 * kGrain;      // recycled sizes: 16 .. 512 bytes
+    static constexpr std::size_t kGrain = 16;             // sizes round up to this; the blocks' alignment
+    static constexpr std::size_t kLargest = 32 * kGrain;  // recycled sizes: 16 .. 512 bytes
     static constexpr std::size_t kArenaBytes = 64 * 1024;
 
     RecyclingMemory() = default;
     RecyclingMemory(const RecyclingMemory&) = delete;
     RecyclingMemory& operator=(const RecyclingMemory&) = delete;
     ~RecyclingMemory() override {
-        for (void* arena : arenas_) ::operator delete(arena, std::align_val_t{kGrain});
+        for (void* arena : arenas_) ::operator delete (arena, std::align_val_t{kGrain});
     }
 
     // The arenas' bytes: the most small objects alive at once, rounded up.
@@ -39,7 +39,7 @@ private:
     static std::size_t size_class(std::size_t bytes) { return bytes == 0 ? 0 : (bytes - 1) / kGrain; }
 
     void* do_allocate(std::size_t bytes, std::size_t align) override {
-        if (!recycled(bytes, align)) return ::operator new(bytes, std::align_val_t{align});
+        if (!recycled(bytes, align)) return ::operator new (bytes, std::align_val_t{align});
         const std::size_t c = size_class(bytes);
         if (FreeBlock* b = free_[c]) {
             free_[c] = b->next;
@@ -48,7 +48,7 @@ private:
         const std::size_t size = (c + 1) * kGrain;
         if (left_ < size) {  // the rest of the arena (less than the largest block) stays unused
             arenas_.reserve(arenas_.size() + 1);
-            cursor_ = static_cast<std::byte*>(::operator new(kArenaBytes, std::align_val_t{kGrain}));
+            cursor_ = static_cast<std::byte*>(::operator new (kArenaBytes, std::align_val_t{kGrain}));
             arenas_.push_back(cursor_);
             left_ = kArenaBytes;
         }
@@ -60,7 +60,7 @@ private:
 
     void do_deallocate(void* p, std::size_t bytes, std::size_t align) override {
         if (!recycled(bytes, align)) {
-            ::operator delete(p, std::align_val_t{align});  // unsized: clang needs -fsized-deallocation for the other
+            ::operator delete (p, std::align_val_t{align});  // unsized: clang needs -fsized-deallocation for the other
             return;
         }
         const std::size_t c = size_class(bytes);

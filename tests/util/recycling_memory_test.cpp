@@ -25,7 +25,7 @@ BOOST_AUTO_TEST_CASE(a_freed_block_is_handed_out_again_for_its_size_class) {
     BOOST_TEST(a != b);
     m.deallocate(a, 40, 8);
     BOOST_TEST(m.allocate(33, 8) == a);  // 33 and 40 bytes share the 48-byte class
-    void* c = m.allocate(24, 8);          // another class: not a's block (taken) nor b's
+    void* c = m.allocate(24, 8);         // another class: not a's block (taken) nor b's
     BOOST_TEST(c != a);
     BOOST_TEST(c != b);
     m.deallocate(c, 24, 8);

@@ -72,8 +72,7 @@ class DetailCensusCollector {
 public:
     // runs_by_thread keeps the `busiest` threads' runs (all: none), the others summed in
     // other_runs, once it holds more than `prune_above` threads: memory bounded by the live threads.
-    explicit DetailCensusCollector(std::optional<std::size_t> busiest = std::nullopt,
-                                   std::size_t prune_above = 100'000)
+    explicit DetailCensusCollector(std::optional<std::size_t> busiest = std::nullopt, std::size_t prune_above = 100'000)
         : busiest_(busiest), next_prune_(prune_above), prune_above_(prune_above) {}
 
     // Every event, in time order.

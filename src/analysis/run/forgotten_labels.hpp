@@ -62,7 +62,7 @@ private:
     util::RecyclingMemory label_memory_;
     std::pmr::unordered_map<eventlog::ThreadId, std::pmr::string> labels_{&label_memory_};
     std::string sanitized_;  // a label being made
-    util::IdSet labelled_;  // labels_'s keys: a bit to test at each of millions of stops, not a hash lookup
+    util::IdSet labelled_;   // labels_'s keys: a bit to test at each of millions of stops, not a hash lookup
     std::deque<std::pair<std::uint64_t, eventlog::ThreadId>> finished_;  // by when they finished
     std::uint64_t expires_at_ = ~std::uint64_t{0};                       // the first one's grace ends (none: never)
 };

@@ -16,10 +16,7 @@ bool is_scheduler_event(const eventlog::Event& event) {
 }  // namespace
 
 ThreadingAnalysis::ThreadingAnalysis(Diagnostics& diagnostics, ThreadingOptions options, ThreadingSink* sink)
-    : diagnostics_(diagnostics),
-      options_(options),
-      sink_(sink ? *sink : collector_),
-      own_sink_(sink == nullptr) {
+    : diagnostics_(diagnostics), options_(options), sink_(sink ? *sink : collector_), own_sink_(sink == nullptr) {
     check_sampling_interval(options_.sampling_interval_ns);
 }
 
@@ -111,7 +108,8 @@ ThreadingAnalysis::ThreadTrack* ThreadingAnalysis::thread(eventlog::ThreadId id)
     }
     return &threads_
                 .emplace(id, ThreadTrack{id, ThreadStateAnalysis(diagnostics_),
-                                         VirtualSamplingTimer<ThreadActivity>(options_.sampling_interval_ns, &thread_nodes_)})
+                                         VirtualSamplingTimer<ThreadActivity>(options_.sampling_interval_ns,
+                                                                              &thread_nodes_)})
                 .first->second;
 }
 

@@ -89,7 +89,7 @@ private:
 
     Diagnostics& diagnostics_;
     ThreadingOptions options_;
-    ThreadingResultCollector collector_;           // the sink when none is given
+    ThreadingResultCollector collector_;  // the sink when none is given
     ThreadingSink& sink_;
     bool own_sink_;
     std::uint64_t now_ = 0;                                     // time of the latest event
