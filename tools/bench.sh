@@ -13,6 +13,8 @@
 # For every eventlog, the full conversion (the product), median of $BENCH_RUNS runs (default 3):
 #   - wall time, MB/s, peak RSS and output size, against issue 4's targets (>= 100 MB/s,
 #     RSS < input/4, output < input/10), and the size of the JSON inside the gzip;
+#   - its CPU time (user + system, every thread): the work done whatever the balance. On two
+#     cores a wall ratio r needs a CPU ratio of at most 2r (the parse runs on one core);
 #   - the lines convert writes on standard error (with --timings: its phases; and any
 #     warning or note, such as what the output budget coarsened), indented;
 #   - the ratio of its wall time to a bare parse of the same file by the ghc-events Haskell
@@ -112,6 +114,7 @@ for input in "${inputs[@]}"; do
   # Convert and the ghc-events parse take turns, run after run (a load that comes and goes
   # weighs on both alike); the ratio is the median of each pair's.
   : > "$tmp/walls.txt"
+  : > "$tmp/cpus.txt"
   : > "$tmp/rss.txt"
   : > "$tmp/ge.txt"
   : > "$tmp/ratios.txt"
@@ -119,10 +122,11 @@ for input in "${inputs[@]}"; do
   events=""
   for _ in $(seq 1 "$RUNS"); do
     status=0
-    /usr/bin/time -o "$tmp/time.txt" -f "%e %M" build-release/src/cli/eventlog2fxprof "$input" -o "$out" --timings \
+    /usr/bin/time -o "$tmp/time.txt" -f "%e %M %U %S" build-release/src/cli/eventlog2fxprof "$input" -o "$out" --timings \
       > /dev/null 2> "$tmp/stderr.txt" || status=$?
-    read -r wall rss_kb < <(tail -n 1 "$tmp/time.txt")
+    read -r wall rss_kb user sys < <(tail -n 1 "$tmp/time.txt")
     echo "$wall" >> "$tmp/walls.txt"
+    awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f\n", u + s }' >> "$tmp/cpus.txt"
     echo "$rss_kb" >> "$tmp/rss.txt"
     if [[ -n "$ghc_events" && "$events" != failed ]]; then
       events=$(/usr/bin/time -o "$tmp/time.txt" -f "%e" "$ghc_events" "$input" 2> "$tmp/ge-err.txt") || events="failed"
@@ -132,36 +136,38 @@ for input in "${inputs[@]}"; do
     fi
   done
   wall=$(median < "$tmp/walls.txt")
+  cpu=$(median < "$tmp/cpus.txt")
   rss_kb=$(sort -g "$tmp/rss.txt" | tail -n 1)
   out_size=$(stat -L -c %s "$out" 2>/dev/null || echo 0)
   json_size=$(gzip -dc "$out" 2>/dev/null | wc -c) || json_size=0
   awk -v w="$wall" -v r="$rss_kb" -v o="$out_size" -v j="$json_size" -v s="$size" -v n="$RUNS" 'BEGIN {
     printf "convert (median of %d):       wall=%.2fs (%.1f MB/s; target >= 100) peak_rss=%.0f MB (%.1f%% of input; target < 25%%) output=%.1f MB (%.1f%% of input; target < 10%%) json=%.1f MB\n",
       n, w, s / 1e6 / w, r / 1024, r * 1024 * 100 / s, o / 1e6, o * 100 / s, j / 1e6 }'
+  echo "convert CPU (median of $RUNS):  ${cpu}s user + system, every thread"
   [[ $status -eq 0 ]] || echo "convert exit status:          $status"
   echo "convert stderr (last run):"
   sed 's/^/    /' "$tmp/stderr.txt"
   row="| $(basename "$input") ($((size / 1000000)) MB) | "
   if [[ -z "$ghc_events" ]]; then
     echo "ghc-events ratio skipped: $ghc_events_skip"
-    row+="– | – | $wall s | – | $((rss_kb / 1024)) MB |"
+    row+="– | – | $wall s | – | $cpu s | – | $((rss_kb / 1024)) MB |"
   elif [[ "$events" == failed ]]; then
     echo "ghc-events parse:             failed: $(head -n 1 "$tmp/ge-err.txt")"
-    row+="– | failed | $wall s | – | $((rss_kb / 1024)) MB |"
+    row+="– | failed | $wall s | – | $cpu s | – | $((rss_kb / 1024)) MB |"
   else
     ge_wall=$(median < "$tmp/ge.txt")
     ratio=$(median < "$tmp/ratios.txt")
     awk -v g="$ge_wall" -v e="$events" -v n="$RUNS" -v s="$size" -v r="$ratio" 'BEGIN {
       printf "ghc-events parse (median of %d): wall=%.2fs (%.1f MB/s) events=%s; convert / ghc-events parse = %.2f (median of the runs'"'"' ratios)\n",
         n, g, s / 1e6 / g, e, r }'
-    row+=$(awk -v g="$ge_wall" -v w="$wall" -v r="$ratio" -v k="$rss_kb" -v e="$events" 'BEGIN {
-      printf "%.1f M events | %.2f s | %.2f s | %.2f× | %.1f MB |", e / 1e6, g, w, r, k / 1024 }')
+    row+=$(awk -v g="$ge_wall" -v w="$wall" -v r="$ratio" -v c="$cpu" -v k="$rss_kb" -v e="$events" 'BEGIN {
+      printf "%.1f M events | %.2f s | %.2f s | %.2f× | %.2f s | %.2f× | %.1f MB |", e / 1e6, g, w, r, c, c / g, k / 1024 }')
   fi
   table+=("$row")
   echo
 done
 
 # The README's table: one row per eventlog.
-echo "| eventlog | events | ghc-events parse | convert | ratio | peak RSS |"
-echo "|---|---:|---:|---:|---:|---:|"
+echo "| eventlog | events | ghc-events parse | convert | ratio | convert CPU | CPU / parse | peak RSS |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${table[@]}"
