@@ -16,7 +16,7 @@ jobs=$(nproc)
 # Sanitizers slow some suites 10-100x (TSan: the spill-store tests ~60 s on two busy cores);
 # meson's per-test timeouts are scaled per stage so a slow machine fails on defects, not time.
 stage() {  # stage NAME SECONDS_START
-  echo "== stage $1 took $(($(date +%s) - $2)) s =="
+  echo "== stage $1 took $(($(date +%s) - $2)) s; disk free: $(df -h --output=avail . | tail -1 | tr -d ' ') =="
 }
 
 # configure BUILD_DIR [meson setup options...]: set up, or make sure an existing set-up builds tests.
@@ -25,7 +25,7 @@ configure() {
   shift
   if [[ -f $dir/build.ninja ]]; then
     # Regenerated now, not at the next build: `meson compile TARGET` looks targets up in it.
-    meson setup --reconfigure "$dir" -Dtests=true
+    meson setup --reconfigure "$dir" -Dtests=true "$@"
   else
     meson setup "$dir" "$@"
   fi
@@ -39,14 +39,16 @@ stage normal "$start"
 
 if [[ "${EL2FX_SKIP_SANITIZERS:-0}" != "1" ]]; then
   start=$(date +%s)
-  CXX=clang++ configure build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
+  # -g1: line tables, all a sanitizer's report needs; full debug info would take gigabytes more.
+  CXX=clang++ configure build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug \
+    -Dcpp_args=-g1
   meson compile -C build-asan -j "$jobs"
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
     meson test -C build-asan --print-errorlogs --num-processes "$jobs" --timeout-multiplier 10
   stage asan+ubsan "$start"
 
   start=$(date +%s)
-  configure build-tsan -Db_sanitize=thread -Dbuildtype=debugoptimized
+  configure build-tsan -Db_sanitize=thread -Dbuildtype=debugoptimized -Dcpp_args=-g1
   # gc: its profile tests convert with analyses on the reader's thread; its summary tests run
   # the binary. threading: the capabilities' part on the reader's thread. pass: every fixture
   # converted with every part that may run on the reader's thread there.
