@@ -79,7 +79,8 @@ int connect_tcp(const TcpEndpoint& endpoint, int timeout_ms) {
         const int e = connect_one(*a, timeout_ms, fd);
         if (fd >= 0) break;
         ++tried;
-        addresses += (addresses.empty() ? "" : ", ") + numeric_host(*a);
+        if (!addresses.empty()) addresses += ", ";
+        addresses += numeric_host(*a);
         // What the user can act on wins: refused says the program is not there.
         if (error != ECONNREFUSED) error = e;
     }

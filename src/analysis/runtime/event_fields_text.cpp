@@ -37,7 +37,10 @@ void put_value(std::string& out, const T& v) {
         out += ']';
     } else if constexpr (std::is_same_v<T, CostCentreStack>) {
         out += '[';
-        for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + std::to_string(v[i]);
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            if (i) out += ", ";
+            out += std::to_string(v[i]);
+        }
         out += ']';
     } else {
         static_assert(sizeof(T) == 0, "a field type without a text form");
