@@ -1,7 +1,9 @@
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "util/id_map.hpp"
 
@@ -82,6 +84,31 @@ BOOST_AUTO_TEST_CASE(the_direct_table_moves_to_where_new_ids_cluster) {
     BOOST_TEST(scattered.direct_span() < 10'000u);
     BOOST_TEST(*scattered.find(999) == 999u);
     BOOST_TEST(*scattered.find(2'000'000'000u) == 2000u);
+}
+
+BOOST_AUTO_TEST_CASE(absent_ids_among_far_ones) {
+    // A catalog rebuilt with a few kept threads scattered over millions of ids, then asked
+    // about every other thread's id: each answer must be right whether the far ids' bits or
+    // the hash map give it, and stay right once a far id too large for the bits comes.
+    IdMap<std::uint32_t> m;
+    for (std::uint32_t id = 1; id <= 20; ++id) m[id] = id;
+    std::vector<std::uint32_t> far = {3'000'000, 3'000'017, 4'194'303, 2'500'000, 8'388'607};
+    for (std::uint32_t id : far) m[id] = id + 1;
+    for (int round = 0; round < 2; ++round) {
+        BOOST_TEST_CONTEXT("round " << round) {
+            for (std::uint32_t id : far) BOOST_TEST_REQUIRE(*m.find(id) == id + 1);
+            for (std::uint32_t id = 1; id <= 20; ++id) BOOST_TEST_REQUIRE(*m.find(id) == id);
+            std::size_t found = 0;
+            for (std::uint32_t id = 21; id < 8'400'000; id += 1) found += m.contains(id) ? 1 : 0;
+            BOOST_TEST(found == static_cast<std::size_t>(std::count_if(far.begin(), far.end(),
+                                                                      [](std::uint32_t id) { return id < 8'400'000; })));
+            BOOST_TEST(!m.contains(UINT32_MAX));
+        }
+        m[4'000'000'000u] = 9;  // beyond the bits: the far ids are found by hashing from now on
+        far.push_back(4'000'000'000u - 1);
+        m[far.back()] = far.back() + 1;
+    }
+    BOOST_TEST(*m.find(4'000'000'000u) == 9u);
 }
 
 BOOST_AUTO_TEST_CASE(id_set_inserts_once) {
