@@ -106,11 +106,12 @@ ThreadingAnalysis::ThreadTrack* ThreadingAnalysis::thread(eventlog::ThreadId id)
         diagnostics_.add(Diagnostic::event_after_thread_finished);
         return nullptr;
     }
-    return &threads_
-                .emplace(id, ThreadTrack{id, ThreadStateAnalysis(diagnostics_),
-                                         VirtualSamplingTimer<ThreadActivity>(options_.sampling_interval_ns,
-                                                                              &thread_nodes_)})
-                .first->second;
+    // Noted as recent at once: a new thread's next events follow closely.
+    return recent_.note(id, &threads_
+                                 .emplace(id, ThreadTrack{id, ThreadStateAnalysis(diagnostics_),
+                                                          VirtualSamplingTimer<ThreadActivity>(
+                                                              options_.sampling_interval_ns, &thread_nodes_)})
+                                 .first->second);
 }
 
 void ThreadingAnalysis::record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span) {
