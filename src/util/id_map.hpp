@@ -24,7 +24,7 @@ public:
         const std::uint32_t i = id - base_;  // an id below the base wraps far beyond the table
         if (i < present_.size() && present_[i]) return &direct_[i];
         if (sparse_.empty() || id > far_max_) return nullptr;
-        if (far_bits_exact_ && !far_bits_[id]) return nullptr;
+        if (far_max_ < kFarBits && !far_bits_[id]) return nullptr;
         auto it = sparse_.find(id);
         return it == sparse_.end() ? nullptr : &it->second;
     }
@@ -92,17 +92,17 @@ private:
 
     // Lookups of ids that are in neither table (threads a part does not keep, asked about at
     // each of their events) must not each cost a hash lookup: no far id is above far_max_, and
-    // while every far id is below kFarBits a bit per id tells which are far ones.
+    // while that is below kFarBits a bit per id tells which are far ones.
     static constexpr std::uint32_t kFarBits = std::uint32_t{1} << 23;  // a MiB of bits at most
+    // Called before `id` goes into sparse_.
     void note_far(std::uint32_t id) {
         far_max_ = sparse_.empty() ? id : std::max(far_max_, id);
-        if (!far_bits_exact_) return;
-        if (id >= kFarBits) {
-            far_bits_exact_ = false;  // for good: a hostile log's ids are found by hashing
-            far_bits_ = {};
+        if (far_max_ >= kFarBits) {  // for good: a hostile log's far ids are found by hashing
+            if (!far_bits_.empty()) far_bits_ = {};
             return;
         }
-        if (id >= far_bits_.size()) far_bits_.resize(std::clamp<std::size_t>(2 * far_bits_.size(), std::size_t{id} + 1, kFarBits));
+        if (id >= far_bits_.size())
+            far_bits_.resize(std::clamp<std::size_t>(2 * far_bits_.size(), std::size_t{id} + 1, kFarBits));
         far_bits_[id] = true;
     }
 
@@ -114,8 +114,7 @@ private:
     std::uint32_t base_ = 0;      // the direct table's first id
     std::uint32_t last_far_ = 0;  // the latest id that went to sparse_
     std::uint32_t far_max_ = 0;   // the largest id in sparse_ (when it has any)
-    std::vector<bool> far_bits_;  // by id: whether it is in sparse_ (while far_bits_exact_)
-    bool far_bits_exact_ = true;
+    std::vector<bool> far_bits_;  // by id: whether it is in sparse_ (while far_max_ < kFarBits)
 };
 
 // A set of such ids: a bit per id while they stay dense (a hash node costs 300 times as much),
