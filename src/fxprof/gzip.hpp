@@ -14,8 +14,8 @@ namespace el2fx::fxprof {
 
 class GzipSink final : public ByteSink {
 public:
-    // zlib level 1: on profile JSON it compresses several times faster than level 6 for a file
-    // about a fifth larger (the figures are in git history, not here: they go stale).
+    // zlib level 1: on profile JSON it is much faster than level 6 for a file only a little
+    // larger (the figures are in git history, not here).
     static constexpr int kDefaultLevel = 1;
 
     explicit GzipSink(ByteSink& downstream, int level = kDefaultLevel);

@@ -117,7 +117,7 @@ private:
     std::vector<bool> far_bits_;  // by id: whether it is in sparse_ (while far_max_ < kFarBits)
 };
 
-// A set of such ids: a bit per id while they stay dense (a hash node costs 300 times as much),
+// A set of such ids: a bit per id while they stay dense (a hash node takes hundreds of bits),
 // a hash set for the far ones. When the bitmap grows over ids of the hash set they move into
 // it, so an id within the bitmap is answered by its bit alone (a set of few ids among millions
 // is asked about every id: a hash lookup each would miss the cache).

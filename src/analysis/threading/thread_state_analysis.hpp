@@ -49,7 +49,7 @@ public:
 
     // What the thread does now; none before its first RunThread and once finished. A pointer,
     // not an optional: asked after each of its events, and an optional built on the stack and
-    // read back whole stalled on store forwarding (a tenth of the pass's busiest thread).
+    // read back whole stalled on store forwarding.
     const ThreadActivity* activity() const { return phase_ == Phase::in_span ? &current_ : nullptr; }
     bool finished() const { return phase_ == Phase::finished; }
 
