@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds eventlog2fxprof and runs the whole test suite: the normal build, then an
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the same tests, then a
-# ThreadSanitizer build of the suites whose code runs threads (the prefetching reader, the
-# GC analysis and the capabilities' threading analysis on its thread, the parallel gzip sink).
+# ThreadSanitizer build of the suites whose code runs threads (the prefetching reader and its
+# split census, the conversions the GC, threading and pass tests make, the parallel gzip sink).
 # Works whatever was configured before (tools/quickstart.sh configures build/ without tests:
 # the tests are switched back on here). Tests that need ../shared (upstream ghc-events data)
 # report SKIP without it.
@@ -49,9 +49,8 @@ if [[ "${EL2FX_SKIP_SANITIZERS:-0}" != "1" ]]; then
 
   start=$(date +%s)
   configure build-tsan -Db_sanitize=thread -Dbuildtype=debugoptimized -Dcpp_args=-g1
-  # gc: its profile tests convert with analyses on the reader's thread; its summary tests run
-  # the binary. threading: the capabilities' part on the reader's thread. pass: every fixture
-  # converted with every part that may run on the reader's thread there.
+  # gc, threading, pass: whole conversions of the fixtures (the reader's worker threads beside
+  # the analyses); gc's summary tests also run the binary.
   meson compile -C build-tsan -j "$jobs" eventlog_tests fxprof_tests gc_tests threading_tests pass_tests \
     src/cli/eventlog2fxprof
   TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --no-rebuild --print-errorlogs \

@@ -25,9 +25,7 @@ Contributors make_contributors(const ConvertOptions& options, Diagnostics& diagn
     // Its begin() offers the threading mapper the Haskell stacks of ghc-stack-profiler's samples.
     all.push_back(std::make_unique<StackSampleContributor>(diagnostics));
     // Counters are drawn in contributor order: the heap totals before the heap-profile bands.
-    auto gc = std::make_unique<GcHeapContributor>(options, diagnostics);
-    parts.gc = gc.get();
-    all.push_back(std::move(gc));
+    all.push_back(std::make_unique<GcHeapContributor>(options, diagnostics));
     all.push_back(std::make_unique<HeapProfileContributor>(options));
     all.push_back(std::make_unique<UserEventsContributor>(options, diagnostics));
     all.push_back(std::make_unique<SparksContributor>(options));

@@ -12,14 +12,10 @@
 
 namespace el2fx::convert {
 
-class GcHeapContributor;
-
 struct Contributors {
     // The first of `all`: it lays out the tracks the others draw on, and the threading
     // analysis streams into it.
     ThreadingMapper* threading = nullptr;
-    // One of `all`: its analysis may run on the reader's thread (gc_stage.hpp).
-    GcHeapContributor* gc = nullptr;
     std::vector<std::unique_ptr<ProfileContributor>> all;
 };
 

@@ -1,5 +1,5 @@
-// The marker detail, a state machine of the analyses (analysis/threading/span_detail.hpp): the
-// capabilities' part of the threading analysis merges its spans with it on the reader's thread.
+// The marker detail, a state machine of the analyses (analysis/threading/span_detail.hpp),
+// which the capabilities' markers merge their spans with.
 #pragma once
 
 #include "analysis/threading/span_detail.hpp"

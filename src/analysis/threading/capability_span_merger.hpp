@@ -1,9 +1,7 @@
 // A capability's spans as the markers of its track keep them: its mutator spans and its idle
 // spans are two streams, each merged below the marker resolution (span_detail.hpp); GC spans
 // are the GC markers' and pass untouched. The markers (convert/threading_markers.hpp) run it
-// on the spans they are handed; where the capabilities' part of the threading analysis runs on
-// the reader's thread (capability_stage.hpp), it runs there instead, and only what it keeps
-// crosses the cores: at a coarse resolution, a few markers for millions of spans.
+// on the spans they are handed: at a coarse resolution, a few markers for millions of spans.
 #pragma once
 
 #include <cstddef>
