@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <memory_resource>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -19,6 +20,7 @@
 #include "convert/thread_track_layout.hpp"
 #include "fxprof/handles.hpp"
 #include "util/id_map.hpp"
+#include "util/recycling_memory.hpp"
 
 namespace el2fx::convert {
 
@@ -96,8 +98,11 @@ private:
     // finished. By when they finished, to drop them in order: only those that hold an entry
     // (most of millions of short-lived threads never get one), or get one after their finish
     // (then by the latest finish so far), so memory follows what is held.
-    std::unordered_map<eventlog::ThreadId, PerThread> forgotten_;
-    std::unordered_map<eventlog::ThreadId, fxprof::StringHandle> forgotten_names_;  // a distinct string each
+    // Their nodes come and go with millions of threads: recycled, not each from the heap.
+    util::RecyclingMemory forgotten_nodes_;
+    std::pmr::unordered_map<eventlog::ThreadId, PerThread> forgotten_{&forgotten_nodes_};
+    std::pmr::unordered_map<eventlog::ThreadId, fxprof::StringHandle> forgotten_names_{
+        &forgotten_nodes_};  // a distinct string each
     std::deque<std::pair<std::uint64_t, eventlog::ThreadId>> forgotten_finished_;
     util::IdSet finished_forgotten_;  // every forgotten thread that finished (a bit each)
     // The keys of forgotten_ and forgotten_names_: a bit to test as each of millions of threads
