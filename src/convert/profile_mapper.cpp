@@ -6,11 +6,10 @@
 
 #include "analysis/run/run_census.hpp"
 #include "convert/activity_stacks.hpp"
+#include "convert/folded_chunk.hpp"
 #include "convert/sampled_stacks.hpp"
 #include "convert/threading_markers.hpp"
 #include "eventlog/event_types.hpp"
-#include "fxprof/flat_index.hpp"
-#include "fxprof/hash_mix.hpp"
 
 namespace el2fx::convert {
 namespace {
@@ -27,55 +26,6 @@ constexpr std::array<std::uint16_t, 8> kShown = {
     eventlog::WakeupThread::tag, eventlog::StartGC::tag,   eventlog::EndGC::tag,      eventlog::ThreadLabel::tag};
 
 Timestamp at(std::uint64_t ns) { return Timestamp::from_nanos(static_cast<std::int64_t>(ns)); }
-
-// A folded thread's sample, its stack made as it comes (while the thread's records are
-// at hand, not after a sort has scattered them).
-struct FoldedSample {
-    std::uint64_t time;
-    std::uint64_t weight;
-    StackHandle stack;
-};
-// Folded threads' samples reach one track out of time order: each chunk of this many is added
-// as one time-ordered run (the profile merges the runs).
-constexpr std::size_t kFoldedChunk = 1 << 16;
-
-// A chunk of folded samples, those of one time and stack summed as they come: one sample of
-// their summed weight has the same call tree and category totals (the activity graph weighs
-// samples alike; only the order of those at one instant differs). Folded threads without
-// their names share their stacks, so millions of short-lived threads' samples come down to a
-// few per tick, and summing them as they come leaves few to sort.
-class FoldedChunk {
-public:
-    // Whether the chunk is full after this sample.
-    bool add(const FoldedSample& s) {
-        const std::uint64_t hash = hash_combine(s.time, s.stack.index());
-        const auto next = static_cast<std::uint32_t>(distinct_.size());
-        auto [row, added] = index_.intern(
-            hash, next, [&](std::uint32_t r) { return distinct_[r].time == s.time && distinct_[r].stack == s.stack; });
-        if (added)
-            distinct_.push_back(s);
-        else
-            distinct_[row].weight += s.weight;
-        return ++taken_ == kFoldedChunk;
-    }
-    bool empty() const { return taken_ == 0; }
-    // The chunk's samples by time, then stack; empties the chunk.
-    template <class Each>
-    void drain(Each&& each) {
-        std::sort(distinct_.begin(), distinct_.end(), [](const FoldedSample& a, const FoldedSample& b) {
-            return a.time != b.time ? a.time < b.time : a.stack < b.stack;
-        });
-        for (const FoldedSample& s : distinct_) each(s);
-        distinct_.clear();
-        index_.clear();
-        taken_ = 0;
-    }
-
-private:
-    std::vector<FoldedSample> distinct_;
-    FlatIndex index_;  // (time, stack) -> its row in distinct_
-    std::size_t taken_ = 0;
-};
 
 }  // namespace
 
