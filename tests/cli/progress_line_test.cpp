@@ -43,6 +43,15 @@ std::string drain(int fd) {
     }
 }
 
+// What is readable from `fd` now, waiting at most a moment for it (one read).
+std::string read_some(int fd) {
+    char buf[4096];
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 50) <= 0) return {};
+    const ssize_t r = ::read(fd, buf, sizeof buf);
+    return r > 0 ? std::string(buf, static_cast<std::size_t>(r)) : std::string{};
+}
+
 constexpr ProgressLine::Timing kQuick{std::chrono::milliseconds(0), std::chrono::milliseconds(10)};
 
 }  // namespace
@@ -98,10 +107,15 @@ BOOST_AUTO_TEST_CASE(drawn_on_a_terminal_and_cleared_when_stopped) {
     {
         ProgressLine line(progress, terminal, false, kQuick);
         BOOST_TEST(line.enabled());
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        // Wait for a first drawing (a loaded machine may be slow to run the line's thread).
+        const std::string expected = "\rcensus  1 kB of 4 kB (25%)";
+        std::string shown;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (shown.find(expected) == std::string::npos && std::chrono::steady_clock::now() < deadline)
+            shown += read_some(master);
         line.stop();
-        const std::string shown = drain(master);
-        BOOST_TEST(shown.find("\rcensus  1 kB of 4 kB (25%)") != std::string::npos, shown);
+        shown += drain(master);
+        BOOST_TEST(shown.find(expected) != std::string::npos, shown);
         BOOST_TEST(shown.find('\n') == std::string::npos, shown);  // one line, redrawn in place
         // Cleared: spaces over the last line, the cursor back at its start.
         BOOST_TEST(shown.size() >= 2);
