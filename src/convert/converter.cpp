@@ -229,6 +229,8 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
 
     run::ForgottenLabels forgotten_labels(census.threads, run::forgotten_grace_ns(options.sampling_interval_ns));
     context.forgotten_labels = &forgotten_labels;
+    analysis::RunningThreads running_threads;  // for every contributor that notes who wrote an event
+    context.running_threads = &running_threads;
     redaction::EventRewriter rewriter(rewriting);
     eventlog::EventPrefetcher events(reader, report.diagnostics,
                                      window_start ? std::optional(window_start->first) : std::nullopt);
@@ -241,12 +243,14 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     std::vector<pass::Interests> asked = dispatch.interests();
     asked.push_back(analysis::ThreadingAnalysis::interests());
     asked.push_back(run::ForgottenLabels::interests());
+    asked.push_back(analysis::RunningThreads::interests());
     if (planned) events.leave_undecoded(~pass::plan_pass(asked).decoded);
     window::EventWindow window(options.window.spec, std::move(window_start));
     eventlog::EventClock clock;
     while (const eventlog::Event* next = window.next(events)) {
         const eventlog::Event* event = &rewriter.apply(*next);
         forgotten_labels.handle(*event);
+        running_threads.handle(*event);
         threading.handle(*event);
         clock.add(event->time);
         dispatch.handle(*event);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/threading/off_cpu_state.hpp"
+#include "analysis/threading/running_threads.hpp"
 #include "analysis/threading/threading_result.hpp"
 #include "convert/convert_options.hpp"
 #include "convert/diagnostic_moment.hpp"
@@ -134,6 +135,9 @@ public:
     std::optional<fxprof::ThreadHandle> folded_track;
     // Their labels as the events go (converter.cpp).
     const run::ForgottenLabels* forgotten_labels = nullptr;
+    // The thread each capability runs as the pass reaches each event, kept once for every
+    // part (converter.cpp: before the event goes to them).
+    const analysis::RunningThreads* running_threads = nullptr;
     void set_thread_track(eventlog::ThreadId thread, fxprof::ThreadHandle track, bool folded);
 
 private:

@@ -40,14 +40,13 @@ void StackSampleContributor::begin(ProfileContext& context) {
 pass::Interests StackSampleContributor::interests() const {
     return pass::Interests::where([](std::uint16_t tag) {
         return tag == eventlog::UserBinaryMessage::tag || tag == eventlog::InfoProv::tag ||
-               tag == eventlog::ThreadLabel::tag || analysis::RunningThreads::concerns(tag);
+               tag == eventlog::ThreadLabel::tag;
     });
 }
 
 std::span<const std::uint16_t> StackSampleContributor::shown_tags() const { return kShownTags; }
 
 void StackSampleContributor::handle(const eventlog::Event& event) {
-    running_.handle(event);
     switch (event.tag) {
         case eventlog::InfoProv::tag:
             if (const auto* e = event.as<eventlog::InfoProv>()) ipe_.add(*e);
@@ -65,8 +64,9 @@ void StackSampleContributor::handle(const eventlog::Event& event) {
             ++profiler_messages_seen_;
             order_.prove(assembler_.layout());
             // The thread running where the message was written is the profiler's writer.
-            if (event.cap)
-                if (std::optional<eventlog::ThreadId> writer = running_.on(*event.cap)) writers_.insert(*writer);
+            if (event.cap && ctx_ && ctx_->running_threads)
+                if (std::optional<eventlog::ThreadId> writer = ctx_->running_threads->on(*event.cap))
+                    writers_.insert(*writer);
             if (s) sample(*s);
             break;
         }

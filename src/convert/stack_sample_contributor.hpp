@@ -26,7 +26,6 @@
 #include "analysis/ghc_profiling/info_tables.hpp"
 #include "analysis/stack_profiler/frame_order.hpp"
 #include "analysis/stack_profiler/stack_assembler.hpp"
-#include "analysis/threading/running_threads.hpp"
 #include "convert/profile_contributor.hpp"
 #include "convert/sampled_stacks.hpp"
 #include "util/diagnostics.hpp"
@@ -97,7 +96,6 @@ private:
     Diagnostics& diagnostics_;
     ProfileContext* ctx_ = nullptr;
     profiling::InfoTableCatalog ipe_;
-    analysis::RunningThreads running_;
     stack_profiler::StackAssembler assembler_;
     stack_profiler::FrameOrder order_;
     StackSampleCounts counts_;

@@ -228,7 +228,7 @@ void UserEventsContributor::keep(std::uint64_t time, std::optional<CapNo> cap, K
     Record r;
     r.time = time;
     r.cap = cap;
-    if (cap) r.running = running_.on(*cap);
+    if (cap && ctx_ && ctx_->running_threads) r.running = ctx_->running_threads->on(*cap);
     if (r.running && ctx_ && ctx_->forgotten_labels && !ctx_->threads.ordinal(*r.running)) {
         // Its label now, which is gone by the end (a change of label only: memory per message at most).
         std::string_view label = ctx_->forgotten_labels->label(*r.running);
@@ -251,7 +251,6 @@ void UserEventsContributor::keep(std::uint64_t time, std::optional<CapNo> cap, K
 
 void UserEventsContributor::handle(const eventlog::Event& event) {
     using namespace eventlog;
-    running_.handle(event);
     switch (event.tag) {
         case UserMessage::tag:
             if (const auto* p = event.as<UserMessage>()) {
@@ -287,8 +286,7 @@ void UserEventsContributor::handle(const eventlog::Event& event) {
 pass::Interests UserEventsContributor::interests() const {
     return pass::Interests::where([](std::uint16_t tag) {
         using namespace eventlog;
-        return analysis::RunningThreads::concerns(tag) || tag == UserMessage::tag || tag == UserMarker::tag ||
-               tag == UserBinaryMessage::tag;
+        return tag == UserMessage::tag || tag == UserMarker::tag || tag == UserBinaryMessage::tag;
     });
 }
 

@@ -28,7 +28,6 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/threading/running_threads.hpp"
 #include "convert/profile_contributor.hpp"
 #include "analysis/runtime/user_spans.hpp"
 #include "util/chunked_vector.hpp"
@@ -66,7 +65,6 @@ private:
 
     bool user_messages_;
     Diagnostics& diagnostics_;
-    analysis::RunningThreads running_;
     std::string arena_;
     util::ChunkedVector<Record> records_;  // in blocks: a log may have 100,000s
     ProfileContext* ctx_ = nullptr;

@@ -8,6 +8,7 @@
 
 #include "eventlog/event.hpp"
 #include "eventlog/event_types.hpp"
+#include "pass/interests.hpp"
 
 namespace el2fx::analysis {
 
@@ -15,7 +16,7 @@ class RunningThreads {
 public:
     // Every event, in time order.
     void handle(const eventlog::Event& event) {
-        if (!event.cap) return;
+        if (!concerns(event.tag) || !event.cap) return;  // by tag first: it sees every event
         if (const auto* run = event.as<eventlog::RunThread>()) {
             slot(*event.cap) = run->thread;
         } else if (const auto* stop = event.as<eventlog::StopThread>()) {
@@ -29,6 +30,7 @@ public:
     static bool concerns(std::uint16_t tag) {
         return tag == eventlog::RunThread::tag || tag == eventlog::StopThread::tag || tag == eventlog::StartGC::tag;
     }
+    static pass::Interests interests() { return pass::Interests::where(concerns); }
     std::optional<eventlog::ThreadId> on(eventlog::CapNo cap) const {
         return cap < running_.size() ? running_[cap] : std::nullopt;
     }
