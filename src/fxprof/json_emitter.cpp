@@ -1,6 +1,8 @@
 #include "fxprof/json_emitter.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "fxprof/decimal.hpp"
 #include "util/error.hpp"
@@ -23,6 +25,21 @@ std::string_view JsonEmitter::repaired(std::string_view s) {
     utf8::append_sanitized(scratch_, s);
     ++repaired_;
     return scratch_;
+}
+
+void JsonEmitter::repeated(std::string_view text, rapidjson::Type type, std::size_t n) {
+    if (n == 0) return;
+    // The first through the writer, which then knows the array has a value (and puts a comma
+    // before the next one it writes); the rest straight to the stream, a piece at a time.
+    check(writer_.RawValue(text.data(), size(text), type));
+    constexpr std::size_t kPerPiece = 1024;
+    std::string piece;  // a few per profile: one per constant column
+    for (std::size_t i = 0; i < std::min(n - 1, kPerPiece); ++i) (piece += ',') += text;
+    for (std::size_t left = n - 1; left > 0;) {
+        const std::size_t count = std::min(left, kPerPiece);
+        os_.PutBytes(piece.data(), count * (text.size() + 1));
+        left -= count;
+    }
 }
 
 void JsonEmitter::string(std::string_view s) {

@@ -4,7 +4,9 @@
 // for scaled integers.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -20,9 +22,22 @@ struct EncodedString {
     bool repaired = false;  // counted at each use, as if written with string()
 };
 
+// RapidJSON's Writer, which also tells whether a value now would follow another in an array:
+// JsonEmitter writes those itself (a comma and the value), the commonest case of a profile.
+class JsonWriter : public rapidjson::Writer<JsonOutStream> {
+public:
+    using rapidjson::Writer<JsonOutStream>::Writer;
+    // The innermost level, if it is an array that has a value already; nullptr otherwise.
+    std::size_t* continued_array() {
+        if (level_stack_.Empty()) return nullptr;
+        Level* level = level_stack_.template Top<Level>();
+        return level->inArray && level->valueCount > 0 ? &level->valueCount : nullptr;
+    }
+};
+
 class JsonEmitter {
 public:
-    explicit JsonEmitter(JsonOutStream& os) : writer_(os) {}
+    explicit JsonEmitter(JsonOutStream& os) : os_(os), writer_(os) {}
 
     void begin_object() { check(writer_.StartObject()); }
     void end_object() { check(writer_.EndObject()); }
@@ -36,10 +51,33 @@ public:
     // A key that came from a caller (a marker field key), encoded: repaired like any string.
     void encoded_key(const EncodedString& k) { encoded(k); }
     void encoded_string(const EncodedString& s) { encoded(s); }
-    void null() { check(writer_.Null()); }
-    void boolean(bool b) { check(writer_.Bool(b)); }
-    void int64(std::int64_t i) { check(writer_.Int64(i)); }
-    void uint64(std::uint64_t u) { check(writer_.Uint64(u)); }
+    void null() {
+        if (!next_in_array(",null", 5)) check(writer_.Null());
+    }
+    // `n` array elements of one JSON literal `text` (null, 0, -1), written as is: the long
+    // constant columns of the shared tables cost a copy of bytes, not a value each.
+    void repeated(std::string_view text, rapidjson::Type type, std::size_t n);
+    void boolean(bool b) {
+        if (!(b ? next_in_array(",true", 5) : next_in_array(",false", 6))) check(writer_.Bool(b));
+    }
+    void int64(std::int64_t i) {
+        if (std::size_t* count = writer_.continued_array()) {
+            char text[kShortValue] = {','};
+            os_.PutShort(text, static_cast<std::size_t>(rapidjson::internal::i64toa(i, text + 1) - text));
+            ++*count;
+        } else {
+            check(writer_.Int64(i));
+        }
+    }
+    void uint64(std::uint64_t u) {
+        if (std::size_t* count = writer_.continued_array()) {
+            char text[kShortValue] = {','};
+            os_.PutShort(text, static_cast<std::size_t>(rapidjson::internal::u64toa(u, text + 1) - text));
+            ++*count;
+        } else {
+            check(writer_.Uint64(u));
+        }
+    }
     // A finite double; whole numbers (|x| < 2^53) are written without a fraction.
     void number(double d);
     // value / 10^scale as an exact decimal, e.g. nanoseconds at scale 6 = milliseconds.
@@ -50,6 +88,19 @@ public:
     std::uint64_t repaired_strings() const { return repaired_; }
 
 private:
+    // A comma and a number (at most 20 characters) or literal.
+    static constexpr std::size_t kShortValue = JsonOutStream::kShortBytes;
+    // After another value in an array: `text` (with its comma) straight to the stream, as the
+    // writer would have put it. False elsewhere: the writer puts it.
+    bool next_in_array(const char* text, std::size_t n) {
+        std::size_t* count = writer_.continued_array();
+        if (!count) return false;
+        char padded[kShortValue] = {};
+        std::memcpy(padded, text, n);
+        os_.PutShort(padded, n);
+        ++*count;
+        return true;
+    }
     static rapidjson::SizeType size(std::string_view s);
     // Returns the text to write: s itself, or a repaired copy in scratch_.
     std::string_view repaired(std::string_view s);
@@ -60,7 +111,8 @@ private:
         check(writer_.RawValue(s.json.data(), s.json.size(), rapidjson::kStringType));
     }
 
-    rapidjson::Writer<JsonOutStream> writer_;
+    JsonOutStream& os_;
+    JsonWriter writer_;
     std::string scratch_;
     std::uint64_t repaired_ = 0;
 };

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <memory>
 
 #include "fxprof/byte_sink.hpp"
@@ -26,6 +27,20 @@ public:
         if (static_cast<std::size_t>(end_ - next_) < n) make_room(n);
     }
     void PutUnchecked(Ch c) { *next_++ = c; }
+    // n <= kShortBytes bytes from a buffer of kShortBytes: one fixed-size copy (JsonEmitter's
+    // numbers and literals in arrays).
+    static constexpr std::size_t kShortBytes = 24;
+    void PutShort(const Ch* bytes, std::size_t n) {
+        Reserve(kShortBytes);
+        std::memcpy(next_, bytes, kShortBytes);
+        next_ += n;
+    }
+    // n bytes at once (JsonEmitter::repeated(): JSON text the writer already vouched for).
+    void PutBytes(const Ch* bytes, std::size_t n) {
+        Reserve(n);
+        std::memcpy(next_, bytes, n);
+        next_ += n;
+    }
     // Called by the writer when the root value is complete; hands the buffer on.
     void Flush() { drain(); }
     std::size_t bytes_written() const { return total_ + static_cast<std::size_t>(next_ - buffer_.get()); }

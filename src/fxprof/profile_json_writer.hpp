@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -33,10 +34,16 @@ private:
     }
     // `key: [v, v, ...]` (n times)
     void constant_column(std::string_view k, std::size_t n, std::int64_t v) {
-        column(k, n, [&](std::size_t) { j_.int64(v); });
+        j_.key(k);
+        j_.begin_array();
+        j_.repeated(std::to_string(v), rapidjson::kNumberType, n);
+        j_.end_array();
     }
     void null_column(std::string_view k, std::size_t n) {
-        column(k, n, [&](std::size_t) { j_.null(); });
+        j_.key(k);
+        j_.begin_array();
+        j_.repeated("null", rapidjson::kNullType, n);
+        j_.end_array();
     }
     void length(std::size_t n) {
         j_.key(key::length);

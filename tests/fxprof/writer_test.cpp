@@ -3,6 +3,10 @@
 #include <boost/test/unit_test.hpp>
 #include <zlib.h>
 
+#include <limits>
+#include <random>
+#include <vector>
+
 #include "fxprof_test_util.hpp"
 #include "fxprof/gzip.hpp"
 #include "fxprof/json_emitter.hpp"
@@ -181,6 +185,113 @@ BOOST_AUTO_TEST_CASE(emitter_refuses_what_is_not_json) {
     BOOST_TEST(j.complete());
     os.Flush();
     BOOST_TEST(out == "[1,0.1,0,1.5]");
+}
+
+BOOST_AUTO_TEST_CASE(repeated_literals_are_the_bytes_of_values_written_one_by_one) {
+    // Across the emitter's pieces (1024 values each), between other values, and none at all.
+    for (std::size_t n : {0u, 1u, 2u, 1023u, 1024u, 1025u, 2048u, 3000u}) {
+        std::string by_value, repeated;
+        {
+            StringSink sink(by_value);
+            JsonOutStream os(sink);
+            JsonEmitter j(os);
+            j.begin_array();
+            j.uint64(7);
+            j.begin_array();
+            for (std::size_t i = 0; i < n; ++i) j.null();
+            j.end_array();
+            for (std::size_t i = 0; i < n; ++i) j.int64(-1);
+            j.uint64(8);
+            j.end_array();
+            BOOST_TEST(j.complete());
+            os.Flush();
+        }
+        {
+            StringSink sink(repeated);
+            JsonOutStream os(sink);
+            JsonEmitter j(os);
+            j.begin_array();
+            j.uint64(7);
+            j.begin_array();
+            j.repeated("null", rapidjson::kNullType, n);
+            j.end_array();
+            j.repeated("-1", rapidjson::kNumberType, n);
+            j.uint64(8);
+            j.end_array();
+            BOOST_TEST(j.complete());
+            os.Flush();
+        }
+        BOOST_TEST(repeated == by_value, n);
+        BOOST_TEST(parse_json(repeated).IsArray());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(emitter_writes_the_bytes_of_rapidjson_s_writer) {
+    // The emitter puts values that follow another in an array itself: random documents of
+    // nested arrays and objects, numbers at their limits, literals and strings, both ways.
+    std::mt19937_64 random(42);
+    for (int doc = 0; doc < 200; ++doc) {
+        std::string ours, theirs;
+        StringSink sink(ours);
+        JsonOutStream os(sink);
+        JsonEmitter j(os);
+        rapidjson::StringBuffer buffer;
+        rapidjson::Writer<rapidjson::StringBuffer> reference(buffer);
+        std::vector<bool> in_array;  // the open levels
+        const auto value = [&] {
+            switch (random() % 7) {
+                case 0: j.null(); reference.Null(); break;
+                case 1: { const bool b = random() % 2; j.boolean(b); reference.Bool(b); break; }
+                case 2: {
+                    const std::int64_t i = random() % 3 == 0 ? std::numeric_limits<std::int64_t>::min()
+                                           : random() % 2   ? std::numeric_limits<std::int64_t>::max()
+                                                            : static_cast<std::int64_t>(random()) >> (random() % 64);
+                    j.int64(i);
+                    reference.Int64(i);
+                    break;
+                }
+                case 3: {
+                    const std::uint64_t u = random() % 3 == 0 ? std::numeric_limits<std::uint64_t>::max()
+                                                              : random() >> (random() % 64);
+                    j.uint64(u);
+                    reference.Uint64(u);
+                    break;
+                }
+                case 4: j.string("s"); reference.String("s"); break;
+                case 5: j.begin_array(); reference.StartArray(); in_array.push_back(true); break;
+                default: j.begin_object(); reference.StartObject(); in_array.push_back(false); break;
+            }
+        };
+        const auto close = [&] {
+            if (in_array.back()) {
+                j.end_array();
+                reference.EndArray();
+            } else {
+                j.end_object();
+                reference.EndObject();
+            }
+            in_array.pop_back();
+        };
+        j.begin_array();
+        reference.StartArray();
+        in_array.push_back(true);
+        for (int step = 0; step < 2000; ++step) {
+            if (in_array.size() > 1 && random() % 8 == 0) {
+                close();
+                continue;
+            }
+            if (!in_array.back()) {  // an object: a key, then its value
+                j.key("k");
+                reference.Key("k");
+            }
+            value();
+        }
+        while (!in_array.empty()) close();
+        BOOST_TEST(j.complete());
+        os.Flush();
+        theirs = buffer.GetString();
+        BOOST_TEST(ours == theirs, "document " << doc);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(gunzip_rejects_broken_input) {
