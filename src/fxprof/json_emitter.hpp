@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "fxprof/json_stream.hpp"
 #include "util/rapidjson.hpp"
@@ -61,22 +62,10 @@ public:
         if (!(b ? next_in_array(",true", 5) : next_in_array(",false", 6))) check(writer_.Bool(b));
     }
     void int64(std::int64_t i) {
-        if (std::size_t* count = writer_.continued_array()) {
-            char text[kShortValue] = {','};
-            os_.PutShort(text, static_cast<std::size_t>(rapidjson::internal::i64toa(i, text + 1) - text));
-            ++*count;
-        } else {
-            check(writer_.Int64(i));
-        }
+        if (!next_integer_in_array(i)) check(writer_.Int64(i));
     }
     void uint64(std::uint64_t u) {
-        if (std::size_t* count = writer_.continued_array()) {
-            char text[kShortValue] = {','};
-            os_.PutShort(text, static_cast<std::size_t>(rapidjson::internal::u64toa(u, text + 1) - text));
-            ++*count;
-        } else {
-            check(writer_.Uint64(u));
-        }
+        if (!next_integer_in_array(u)) check(writer_.Uint64(u));
     }
     // A finite double; whole numbers (|x| < 2^53) are written without a fraction.
     void number(double d);
@@ -98,6 +87,21 @@ private:
         char padded[kShortValue] = {};
         std::memcpy(padded, text, n);
         os_.PutShort(padded, n);
+        ++*count;
+        return true;
+    }
+    // The same for an integer: a comma and its digits, as the writer's.
+    template <class Integer>
+    bool next_integer_in_array(Integer value) {
+        std::size_t* count = writer_.continued_array();
+        if (!count) return false;
+        char text[kShortValue] = {','};
+        char* end;
+        if constexpr (std::is_signed_v<Integer>)
+            end = rapidjson::internal::i64toa(value, text + 1);
+        else
+            end = rapidjson::internal::u64toa(value, text + 1);
+        os_.PutShort(text, static_cast<std::size_t>(end - text));
         ++*count;
         return true;
     }
