@@ -25,7 +25,8 @@ struct EventFilter {
     bool accepts(const eventlog::Event& event) const;
 };
 
-// "1500000", "1.5ms", "2s", "30us", "100ns" → nanoseconds. Throws el2fx::Error.
+// A time option's text in nanoseconds: a bare number is nanoseconds, else a number with one of
+// the units ns, us, ms, s. Throws el2fx::Error.
 std::uint64_t parse_time(const std::string& text);
 
 // The Haskell thread an event is about, if any.
