@@ -53,13 +53,13 @@ public:
     void encoded_key(const EncodedString& k) { encoded(k); }
     void encoded_string(const EncodedString& s) { encoded(s); }
     void null() {
-        if (!next_in_array(",null", 5)) check(writer_.Null());
+        if (!next_in_array(",null")) check(writer_.Null());
     }
     // `n` array elements of one JSON literal `text` (null, 0, -1), written as is: the long
     // constant columns of the shared tables cost a copy of bytes, not a value each.
     void repeated(std::string_view text, rapidjson::Type type, std::size_t n);
     void boolean(bool b) {
-        if (!(b ? next_in_array(",true", 5) : next_in_array(",false", 6))) check(writer_.Bool(b));
+        if (!next_in_array(b ? ",true" : ",false")) check(writer_.Bool(b));
     }
     void int64(std::int64_t i) {
         if (!next_integer_in_array(i)) check(writer_.Int64(i));
@@ -81,12 +81,12 @@ private:
     static constexpr std::size_t kShortValue = JsonOutStream::kShortBytes;
     // After another value in an array: `text` (with its comma) straight to the stream, as the
     // writer would have put it. False elsewhere: the writer puts it.
-    bool next_in_array(const char* text, std::size_t n) {
+    bool next_in_array(std::string_view text) {
         std::size_t* count = writer_.continued_array();
         if (!count) return false;
         char padded[kShortValue] = {};
-        std::memcpy(padded, text, n);
-        os_.PutShort(padded, n);
+        std::memcpy(padded, text.data(), text.size());
+        os_.PutShort(padded, text.size());
         ++*count;
         return true;
     }

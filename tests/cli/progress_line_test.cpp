@@ -30,26 +30,20 @@ Progress::Snapshot at(const char* phase, std::uint64_t done, std::uint64_t total
     return s;
 }
 
+// What is readable from `fd` now, waiting at most `wait_ms` for it (one read).
+std::string read_some(int fd, int wait_ms) {
+    char buf[4096];
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, wait_ms) <= 0) return {};
+    const ssize_t r = ::read(fd, buf, sizeof buf);
+    return r > 0 ? std::string(buf, static_cast<std::size_t>(r)) : std::string{};
+}
+
 // Everything readable from `fd` within a moment.
 std::string drain(int fd) {
     std::string got;
-    char buf[4096];
-    for (;;) {
-        pollfd p{fd, POLLIN, 0};
-        if (::poll(&p, 1, 200) <= 0) return got;
-        const ssize_t r = ::read(fd, buf, sizeof buf);
-        if (r <= 0) return got;
-        got.append(buf, static_cast<std::size_t>(r));
-    }
-}
-
-// What is readable from `fd` now, waiting at most a moment for it (one read).
-std::string read_some(int fd) {
-    char buf[4096];
-    pollfd p{fd, POLLIN, 0};
-    if (::poll(&p, 1, 50) <= 0) return {};
-    const ssize_t r = ::read(fd, buf, sizeof buf);
-    return r > 0 ? std::string(buf, static_cast<std::size_t>(r)) : std::string{};
+    for (std::string more; !(more = read_some(fd, 200)).empty();) got += more;
+    return got;
 }
 
 constexpr ProgressLine::Timing kQuick{std::chrono::milliseconds(0), std::chrono::milliseconds(10)};
@@ -112,7 +106,7 @@ BOOST_AUTO_TEST_CASE(drawn_on_a_terminal_and_cleared_when_stopped) {
         std::string shown;
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
         while (shown.find(expected) == std::string::npos && std::chrono::steady_clock::now() < deadline)
-            shown += read_some(master);
+            shown += read_some(master, 50);
         line.stop();
         shown += drain(master);
         BOOST_TEST(shown.find(expected) != std::string::npos, shown);
