@@ -73,10 +73,50 @@ void JsonEmitter::number(double d) {
     }
 }
 
+// A sign, 19 digits and a point at most (format_scaled_decimal), and a comma before them.
+static_assert(kDecimalBufferSize >= JsonOutStream::kShortBytes && 1 + 21 <= JsonOutStream::kShortBytes);
+
 void JsonEmitter::scaled(std::int64_t value, unsigned scale) {
-    char buf[kDecimalBufferSize];
-    const std::size_t n = format_scaled_decimal(value, scale, buf);
-    check(writer_.RawValue(buf, n, rapidjson::kNumberType));
+    char text[kDecimalBufferSize] = {','};
+    const std::size_t n = format_scaled_decimal(value, scale, text + 1);
+    if (std::size_t* count = writer_.continued_array()) {
+        os_.PutShort(text, 1 + n);
+        ++*count;
+        return;
+    }
+    check(writer_.RawValue(text + 1, n, rapidjson::kNumberType));
+}
+
+void JsonEmitter::flat_string(std::string_view s) {
+    const std::string_view text = repaired(s);
+    flat_text_.Clear();
+    flat_text_writer_.Reset(flat_text_);
+    check(flat_text_writer_.String(text.data(), size(text)));
+    flat_.append(flat_text_.GetString(), flat_text_.GetSize());
+}
+
+void JsonEmitter::flat_number(double d) {
+    if (!std::isfinite(d)) throw Error("JSON writer: a number is not finite");
+    constexpr double kExactIntegerLimit = 9007199254740992.0;  // 2^53, as number()
+    if (d == std::trunc(d) && std::fabs(d) < kExactIntegerLimit) return flat_int64(static_cast<std::int64_t>(d));
+    char text[kDecimalBufferSize];  // the writer's Double(): 25 characters at most
+    const int places = rapidjson::Writer<JsonOutStream>::kDefaultMaxDecimalPlaces;
+    flat_.append(text, static_cast<std::size_t>(rapidjson::internal::dtoa(d, text, places) - text));
+}
+
+void JsonEmitter::flat_scaled(std::int64_t value, unsigned scale) {
+    char text[kDecimalBufferSize];
+    flat_.append(text, format_scaled_decimal(value, scale, text));
+}
+
+void JsonEmitter::end_flat_object() {
+    flat_ += '}';
+    if (std::size_t* count = writer_.continued_array()) {
+        os_.PutBytes(flat_.data(), flat_.size());
+        ++*count;
+        return;
+    }
+    check(writer_.RawValue(flat_.data() + 1, size(flat_) - 1, rapidjson::kObjectType));
 }
 
 }  // namespace el2fx::fxprof

@@ -73,6 +73,30 @@ public:
     void scaled(std::int64_t value, unsigned scale);
     void ms_from_ns(std::int64_t ns) { scaled(ns, 6); }
 
+    // A flat object (encoded keys, scalar values) composed as text and written as one value:
+    // a marker's data, the commonest object of a profile, without the writer's work per key
+    // and value. The same bytes as begin_object(), a key and a value each, end_object().
+    // Between begin and end, only the flat_ calls.
+    void begin_flat_object() {
+        flat_.assign(",{");
+        flat_members_ = 0;
+    }
+    void flat_key(const EncodedString& k) {
+        if (flat_members_++ > 0) flat_ += ',';
+        if (k.repaired) ++repaired_;
+        (flat_ += k.json) += ':';
+    }
+    void flat_encoded_string(const EncodedString& s) {
+        if (s.repaired) ++repaired_;
+        flat_ += s.json;
+    }
+    void flat_string(std::string_view s);
+    void flat_int64(std::int64_t i) { flat_short(i, &rapidjson::internal::i64toa); }
+    void flat_uint64(std::uint64_t u) { flat_short(u, &rapidjson::internal::u64toa); }
+    void flat_number(double d);
+    void flat_scaled(std::int64_t value, unsigned scale);
+    void end_flat_object();
+
     bool complete() const { return writer_.IsComplete(); }
     std::uint64_t repaired_strings() const { return repaired_; }
 
@@ -105,6 +129,11 @@ private:
         ++*count;
         return true;
     }
+    template <class Integer>
+    void flat_short(Integer value, char* (*to_text)(Integer, char*)) {
+        char text[kShortValue];
+        flat_.append(text, static_cast<std::size_t>(to_text(value, text) - text));
+    }
     static rapidjson::SizeType size(std::string_view s);
     // Returns the text to write: s itself, or a repaired copy in scratch_.
     std::string_view repaired(std::string_view s);
@@ -119,6 +148,14 @@ private:
     JsonWriter writer_;
     std::string scratch_;
     std::uint64_t repaired_ = 0;
+    // The flat object being composed, after a comma that is written only after another value
+    // in an array; its members so far.
+    std::string flat_;
+    std::size_t flat_members_ = 0;
+    // A text value of a flat object, escaped by the writer's own class (kept: its stack is
+    // allocated once).
+    rapidjson::StringBuffer flat_text_;
+    rapidjson::Writer<rapidjson::StringBuffer> flat_text_writer_{flat_text_};
 };
 
 }  // namespace el2fx::fxprof

@@ -100,6 +100,7 @@ private:
     void write_shared();
     void write_thread(const Thread& t);
     void write_samples(const Thread& t);
+    // A marker field's value, in its data's flat object (JsonEmitter::begin_flat_object).
     void write_field_value(const MarkerField& f, const FieldValue& v);
     void write_markers(const Thread& t);
     std::uint32_t main_thread_index(const Counter& c);
@@ -131,6 +132,7 @@ private:
     std::vector<SampleRow> kept_samples_;  // reused from thread to thread
     std::vector<KeptMarker> kept_markers_;
     std::vector<EncodedSchema> encoded_schemas_;
+    const EncodedString type_key_ = JsonEmitter::encode(key::type);  // every marker's data has it
     std::vector<std::uint32_t> order_;     // written position -> thread handle index
     std::vector<std::uint32_t> position_;  // thread handle index -> written position
 };

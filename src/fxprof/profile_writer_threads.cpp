@@ -92,14 +92,14 @@ void ProfileWriter::write_samples(const Thread& t) {
 
 void ProfileWriter::write_field_value(const MarkerField& f, const FieldValue& v) {
     switch (v70::kind_of(f.format)) {
-        case v70::FieldKind::json_string: j_.string(p_.strings().get(v.string())); return;
-        case v70::FieldKind::string_index: j_.uint64(v.string().index()); return;
+        case v70::FieldKind::json_string: j_.flat_string(p_.strings().get(v.string())); return;
+        case v70::FieldKind::string_index: j_.flat_uint64(v.string().index()); return;
         case v70::FieldKind::number:
             switch (v.type()) {
-                case FieldValue::Type::integer: j_.int64(v.integer()); return;
-                case FieldValue::Type::real: j_.number(v.real()); return;
+                case FieldValue::Type::integer: j_.flat_int64(v.integer()); return;
+                case FieldValue::Type::real: j_.flat_number(v.real()); return;
                 case FieldValue::Type::duration:
-                case FieldValue::Type::timestamp: j_.scaled(v.integer(), duration_scale(f.format)); return;
+                case FieldValue::Type::timestamp: j_.flat_scaled(v.integer(), duration_scale(f.format)); return;
                 case FieldValue::Type::string:
                 case FieldValue::Type::absent: break;
             }
@@ -131,16 +131,16 @@ void ProfileWriter::write_markers(const Thread& t) {
         const MarkerSchema& s = schemas[r.schema];
         const EncodedSchema& e = encoded_schemas_[r.schema];
         if (r.values.size() != s.fields.size()) throw Error("JSON writer: a marker's values do not match its schema");
-        j_.begin_object();
-        j_.key(key::type);
-        j_.encoded_string(e.name);
+        j_.begin_flat_object();
+        j_.flat_key(type_key_);
+        j_.flat_encoded_string(e.name);
         for (std::size_t i = 0; i < s.fields.size(); ++i) {
             // No value: no key (the profiler's tooltip, sidebar and search skip it).
             if (r.values[i].type() == FieldValue::Type::absent) continue;
-            j_.encoded_key(e.keys[i]);
+            j_.flat_key(e.keys[i]);
             write_field_value(s.fields[i], r.values[i]);
         }
-        j_.end_object();
+        j_.end_flat_object();
     });
     markers_column(key::name, [&](const KeptMarker& r) { j_.uint64(r.name); });
     markers_column(key::startTime, [&](const KeptMarker& r) {

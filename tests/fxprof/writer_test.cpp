@@ -3,12 +3,14 @@
 #include <boost/test/unit_test.hpp>
 #include <zlib.h>
 
+#include <cmath>
 #include <limits>
 #include <random>
 #include <vector>
 
 #include "fxprof_test_util.hpp"
 #include "fxprof/gzip.hpp"
+#include "fxprof/decimal.hpp"
 #include "fxprof/json_emitter.hpp"
 #include "fxprof/json_stream.hpp"
 #include "util/error.hpp"
@@ -226,9 +228,80 @@ BOOST_AUTO_TEST_CASE(repeated_literals_are_the_bytes_of_values_written_one_by_on
     }
 }
 
+// A flat object of random members, through the emitter's flat calls and the reference
+// writer's object: keys that need escaping or repair, every kind of value.
+template <class Random>
+void flat_object(JsonEmitter& j, rapidjson::Writer<rapidjson::StringBuffer>& reference, Random& random) {
+    static const std::vector<std::string> keys = {"type", "k", "a \"quoted\" key", "bad \xff byte", "tab\there", ""};
+    static const std::vector<std::string> texts = {"", "plain", "\"\\\n\x01/", "caf\xc3\xa9", "\xc3 cut", "\x7f"};
+    j.begin_flat_object();
+    reference.StartObject();
+    const int members = static_cast<int>(random() % 5);
+    for (int m = 0; m < members; ++m) {
+        const std::string& k = keys[random() % keys.size()];
+        j.flat_key(JsonEmitter::encode(k));
+        std::string fixed;
+        el2fx::utf8::append_sanitized(fixed, k);
+        reference.Key(fixed.data(), static_cast<rapidjson::SizeType>(fixed.size()));
+        switch (random() % 6) {
+            case 0: {
+                const std::string& t = texts[random() % texts.size()];
+                j.flat_string(t);
+                std::string repaired;
+                el2fx::utf8::append_sanitized(repaired, t);
+                reference.String(repaired.data(), static_cast<rapidjson::SizeType>(repaired.size()));
+                break;
+            }
+            case 1: {
+                const std::string& t = texts[random() % texts.size()];
+                j.flat_encoded_string(JsonEmitter::encode(t));
+                std::string repaired;
+                el2fx::utf8::append_sanitized(repaired, t);
+                reference.String(repaired.data(), static_cast<rapidjson::SizeType>(repaired.size()));
+                break;
+            }
+            case 2: {
+                const std::int64_t i = random() % 2 ? std::numeric_limits<std::int64_t>::min()
+                                                    : static_cast<std::int64_t>(random()) >> (random() % 64);
+                j.flat_int64(i);
+                reference.Int64(i);
+                break;
+            }
+            case 3: {
+                const std::uint64_t u = random() % 2 ? std::numeric_limits<std::uint64_t>::max() : random() >> (random() % 64);
+                j.flat_uint64(u);
+                reference.Uint64(u);
+                break;
+            }
+            case 4: {
+                const double d = random() % 2 ? static_cast<double>(static_cast<std::int64_t>(random()) >> (random() % 64))
+                                              : std::ldexp(static_cast<double>(random() >> 11), -static_cast<int>(random() % 80));
+                j.flat_number(d);
+                constexpr double kExactIntegerLimit = 9007199254740992.0;
+                if (d == std::trunc(d) && std::fabs(d) < kExactIntegerLimit)
+                    reference.Int64(static_cast<std::int64_t>(d));
+                else
+                    reference.Double(d);
+                break;
+            }
+            default: {
+                const std::int64_t v = static_cast<std::int64_t>(random());
+                const unsigned scale = static_cast<unsigned>(random() % 19);
+                j.flat_scaled(v, scale);
+                char text[kDecimalBufferSize];
+                reference.RawValue(text, format_scaled_decimal(v, scale, text), rapidjson::kNumberType);
+                break;
+            }
+        }
+    }
+    j.end_flat_object();
+    reference.EndObject();
+}
+
 BOOST_AUTO_TEST_CASE(emitter_writes_the_bytes_of_rapidjson_s_writer) {
     // The emitter puts values that follow another in an array itself: random documents of
-    // nested arrays and objects, numbers at their limits, literals and strings, both ways.
+    // nested arrays and objects, numbers at their limits, scaled decimals, flat objects,
+    // literals and strings, both ways.
     std::mt19937_64 random(42);
     for (int doc = 0; doc < 200; ++doc) {
         std::string ours, theirs;
@@ -239,7 +312,7 @@ BOOST_AUTO_TEST_CASE(emitter_writes_the_bytes_of_rapidjson_s_writer) {
         rapidjson::Writer<rapidjson::StringBuffer> reference(buffer);
         std::vector<bool> in_array;  // the open levels
         const auto value = [&] {
-            switch (random() % 7) {
+            switch (random() % 10) {
                 case 0: j.null(); reference.Null(); break;
                 case 1: { const bool b = random() % 2; j.boolean(b); reference.Bool(b); break; }
                 case 2: {
@@ -259,6 +332,16 @@ BOOST_AUTO_TEST_CASE(emitter_writes_the_bytes_of_rapidjson_s_writer) {
                 }
                 case 4: j.string("s"); reference.String("s"); break;
                 case 5: j.begin_array(); reference.StartArray(); in_array.push_back(true); break;
+                case 6: {
+                    const std::int64_t v = static_cast<std::int64_t>(random());
+                    const unsigned scale = static_cast<unsigned>(random() % 19);
+                    j.scaled(v, scale);
+                    char text[kDecimalBufferSize];
+                    reference.RawValue(text, format_scaled_decimal(v, scale, text), rapidjson::kNumberType);
+                    break;
+                }
+                case 7:
+                case 8: flat_object(j, reference, random); break;
                 default: j.begin_object(); reference.StartObject(); in_array.push_back(false); break;
             }
         };
