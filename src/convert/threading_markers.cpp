@@ -74,7 +74,7 @@ struct ThreadingMarkers::StoppedSink {
     ThreadingMarkers& m;
     ThreadHandle t;
     void span(std::uint64_t start, std::uint64_t end, const ThreadActivity& a) {
-        StringHandle reason = m.p_.handle_for_string(analysis::block_reason_text(a.reason));
+        const StringHandle reason = m.reason_text(a.reason);
         m.p_.add_marker(t, MarkerTiming::interval(at(start), at(end)), m.stopped_name(a.reason.status),
                         m.stopped_category(a.reason.status),
                         ThreadStoppedMarker{.reason = reason, .status = a.reason.status, .blocker = a.reason.blocker});
@@ -96,6 +96,13 @@ StringHandle ThreadingMarkers::stopped_name(std::uint16_t status) {
     if (slot == stopped_names_.size() - 1) return p_.handle_for_string(analysis::off_cpu_marker_name(status));
     if (!stopped_names_[slot]) stopped_names_[slot] = p_.handle_for_string(analysis::off_cpu_marker_name(status));
     return *stopped_names_[slot];
+}
+StringHandle ThreadingMarkers::reason_text(const analysis::BlockReason& reason) {
+    const std::size_t slot = std::min<std::size_t>(reason.status, reason_texts_.size() - 1);
+    if (slot == reason_texts_.size() - 1 || analysis::block_reason_names_blocker(reason))
+        return p_.handle_for_string(analysis::block_reason_text(reason));
+    if (!reason_texts_[slot]) reason_texts_[slot] = p_.handle_for_string(analysis::block_reason_text(reason));
+    return *reason_texts_[slot];
 }
 CategoryHandle ThreadingMarkers::stopped_category(std::uint16_t status) const {
     return stopped_categories_[static_cast<std::size_t>(off_cpu_kind(status))];

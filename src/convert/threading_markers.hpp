@@ -105,6 +105,7 @@ private:
         return status < off_cpu_kinds_.size() ? off_cpu_kinds_[status] : analysis::off_cpu_kind(status);
     }
     fxprof::StringHandle stopped_name(std::uint16_t status);
+    fxprof::StringHandle reason_text(const analysis::BlockReason& reason);
     fxprof::CategoryHandle stopped_category(std::uint16_t status) const;
     fxprof::StringHandle moment_name(run::ThreadMoment::Kind kind) const;
     void rare_moment(const run::ThreadMoment& m);  // created, labelled, finished
@@ -117,6 +118,8 @@ private:
     std::array<fxprof::CategoryHandle, analysis::kOffCpuKinds> stopped_categories_;  // by OffCpuKind
     std::array<std::optional<fxprof::StringHandle>, 32>
         stopped_names_;  // marker names by stop status; the last: others
+    // Stopped markers' reasons by stop status, where the status alone words it; the last: others.
+    std::array<std::optional<fxprof::StringHandle>, 32> reason_texts_;
     ThreadingMarkerNames names_;
     std::array<analysis::OffCpuKind, 32> off_cpu_kinds_{};  // by stop status
     CapabilityTable<CapabilityTrack> caps_;

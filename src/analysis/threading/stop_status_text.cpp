@@ -29,9 +29,12 @@ std::string stop_status_text(std::uint16_t status) {
 
 std::string block_reason_text(const BlockReason& reason) {
     std::string text = stop_status_text(reason.status);
-    if (reason.status == static_cast<std::uint16_t>(eventlog::StopStatus::BlockedOnBlackHole) && reason.blocker)
-        text += " owned by thread " + std::to_string(reason.blocker);
+    if (block_reason_names_blocker(reason)) text += " owned by thread " + std::to_string(reason.blocker);
     return text;
+}
+
+bool block_reason_names_blocker(const BlockReason& reason) {
+    return reason.status == static_cast<std::uint16_t>(eventlog::StopStatus::BlockedOnBlackHole) && reason.blocker;
 }
 
 }  // namespace el2fx::analysis

@@ -14,5 +14,7 @@ namespace el2fx::analysis {
 std::string stop_status_text(std::uint16_t status);
 // The status text, plus "owned by thread N" for a black hole whose owner is known.
 std::string block_reason_text(const BlockReason& reason);
+// Whether block_reason_text names the blocker; if not, the status alone decides the text.
+bool block_reason_names_blocker(const BlockReason& reason);
 
 }  // namespace el2fx::analysis
