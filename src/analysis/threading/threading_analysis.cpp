@@ -114,7 +114,7 @@ ThreadingAnalysis::ThreadTrack* ThreadingAnalysis::thread(eventlog::ThreadId id)
                                  .first->second);
 }
 
-void ThreadingAnalysis::record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span) {
+void ThreadingAnalysis::record(CapabilityTrack& track, std::uint64_t time, const std::optional<CapabilitySpan>& span) {
     if (span) sink_.capability_span(track.cap, *span);
     track.timer.enter(time, track.usage.sample_activity());
     drain(track);
@@ -140,7 +140,7 @@ void ThreadingAnalysis::settle_census_candidate(GcPhase phase) {
     record(track, pending.time, std::nullopt);
 }
 
-void ThreadingAnalysis::record(ThreadTrack& track, std::uint64_t time, std::optional<ThreadStateSpan> span) {
+void ThreadingAnalysis::record(ThreadTrack& track, std::uint64_t time, const std::optional<ThreadStateSpan>& span) {
     if (span) sink_.thread_span(track.id, *span);
     if (track.state.finished()) {
         track.timer.finish(time);

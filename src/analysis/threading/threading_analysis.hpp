@@ -78,12 +78,12 @@ private:
         return recent_.note(id, &it->second);
     }
     void handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap, std::uint64_t time);
-    void record(CapabilityTrack& track, std::uint64_t time, std::optional<CapabilitySpan> span);
+    void record(CapabilityTrack& track, std::uint64_t time, const std::optional<CapabilitySpan>& span);
     // GC_WORK / GC_IDLE / GC_DONE on a capability in a collection.
     void gc_phase_event(CapabilityTrack& track, std::uint64_t time, GcPhase phase);
     // The pending GC_DONE (see census_candidate_) takes effect as `phase`.
     void settle_census_candidate(GcPhase phase);
-    void record(ThreadTrack& track, std::uint64_t time, std::optional<ThreadStateSpan> span);
+    void record(ThreadTrack& track, std::uint64_t time, const std::optional<ThreadStateSpan>& span);
     void drain(CapabilityTrack& track);
     void drain(ThreadTrack& track);
 
