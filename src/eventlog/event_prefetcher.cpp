@@ -5,7 +5,8 @@
 #include <utility>
 
 #include "eventlog/byte_reader.hpp"
-#include "eventlog/push_decoder.hpp"
+#include "eventlog/payload_decoder.hpp"
+#include "eventlog/record_framing.hpp"
 #include "util/error.hpp"
 #include "util/thread_cpu.hpp"
 
@@ -128,6 +129,7 @@ void EventPrefetcher::run() {
     r.time = record.time;
     r.size = record.size;
     r.cap = record.cap.value_or(kGlobalCap);
+    r.tag = load_be16(record.bytes);
     used += record.size;
     return batch.size < batch_events_ && kBatchBytes - used >= kMaxRecordBytes;
 }
@@ -279,8 +281,7 @@ const Event* EventPrefetcher::next(SkipBefore& skip) {
             if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare
             while (position_ < reading_->size) {
                 const Record& r = reading_->records[position_];
-                const std::uint8_t* bytes = reading_->bytes.get() + at_;
-                if (r.time < skip.before && !skip.wanted->test(load_be16(bytes))) {
+                if (r.time < skip.before && !skip.wanted->test(r.tag)) {
                     skip.last_time = std::max(skip.last_time, r.time);
                     if (const std::optional<CapNo> cap = r.capability()) {
                         if (*cap >= skip.caps.size()) skip.caps.resize(std::size_t{*cap} + 1);
@@ -299,14 +300,6 @@ const Event* EventPrefetcher::next(SkipBefore& skip) {
     }
 }
 
-void EventPrefetcher::leave_payload(const std::uint8_t* bytes, const Record& r, std::uint16_t tag) {
-    event_.time = load_be64(bytes + 2);
-    event_.offset = r.offset;
-    event_.size = r.size;
-    event_.tag = tag;
-    event_.payload.emplace<UnknownEvent>();
-}
-
 const Event* EventPrefetcher::next() {
     for (;;) {
         if (reading_) {
@@ -314,13 +307,18 @@ const Event* EventPrefetcher::next() {
             if (position_ < reading_->size) {
                 const Record& r = reading_->records[position_++];
                 const std::uint8_t* bytes = reading_->bytes.get() + at_;
-                if (const std::uint16_t tag = load_be16(bytes); undecoded_[tag])
-                    leave_payload(bytes, r, tag);
-                else
-                    decode_record_into(header_, bytes, r.size, r.offset, event_);
                 at_ += r.size;
                 event_.time = r.time;
+                event_.offset = r.offset;
+                event_.size = r.size;
+                event_.tag = r.tag;
                 event_.cap = r.capability();
+                if (undecoded_[r.tag]) {
+                    event_.payload.emplace<UnknownEvent>();  // leave_undecoded()'s
+                } else {
+                    const std::size_t at = payload_offset(header_, r.tag);
+                    decode_payload_into(r.tag, bytes + at, r.size - at, event_.payload);
+                }
                 return &event_;
             }
             if (reading_->last) {

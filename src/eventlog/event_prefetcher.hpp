@@ -110,12 +110,15 @@ private:
     // A record as the worker framed it; the consumer decodes it (a decoded event is ten
     // times larger than its record: moving records between the cores is what is cheap).
     // 24 bytes: every event crosses the cores as one. Its bytes follow the previous record's
-    // in the batch (the consumer keeps the place).
+    // in the batch (the consumer keeps the place); the consumer reads them only for the
+    // fields of a payload it decodes (an event left undecoded, or one without fields, is all
+    // here: each first read of a record's bytes on the consumer's core is a cache miss).
     struct Record {
         std::uint64_t offset;  // in the input
         std::uint64_t time;    // as the reader corrected it
         std::uint32_t size;
         CapNo cap;  // kGlobalCap: none (the reader gives the global block none)
+        std::uint16_t tag;
         std::optional<CapNo> capability() const { return cap == kGlobalCap ? std::nullopt : std::optional<CapNo>(cap); }
     };
     static_assert(sizeof(Record) == 24);
@@ -152,7 +155,6 @@ private:
     }
     void note_diagnostics(Batch& batch);
     void take_next_batch();
-    void leave_payload(const std::uint8_t* bytes, const Record& r, std::uint16_t tag);  // leave_undecoded()'s
     void count_diagnostics_before(std::size_t index);
 
     // Set once: read by both threads, written by neither.
