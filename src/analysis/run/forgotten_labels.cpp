@@ -19,12 +19,14 @@ void ForgottenLabels::follow(const eventlog::Event& event) {
         case StopThread::tag:
             if (const auto* p = event.as<StopThread>();
                 p && p->status == static_cast<std::uint16_t>(StopStatus::ThreadFinished) &&
-                labelled_.contains(p->thread))
+                labelled_.contains(p->thread)) {
                 finished_.emplace_back(event.time, p->thread);
+                if (finished_.size() == 1) expires_at_ = event.time + grace_ns_;
+            }
             break;
         default: break;
     }
-    expire(event.time);
+    if (event.time > expires_at_) expire(event.time);
 }
 
 void ForgottenLabels::expire(std::uint64_t now) {

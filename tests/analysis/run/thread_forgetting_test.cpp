@@ -201,4 +201,30 @@ BOOST_AUTO_TEST_CASE(forgotten_labels_go_one_by_one_at_the_end_of_each_grace) {
     BOOST_TEST(labels.label(4) == "four");
 }
 
+// The clock moves on labels and stops too: a grace that ends before one of them ends there,
+// and a thread finishing after an earlier one waits for its own grace.
+BOOST_AUTO_TEST_CASE(forgotten_labels_expire_at_labels_and_stops) {
+    ThreadCatalog catalog;
+    for (ev::ThreadId id = 1; id <= 5; ++id) catalog.handle(event(id, 0, ev::CreateThread{id}));
+    catalog.forget_unless({true, false, false, false, false});
+    ForgottenLabels labels(catalog, 100);
+    labels.handle(event(10, 0, ev::ThreadLabel{2, ev::Text{"two"}}));
+    labels.handle(event(10, 0, ev::ThreadLabel{3, ev::Text{"three"}}));
+    labels.handle(event(20, 0, ev::StopThread{2, kFinished, 0}));
+    labels.handle(event(30, 0, ev::StopThread{3, kFinished, 0}));
+    labels.handle(event(120, 0, ev::StopThread{5, 2, 0}));  // 2's grace ends at 120: not past it
+    BOOST_TEST(labels.label(2) == "two");
+    labels.handle(event(121, 0, ev::StopThread{5, 2, 0}));  // a stop past it
+    BOOST_TEST(labels.label(2).empty());
+    BOOST_TEST(labels.label(3) == "three");
+    labels.handle(event(131, 1, ev::ThreadLabel{4, ev::Text{"four"}}));  // a label past 3's
+    BOOST_TEST(labels.label(3).empty());
+    BOOST_TEST(labels.label(4) == "four");
+    labels.handle(event(140, 1, ev::StopThread{4, kFinished, 0}));  // alone again: its own grace
+    labels.handle(event(240, 1, ev::RunThread{1}));
+    BOOST_TEST(labels.label(4) == "four");
+    labels.handle(event(241, 1, ev::ThreadLabel{5, ev::Text{"five"}}));
+    BOOST_TEST(labels.label(4).empty());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
