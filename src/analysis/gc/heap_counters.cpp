@@ -5,58 +5,42 @@ namespace el2fx::gc {
 std::optional<HeapSample> HeapCounters::handle(const eventlog::Event& event) {
     using namespace eventlog;
     // Most GC-class events are no heap sample: the sample is made only for those that are (a
-    // zeroed sample per event showed in profiles).
-    const auto sample = [&event] {
-        HeapSample s;
+    // zeroed sample per event showed in profiles), in place (one returned object: a sample
+    // copied into the optional stalled on its fields' stores just made).
+    std::optional<HeapSample> out;
+    const auto sample = [&](HeapQuantity quantity) -> HeapSample& {
+        HeapSample& s = out.emplace();
         s.time = event.time;
+        s.quantity = quantity;
         return s;
     };
     switch (event.tag) {
         case HeapSize::tag:
-            if (const auto* e = event.as<HeapSize>()) {
-                HeapSample s = sample();
-                s.quantity = HeapQuantity::heap_size;
-                s.value = e->size_bytes;
-                return s;
-            }
+            if (const auto* e = event.as<HeapSize>()) sample(HeapQuantity::heap_size).value = e->size_bytes;
             break;
         case HeapLive::tag:
-            if (const auto* e = event.as<HeapLive>()) {
-                HeapSample s = sample();
-                s.quantity = HeapQuantity::heap_live;
-                s.value = e->live_bytes;
-                return s;
-            }
+            if (const auto* e = event.as<HeapLive>()) sample(HeapQuantity::heap_live).value = e->live_bytes;
             break;
         case BlocksSize::tag:
-            if (const auto* e = event.as<BlocksSize>()) {
-                HeapSample s = sample();
-                s.quantity = HeapQuantity::blocks_size;
-                s.value = e->size_bytes;
-                return s;
-            }
+            if (const auto* e = event.as<BlocksSize>()) sample(HeapQuantity::blocks_size).value = e->size_bytes;
             break;
         case HeapAllocated::tag:
             if (const auto* e = event.as<HeapAllocated>()) {
-                HeapSample s = sample();
-                CapNo cap = event.cap.value_or(0);
+                const CapNo cap = event.cap.value_or(0);
                 if (cap >= allocated_.size()) allocated_.resize(std::size_t{cap} + 1, 0);
                 allocated_sum_ = allocated_sum_ - allocated_[cap] + e->alloc_bytes;
                 allocated_[cap] = e->alloc_bytes;
-                s.quantity = HeapQuantity::allocated;
+                HeapSample& s = sample(HeapQuantity::allocated);
                 s.cap = cap;
                 s.value = e->alloc_bytes;
                 s.total_allocated = allocated_sum_;
-                return s;
             }
             break;
         case MemReturn::tag:
             if (const auto* e = event.as<MemReturn>()) {
-                HeapSample s = sample();
-                s.quantity = HeapQuantity::mem_returned;
+                HeapSample& s = sample(HeapQuantity::mem_returned);
                 s.mem = MemReturnBytes{e->current * mblock_size_, e->needed * mblock_size_, e->returned * mblock_size_};
                 s.value = s.mem.returned;
-                return s;
             }
             break;
         case HeapInfoGHC::tag:
@@ -65,7 +49,7 @@ std::optional<HeapSample> HeapCounters::handle(const eventlog::Event& event) {
             break;
         default: break;
     }
-    return std::nullopt;
+    return out;
 }
 
 }  // namespace el2fx::gc

@@ -9,7 +9,7 @@ VirtualSamplingTimer<Key>::VirtualSamplingTimer(std::uint64_t interval_ns, std::
     : sampler_(interval_ns), samples_(memory) {}
 
 template <typename Key>
-void VirtualSamplingTimer<Key>::switch_in(std::uint64_t time, const Key& key) {
+void VirtualSamplingTimer<Key>::switch_in(std::uint64_t time, Key key) {
     if (finished_) return;
     tick_until(time);
     // Already on-CPU, only the activity changes; no group comes then.
@@ -18,7 +18,7 @@ void VirtualSamplingTimer<Key>::switch_in(std::uint64_t time, const Key& key) {
 }
 
 template <typename Key>
-void VirtualSamplingTimer<Key>::switch_out(std::uint64_t time, const Key& key) {
+void VirtualSamplingTimer<Key>::switch_out(std::uint64_t time, Key key) {
     if (finished_) return;
     tick_until(time);
     if (sampler_.state() == OffCpuSampler::State::off) {
@@ -30,7 +30,7 @@ void VirtualSamplingTimer<Key>::switch_out(std::uint64_t time, const Key& key) {
 }
 
 template <typename Key>
-void VirtualSamplingTimer<Key>::enter(std::uint64_t time, const Key& key) {
+void VirtualSamplingTimer<Key>::enter(std::uint64_t time, Key key) {
     if (is_on_cpu(key))
         switch_in(time, key);
     else

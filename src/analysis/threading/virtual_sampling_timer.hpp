@@ -40,7 +40,8 @@ struct Sample {
     bool operator==(const Sample&) const = default;
 };
 
-// Key needs is_on_cpu(key) and operator==.
+// Key needs is_on_cpu(key) and operator==. A few bytes: taken by value (in registers; a
+// reference to one just built made its loads wait on its stores).
 template <typename Key>
 class VirtualSamplingTimer {
 public:
@@ -49,13 +50,13 @@ public:
                                   std::pmr::memory_resource* memory = std::pmr::get_default_resource());
 
     // The thread runs from `time`, doing `key` (it may already be running).
-    void switch_in(std::uint64_t time, const Key& key);
+    void switch_in(std::uint64_t time, Key key);
     // The thread is off-CPU from `time` because of `key`. Already off-CPU with
     // another key, the sleep so far is closed under the old key first, so each
     // reason gets the off-CPU time spent under it.
-    void switch_out(std::uint64_t time, const Key& key);
+    void switch_out(std::uint64_t time, Key key);
     // switch_in or switch_out, as is_on_cpu(key) says.
-    void enter(std::uint64_t time, const Key& key);
+    void enter(std::uint64_t time, Key key);
     // The thread's life ends at `time`: ticks up to it, an off-CPU group for a
     // sleep that lasts until then, and the CPU delta still pending. Later calls do nothing.
     void finish(std::uint64_t time);
