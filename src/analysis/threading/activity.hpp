@@ -25,18 +25,23 @@ enum class GcPhase : std::uint8_t {
 };
 inline constexpr std::size_t kGcPhases = 5;
 
+// Eight bytes, the small fields first: made in a register, not in memory
+// field by field and read back whole (a stall at each capability event).
 struct CapabilityActivity {
     CapabilityState state = CapabilityState::idle;
-    eventlog::ThreadId thread = 0;        // the Haskell thread it runs, for mutator
     GcPhase phase = GcPhase::collecting;  // for gc, in samples only
+    eventlog::ThreadId thread = 0;        // the Haskell thread it runs, for mutator
 
-    static constexpr CapabilityActivity idle() { return {CapabilityState::idle, 0}; }
+    static constexpr CapabilityActivity idle() { return {CapabilityState::idle, GcPhase::collecting, 0}; }
     static constexpr CapabilityActivity gc(GcPhase phase = GcPhase::collecting) {
-        return {CapabilityState::gc, 0, phase};
+        return {CapabilityState::gc, phase, 0};
     }
-    static constexpr CapabilityActivity mutator(eventlog::ThreadId t) { return {CapabilityState::mutator, t}; }
+    static constexpr CapabilityActivity mutator(eventlog::ThreadId t) {
+        return {CapabilityState::mutator, GcPhase::collecting, t};
+    }
     bool operator==(const CapabilityActivity&) const = default;
 };
+static_assert(sizeof(CapabilityActivity) == 8);
 
 // A capability is on-CPU while it collects garbage or runs Haskell code.
 constexpr bool is_on_cpu(const CapabilityActivity& a) { return a.state != CapabilityState::idle; }
