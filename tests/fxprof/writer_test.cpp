@@ -228,6 +228,20 @@ BOOST_AUTO_TEST_CASE(repeated_literals_are_the_bytes_of_values_written_one_by_on
     }
 }
 
+// A random scaled decimal, and the reference writer's text for it.
+struct Scaled {
+    std::int64_t value;
+    unsigned scale;
+};
+template <class Random>
+Scaled random_scaled(Random& random) {
+    return Scaled{static_cast<std::int64_t>(random()), static_cast<unsigned>(random() % 19)};
+}
+void reference_scaled(rapidjson::Writer<rapidjson::StringBuffer>& reference, Scaled s) {
+    char text[kDecimalBufferSize];
+    reference.RawValue(text, format_scaled_decimal(s.value, s.scale, text), rapidjson::kNumberType);
+}
+
 // A flat object of random members, through the emitter's flat calls and the reference
 // writer's object: keys that need escaping or repair, every kind of value.
 template <class Random>
@@ -285,11 +299,9 @@ void flat_object(JsonEmitter& j, rapidjson::Writer<rapidjson::StringBuffer>& ref
                 break;
             }
             default: {
-                const std::int64_t v = static_cast<std::int64_t>(random());
-                const unsigned scale = static_cast<unsigned>(random() % 19);
-                j.flat_scaled(v, scale);
-                char text[kDecimalBufferSize];
-                reference.RawValue(text, format_scaled_decimal(v, scale, text), rapidjson::kNumberType);
+                const Scaled d = random_scaled(random);
+                j.flat_scaled(d.value, d.scale);
+                reference_scaled(reference, d);
                 break;
             }
         }
@@ -333,11 +345,9 @@ BOOST_AUTO_TEST_CASE(emitter_writes_the_bytes_of_rapidjson_s_writer) {
                 case 4: j.string("s"); reference.String("s"); break;
                 case 5: j.begin_array(); reference.StartArray(); in_array.push_back(true); break;
                 case 6: {
-                    const std::int64_t v = static_cast<std::int64_t>(random());
-                    const unsigned scale = static_cast<unsigned>(random() % 19);
-                    j.scaled(v, scale);
-                    char text[kDecimalBufferSize];
-                    reference.RawValue(text, format_scaled_decimal(v, scale, text), rapidjson::kNumberType);
+                    const Scaled d = random_scaled(random);
+                    j.scaled(d.value, d.scale);
+                    reference_scaled(reference, d);
                     break;
                 }
                 case 7:
