@@ -91,18 +91,20 @@ void ThreadingMarkers::MomentSink::merged(const MergedSpans& group) {
     add_merged_marker(m.p_, t, m.moment_name(kind), m.other_, group);
 }
 
+template <class Text>
+StringHandle ThreadingMarkers::by_status(StatusStrings& kept, std::uint16_t status, bool kept_for_status,
+                                         Text&& text) {
+    const std::size_t slot = std::min<std::size_t>(status, kept.size() - 1);
+    if (slot == kept.size() - 1 || !kept_for_status) return p_.handle_for_string(text());
+    if (!kept[slot]) kept[slot] = p_.handle_for_string(text());
+    return *kept[slot];
+}
 StringHandle ThreadingMarkers::stopped_name(std::uint16_t status) {
-    std::size_t slot = std::min<std::size_t>(status, stopped_names_.size() - 1);
-    if (slot == stopped_names_.size() - 1) return p_.handle_for_string(analysis::off_cpu_marker_name(status));
-    if (!stopped_names_[slot]) stopped_names_[slot] = p_.handle_for_string(analysis::off_cpu_marker_name(status));
-    return *stopped_names_[slot];
+    return by_status(stopped_names_, status, true, [&] { return analysis::off_cpu_marker_name(status); });
 }
 StringHandle ThreadingMarkers::reason_text(const analysis::BlockReason& reason) {
-    const std::size_t slot = std::min<std::size_t>(reason.status, reason_texts_.size() - 1);
-    if (slot == reason_texts_.size() - 1 || analysis::block_reason_names_blocker(reason))
-        return p_.handle_for_string(analysis::block_reason_text(reason));
-    if (!reason_texts_[slot]) reason_texts_[slot] = p_.handle_for_string(analysis::block_reason_text(reason));
-    return *reason_texts_[slot];
+    return by_status(reason_texts_, reason.status, !analysis::block_reason_names_blocker(reason),
+                     [&] { return analysis::block_reason_text(reason); });
 }
 CategoryHandle ThreadingMarkers::stopped_category(std::uint16_t status) const {
     return stopped_categories_[static_cast<std::size_t>(off_cpu_kind(status))];

@@ -104,6 +104,11 @@ private:
     analysis::OffCpuKind off_cpu_kind(std::uint16_t status) const {
         return status < off_cpu_kinds_.size() ? off_cpu_kinds_[status] : analysis::off_cpu_kind(status);
     }
+    // Strings kept by stop status, the last for all others (not kept).
+    using StatusStrings = std::array<std::optional<fxprof::StringHandle>, 32>;
+    // The interned text(), kept for `status` where kept_for_status says the status alone words it.
+    template <class Text>
+    fxprof::StringHandle by_status(StatusStrings& kept, std::uint16_t status, bool kept_for_status, Text&& text);
     fxprof::StringHandle stopped_name(std::uint16_t status);
     fxprof::StringHandle reason_text(const analysis::BlockReason& reason);
     fxprof::CategoryHandle stopped_category(std::uint16_t status) const;
@@ -116,10 +121,8 @@ private:
     const ThreadTrackLayout& layout_;
     fxprof::CategoryHandle other_{0}, idle_{0}, running_{0};
     std::array<fxprof::CategoryHandle, analysis::kOffCpuKinds> stopped_categories_;  // by OffCpuKind
-    std::array<std::optional<fxprof::StringHandle>, 32>
-        stopped_names_;  // marker names by stop status; the last: others
-    // Stopped markers' reasons by stop status, where the status alone words it; the last: others.
-    std::array<std::optional<fxprof::StringHandle>, 32> reason_texts_;
+    StatusStrings stopped_names_;  // marker names by stop status
+    StatusStrings reason_texts_;   // stopped markers' reasons, where the status alone words them
     ThreadingMarkerNames names_;
     std::array<analysis::OffCpuKind, 32> off_cpu_kinds_{};  // by stop status
     CapabilityTable<CapabilityTrack> caps_;

@@ -63,10 +63,14 @@ EncodedString JsonEmitter::encode(std::string_view s) {
     return out;
 }
 
-void JsonEmitter::number(double d) {
+bool JsonEmitter::written_whole(double d) {
     if (!std::isfinite(d)) throw Error("JSON writer: a number is not finite");
     constexpr double kExactIntegerLimit = 9007199254740992.0;  // 2^53
-    if (d == std::trunc(d) && std::fabs(d) < kExactIntegerLimit) {
+    return d == std::trunc(d) && std::fabs(d) < kExactIntegerLimit;
+}
+
+void JsonEmitter::number(double d) {
+    if (written_whole(d)) {
         check(writer_.Int64(static_cast<std::int64_t>(d)));
     } else {
         check(writer_.Double(d));
@@ -96,9 +100,7 @@ void JsonEmitter::flat_string(std::string_view s) {
 }
 
 void JsonEmitter::flat_number(double d) {
-    if (!std::isfinite(d)) throw Error("JSON writer: a number is not finite");
-    constexpr double kExactIntegerLimit = 9007199254740992.0;  // 2^53, as number()
-    if (d == std::trunc(d) && std::fabs(d) < kExactIntegerLimit) return flat_int64(static_cast<std::int64_t>(d));
+    if (written_whole(d)) return flat_int64(static_cast<std::int64_t>(d));
     char text[kDecimalBufferSize];  // the writer's Double(): 25 characters at most
     const int places = rapidjson::Writer<JsonOutStream>::kDefaultMaxDecimalPlaces;
     flat_.append(text, static_cast<std::size_t>(rapidjson::internal::dtoa(d, text, places) - text));

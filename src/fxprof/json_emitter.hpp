@@ -135,6 +135,8 @@ private:
         flat_.append(text, static_cast<std::size_t>(to_text(value, text) - text));
     }
     static rapidjson::SizeType size(std::string_view s);
+    // Whether a finite double is written as an integer (number()); el2fx::Error if not finite.
+    static bool written_whole(double d);
     // Returns the text to write: s itself, or a repaired copy in scratch_.
     std::string_view repaired(std::string_view s);
     void check(bool ok) const;
