@@ -65,7 +65,7 @@ EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnos
     if (count_only) reader_.count_only(*count_only, repeats);  // before the worker starts
     for (std::size_t i = 0; i < kBatches; ++i) {
         auto batch = std::make_unique<Batch>();
-        batch->records.resize(batch_events_);
+        batch->records.resize(batch_events_ + kRecordsAhead);  // next() asks for records past the last
         // Not value-initialised: only the pages records are copied to become resident (a
         // batch of usual records fills a third of it).
         batch->bytes.reset(new std::uint8_t[kBatchBytes]);
@@ -305,8 +305,11 @@ const Event* EventPrefetcher::next() {
         if (reading_) {
             if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare
             if (position_ < reading_->size) {
+                // The other core wrote these lines: ask for them before they are needed.
+                __builtin_prefetch(reading_->records.data() + position_ + kRecordsAhead);
                 const Record& r = reading_->records[position_++];
                 const std::uint8_t* bytes = reading_->bytes.get() + at_;
+                __builtin_prefetch(bytes + kBytesAhead);
                 at_ += r.size;
                 event_.time = r.time;
                 event_.offset = r.offset;

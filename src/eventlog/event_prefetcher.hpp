@@ -122,6 +122,9 @@ private:
         std::optional<CapNo> capability() const { return cap == kGlobalCap ? std::nullopt : std::optional<CapNo>(cap); }
     };
     static_assert(sizeof(Record) == 24);
+    // How far ahead next() asks for a batch's records and bytes (a batch has room for both).
+    static constexpr std::size_t kRecordsAhead = 32;
+    static constexpr std::size_t kBytesAhead = 512;
     struct alignas(kSeparateCacheLines) Batch {  // the worker fills one while the consumer reads another
         std::vector<Record> records;
         std::unique_ptr<std::uint8_t[]> bytes;  // kBatchBytes
@@ -145,8 +148,10 @@ private:
     // next call.
     void take_record(RawRecord& out) {
         if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare
+        __builtin_prefetch(reading_->records.data() + position_ + kRecordsAhead);  // as next()
         const Record& r = reading_->records[position_++];
         out.bytes = reading_->bytes.get() + at_;
+        __builtin_prefetch(out.bytes + kBytesAhead);
         out.size = r.size;
         out.offset = r.offset;
         out.time = r.time;
