@@ -21,7 +21,7 @@ void GcAnalysis::handle_without_clock(const eventlog::Event& event) {
 void GcAnalysis::handle_records(const eventlog::Event& event) {
     // The heap counters and the tracker act on GC and heap events only (gc_event_class.hpp).
     if (is_gc_class_event(event.tag)) {
-        if (std::optional<HeapSample> s = heap_.handle(event)) {
+        if (const HeapSample* s = heap_.handle(event)) {
             summary_.add(*s);
             if (sink_)
                 sink_->heap_sample(*s);

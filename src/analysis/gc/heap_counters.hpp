@@ -27,10 +27,12 @@ struct HeapSample {
 
 class HeapCounters {
 public:
-    std::optional<HeapSample> handle(const eventlog::Event& event);
+    // The sample the event makes, if any: valid until the next call.
+    const HeapSample* handle(const eventlog::Event& event);
     std::uint64_t mblock_size() const { return mblock_size_; }
 
 private:
+    HeapSample sample_;  // handle()'s
     std::vector<std::uint64_t> allocated_;
     std::uint64_t allocated_sum_ = 0;
     std::uint64_t mblock_size_ = 1 << 20;  // until HEAP_INFO_GHC says otherwise

@@ -23,15 +23,16 @@ BOOST_AUTO_TEST_CASE(levels_are_samples_and_allocation_adds_up_over_capabilities
     auto blocks = h.handle(event(12, 0, ev::BlocksSize{0, 4096}));
     BOOST_TEST(static_cast<int>(blocks->quantity) == static_cast<int>(HeapQuantity::blocks_size));
 
-    auto a0 = h.handle(event(20, 0, ev::HeapAllocated{0, 100}));
-    auto a1 = h.handle(event(21, 1, ev::HeapAllocated{0, 300}));
-    auto a0b = h.handle(event(30, 0, ev::HeapAllocated{0, 150}));
-    BOOST_TEST(*a0->cap == 0u);
-    BOOST_TEST(a0->value == 100u);
-    BOOST_TEST(a0->total_allocated == 100u);
-    BOOST_TEST(a1->total_allocated == 400u);
-    BOOST_TEST(a0b->value == 150u);
-    BOOST_TEST(a0b->total_allocated == 450u);
+    const HeapSample a0 = *h.handle(event(20, 0, ev::HeapAllocated{0, 100}));
+    const HeapSample a1 = *h.handle(event(21, 1, ev::HeapAllocated{0, 300}));
+    const HeapSample a0b = *h.handle(event(30, 0, ev::HeapAllocated{0, 150}));
+    BOOST_TEST(!h.handle(event(31, 0, ev::EndGC{})));  // not the last sample again
+    BOOST_TEST(*a0.cap == 0u);
+    BOOST_TEST(a0.value == 100u);
+    BOOST_TEST(a0.total_allocated == 100u);
+    BOOST_TEST(a1.total_allocated == 400u);
+    BOOST_TEST(a0b.value == 150u);
+    BOOST_TEST(a0b.total_allocated == 450u);
 }
 
 BOOST_AUTO_TEST_CASE(memory_returned_counts_megablocks_of_the_declared_size) {
