@@ -305,11 +305,9 @@ const Event* EventPrefetcher::next() {
         if (reading_) {
             if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare
             if (position_ < reading_->size) {
-                // The other core wrote these lines: ask for them before they are needed.
-                __builtin_prefetch(reading_->records.data() + position_ + kRecordsAhead);
+                ask_ahead();
                 const Record& r = reading_->records[position_++];
                 const std::uint8_t* bytes = reading_->bytes.get() + at_;
-                __builtin_prefetch(bytes + kBytesAhead);
                 at_ += r.size;
                 event_.time = r.time;
                 event_.offset = r.offset;

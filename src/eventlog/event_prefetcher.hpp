@@ -148,15 +148,20 @@ private:
     // next call.
     void take_record(RawRecord& out) {
         if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare
-        __builtin_prefetch(reading_->records.data() + position_ + kRecordsAhead);  // as next()
+        ask_ahead();
         const Record& r = reading_->records[position_++];
         out.bytes = reading_->bytes.get() + at_;
-        __builtin_prefetch(out.bytes + kBytesAhead);
         out.size = r.size;
         out.offset = r.offset;
         out.time = r.time;
         out.cap = r.capability();
         at_ += r.size;
+    }
+    // Before taking the record at position_: the other core wrote the batch's lines, so the
+    // ones a little ahead are asked for before they are needed.
+    void ask_ahead() const {
+        __builtin_prefetch(reading_->records.data() + position_ + kRecordsAhead);
+        __builtin_prefetch(reading_->bytes.get() + at_ + kBytesAhead);
     }
     void note_diagnostics(Batch& batch);
     void take_next_batch();
