@@ -15,18 +15,20 @@
 #include <utility>
 #include <vector>
 
+#include "util/bit_row.hpp"
+
 namespace el2fx::util {
 
 template <class V>
 class IdMap {
 public:
+    // Inline to the hash lookup, which few ids need.
     V* find(std::uint32_t id) {
         const std::uint32_t i = id - base_;  // an id below the base wraps far beyond the table
-        if (i < present_.size() && present_[i]) return &direct_[i];
+        if (i < present_.size() && present_.test(i)) return &direct_[i];
         if (sparse_.empty() || id > far_max_) return nullptr;
-        if (far_max_ < kFarBits && !far_bits_[id]) return nullptr;
-        auto it = sparse_.find(id);
-        return it == sparse_.end() ? nullptr : &it->second;
+        if (far_max_ < kFarBits && !far_bits_.test(id)) return nullptr;
+        return find_far(id);
     }
     const V* find(std::uint32_t id) const { return const_cast<IdMap*>(this)->find(id); }
     bool contains(std::uint32_t id) const { return find(id) != nullptr; }
@@ -50,11 +52,11 @@ public:
         if (i >= present_.size()) {
             const std::size_t n = std::max<std::size_t>(std::size_t{i} + 1, present_.size() + present_.size() / 2);
             present_.reserve(n);  // exactly: resize alone may double the capacity
-            present_.resize(n, false);
+            present_.resize(n);
             direct_.reserve(n);
             direct_.resize(n);
         }
-        present_[i] = true;
+        present_.set(i);
         direct_[i] = std::move(value);
         ++direct_count_;
         return {direct_[i], true};
@@ -66,6 +68,10 @@ public:
     std::size_t direct_span() const { return present_.size(); }
 
 private:
+    [[gnu::noinline]] V* find_far(std::uint32_t id) {
+        auto it = sparse_.find(id);
+        return it == sparse_.end() ? nullptr : &it->second;
+    }
     // Whether the id belongs in the direct table: at or above its base, within it or where it
     // may grow, to a few times the number of ids (plus some slack).
     bool near(std::uint32_t id) const {
@@ -80,7 +86,7 @@ private:
     }
     void rebase(std::uint32_t id) {
         for (std::size_t i = 0; i < present_.size(); ++i)
-            if (present_[i]) {
+            if (present_.test(i)) {
                 note_far(static_cast<std::uint32_t>(base_ + i));
                 sparse_.emplace(static_cast<std::uint32_t>(base_ + i), std::move(direct_[i]));
             }
@@ -103,18 +109,18 @@ private:
         }
         if (id >= far_bits_.size())
             far_bits_.resize(std::clamp<std::size_t>(2 * far_bits_.size(), std::size_t{id} + 1, kFarBits));
-        far_bits_[id] = true;
+        far_bits_.set(id);
     }
 
     std::vector<V> direct_;      // by id - base_
-    std::vector<bool> present_;  // which direct_ entries hold a value
+    BitRow present_;  // which direct_ entries hold a value
     std::unordered_map<std::uint32_t, V> sparse_;
     std::size_t size_ = 0;
     std::size_t direct_count_ = 0;
     std::uint32_t base_ = 0;      // the direct table's first id
     std::uint32_t last_far_ = 0;  // the latest id that went to sparse_
     std::uint32_t far_max_ = 0;   // the largest id in sparse_ (when it has any)
-    std::vector<bool> far_bits_;  // by id: whether it is in sparse_ (while far_max_ < kFarBits)
+    BitRow far_bits_;  // by id: whether it is in sparse_ (while far_max_ < kFarBits)
 };
 
 // A set of such ids: a bit per id while they stay dense (a hash node takes hundreds of bits),
@@ -124,7 +130,7 @@ private:
 class IdSet {
 public:
     bool contains(std::uint32_t id) const {
-        if (id < bits_.size()) return bits_[id];
+        if (id < bits_.size()) return bits_.test(id);
         if (id > sparse_max_ || sparse_.empty()) return false;
         ++looked_up_;  // a hash lookup: the bitmap may grow over such ids (dense_enough)
         return sparse_.contains(id);
@@ -135,10 +141,10 @@ public:
         ++size_;
         ++inserted_;
         if (id < bits_.size()) {
-            bits_[id] = true;
+            bits_.set(id);
         } else if (dense_enough(id)) {
             grow(std::max<std::size_t>(std::size_t{id} + 1, bits_.size() + bits_.size() / 2));
-            bits_[id] = true;
+            bits_.set(id);
         } else {
             sparse_.insert(id);
             sparse_max_ = std::max(sparse_max_, id);
@@ -148,8 +154,8 @@ public:
     // True when the id was in the set. The bitmap keeps its size.
     bool erase(std::uint32_t id) {
         if (id < bits_.size()) {
-            if (!bits_[id]) return false;
-            bits_[id] = false;
+            if (!bits_.test(id)) return false;
+            bits_.reset(id);
         } else if (sparse_.empty() || sparse_.erase(id) == 0) {
             return false;
         }
@@ -174,10 +180,10 @@ private:
 
     // The bitmap spans ids below `n` from now on: the hash set's ids there move into it.
     void grow(std::size_t n) {
-        bits_.resize(n, false);
+        bits_.resize(n);
         for (auto it = sparse_.begin(); it != sparse_.end();) {
             if (*it < n) {
-                bits_[*it] = true;
+                bits_.set(*it);
                 it = sparse_.erase(it);
             } else {
                 ++it;
@@ -185,7 +191,7 @@ private:
         }
     }
 
-    std::vector<bool> bits_;
+    BitRow bits_;
     std::unordered_set<std::uint32_t> sparse_;
     std::size_t size_ = 0;
     std::size_t inserted_ = 0;  // insertions ever (erased ones included)
