@@ -10,6 +10,7 @@
 
 #include "eventlog/counted_records.hpp"
 #include "eventlog/event.hpp"
+#include "util/bit_row.hpp"
 
 namespace el2fx::run {
 
@@ -65,9 +66,9 @@ public:
     void count(const eventlog::CountedRecords& counted);
     // A capability an event names (again or for the first time).
     void see_capability(eventlog::CapNo cap) {
-        if (cap < seen_caps_.size() && seen_caps_[cap]) return;
-        if (cap >= seen_caps_.size()) seen_caps_.resize(cap + 1u, false);
-        seen_caps_[cap] = true;
+        if (cap < seen_caps_.size() && seen_caps_.test(cap)) return;
+        if (cap >= seen_caps_.size()) seen_caps_.resize(cap + 1u);
+        seen_caps_.set(cap);
         ++info_.capabilities;
     }
     // The facts an event tells about the run: a handful of tags, most of them once per log.
@@ -85,7 +86,7 @@ private:
     RunInfo info_;  // but events_by_tag, which info() makes
     std::array<std::uint64_t, kFewTags> few_by_tag_{};
     std::vector<std::uint64_t> rare_by_tag_;
-    std::vector<bool> seen_caps_;
+    util::BitRow seen_caps_;  // by capability: every event asks
 };
 
 }  // namespace el2fx::run
