@@ -122,4 +122,33 @@ constexpr std::size_t fixed_payload_size() {
         T::fields());
 }
 
+
+// Reading a type whose fields all have a fixed width from a payload of at least
+// fixed_payload_size<T>() bytes: no field can run out of bytes, so none is checked. The same
+// values as read_fields (a trailing optional field present), for the events that fill a log.
+inline void read_unchecked(const std::uint8_t*& p, std::uint8_t& v) { v = *p++; }
+inline void read_unchecked(const std::uint8_t*& p, bool& v) { v = *p++ != 0; }
+inline void read_unchecked(const std::uint8_t*& p, std::uint16_t& v) {
+    v = load_be16(p);
+    p += 2;
+}
+inline void read_unchecked(const std::uint8_t*& p, std::uint32_t& v) {
+    v = load_be32(p);
+    p += 4;
+}
+inline void read_unchecked(const std::uint8_t*& p, std::uint64_t& v) {
+    v = load_be64(p);
+    p += 8;
+}
+template <typename T>
+void read_unchecked(const std::uint8_t*& p, std::optional<T>& v) {
+    T value{};
+    read_unchecked(p, value);
+    v = value;
+}
+template <typename T>
+void read_fields_unchecked(const std::uint8_t* p, T& out) {
+    std::apply([&](auto... f) { (read_unchecked(p, out.*(f.member)), ...); }, T::fields());
+}
+
 }  // namespace el2fx::eventlog::field_io

@@ -18,13 +18,18 @@ Payload decode_payload(std::uint16_t tag, const std::uint8_t* data, std::size_t 
 void decode_payload_by_table(std::uint16_t tag, const std::uint8_t* data, std::size_t size, Payload& out);
 
 // How the table decodes one type: field by field in wire order; a payload too short for them
-// is an UnknownEvent with too_short set. Here so that the commonest types decode inline
+// is an UnknownEvent with too_short set. A type of fixed-width fields is read without a check
+// per field where the payload holds them all. Here so that the commonest types decode inline
 // (decode_payload_into); two types with layouts of their own specialise it (payload_decoder.cpp).
 inline void decode_too_short(const std::uint8_t* data, std::size_t size, Payload& payload) {
     payload.emplace<UnknownEvent>(UnknownEvent{Bytes{{reinterpret_cast<const char*>(data), size}}, true});
 }
 template <typename T>
 void decode_payload_as(const std::uint8_t* data, std::size_t size, Payload& payload) {
+    constexpr std::size_t fixed = field_io::fixed_payload_size<T>();
+    if constexpr (fixed != field_io::kVariableSize && fixed > 0) {
+        if (size >= fixed) return field_io::read_fields_unchecked(data, payload.emplace<T>());
+    }
     ByteReader r(data, size);
     T& out = payload.emplace<T>();
     field_io::read_fields(r, out);
