@@ -122,7 +122,6 @@ constexpr std::size_t fixed_payload_size() {
         T::fields());
 }
 
-
 // Reading a type whose fields all have a fixed width from a payload of at least
 // fixed_payload_size<T>() bytes: no field can run out of bytes, so none is checked. The same
 // values as read_fields (a trailing optional field present), for the events that fill a log.
