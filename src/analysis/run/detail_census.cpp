@@ -29,20 +29,20 @@ double DetailCensus::run_share_of_busiest(std::size_t n) const {
     return all == 0 ? 1.0 : static_cast<double>(busiest) / static_cast<double>(all);
 }
 
-DetailCensusCollector::Thread& DetailCensusCollector::live_thread(eventlog::ThreadId id) {
-    auto [it, fresh] = live_.try_emplace(id);
-    if (fresh) {
-        ++census_.threads;
-        it->second.stopped_since = now_;
-    }
-    return *recent_.note(id, &it->second);
+// A new one is not live: run() or stop() starts it.
+DetailCensusCollector::ThreadState& DetailCensusCollector::live_thread(eventlog::ThreadId id) {
+    return *recent_.note(id, &live_[id]);
 }
 
-void DetailCensusCollector::finished(eventlog::ThreadId id, const Thread& t) {
+void DetailCensusCollector::finished(ThreadState& t) {
     census_.runs_by_thread.push_back(t.runs);
+    t.live = false;
+    if (busiest_ && census_.runs_by_thread.size() > next_prune_) prune_runs();
+}
+
+void DetailCensusCollector::forget(eventlog::ThreadId id) {
     recent_.forget(id);
     live_.erase(id);
-    if (busiest_ && census_.runs_by_thread.size() > next_prune_) prune_runs();
 }
 
 void DetailCensusCollector::handle(const eventlog::Event& event) {
@@ -96,16 +96,19 @@ void DetailCensusCollector::prune_runs() {
     next_prune_ = std::max(prune_above_, 2 * keep);
 }
 
-DetailCensus DetailCensusCollector::finish() {
+DetailCensus DetailCensusCollector::finish(std::span<const ThreadState> states) {
     for (Capability& c : caps_) {  // spans still open at the end of the log
         if (c.running) census_.running.add(now_ - c.running_since);
         if (c.idle_since) census_.idle.add(now_ - *c.idle_since);
         if (c.gc_since) census_.gc.add(now_ - *c.gc_since);
     }
-    for (const auto& [id, t] : live_) {
+    const auto still_live = [&](const ThreadState& t) {  // stopped to the end
+        if (!t.live) return;
         if (!t.running) census_.stopped.add(now_ - t.stopped_since);
         census_.runs_by_thread.push_back(t.runs);
-    }
+    };
+    for (const auto& [id, t] : live_) still_live(t);
+    for (const ThreadState& t : states) still_live(t);
     std::sort(census_.runs_by_thread.begin(), census_.runs_by_thread.end(), std::greater<>());
     census_.capabilities = caps_.size();
     caps_.clear();

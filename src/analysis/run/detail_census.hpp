@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory_resource>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -70,6 +71,17 @@ struct DetailCensus {
 
 class DetailCensusCollector {
 public:
+    // A thread as the histograms follow it, from its first run or stop to its finish. The
+    // collector keeps one per live thread, by id; a caller that keeps a table of its threads
+    // anyway (the census's catalog) may keep them there instead and hand each in, so that a
+    // scheduler event looks its thread up once for both (the run and stop below).
+    struct ThreadState {
+        std::uint64_t stopped_since = 0;
+        std::uint32_t runs = 0;
+        bool running = false;
+        bool live = false;  // false: never seen, or finished (its next run or stop starts it anew)
+    };
+
     // runs_by_thread keeps the `busiest` threads' runs (all: none), the others summed in
     // other_runs, once it holds more than `prune_above` threads: memory bounded by the live threads.
     explicit DetailCensusCollector(std::optional<std::size_t> busiest = std::nullopt, std::size_t prune_above = 100'000)
@@ -77,34 +89,54 @@ public:
 
     // Every event, in time order.
     void handle(const eventlog::Event& event);
-    DetailCensus finish();
+    // `states`: the live threads' states kept by the caller (the others are ignored).
+    DetailCensus finish(std::span<const ThreadState> states = {});
 
     // The census's entry points for the scheduler events that fill most logs (handle() takes
     // the same paths). Inline: tens of millions of events. `now`: the latest event time so far,
     // this event's included (the census keeps that clock for all its parts).
-    void run(eventlog::CapNo cap, eventlog::ThreadId id, std::uint64_t now) {
+    void run(eventlog::CapNo cap, eventlog::ThreadId id, std::uint64_t now) { run(cap, id, thread(id), now); }
+    void stop(eventlog::CapNo cap, eventlog::ThreadId id, std::uint16_t status, std::uint64_t now) {
+        ThreadState& t = thread(id);
+        stop(cap, id, t, status, now);
+        if (!t.live) forget(id);
+    }
+    // The same with the thread's state kept by the caller (see ThreadState): a finished
+    // thread's state is left not live, for the caller to drop or reuse.
+    void run(eventlog::CapNo cap, eventlog::ThreadId id, ThreadState& t, std::uint64_t now) {
         now_ = now;
         Capability& c = capability(cap);
         if (c.idle_since) census_.idle.add(now_ - *c.idle_since);
         c.idle_since.reset();
         c.running = id;
         c.running_since = now_;
-        Thread& t = thread(id);
+        enter(t);
         if (t.runs > 0 && !t.running) census_.stopped.add(now_ - t.stopped_since);
         ++t.runs;
         t.running = true;
     }
-    void stop(eventlog::CapNo cap, eventlog::ThreadId id, std::uint16_t status, std::uint64_t now) {
+    void stop(eventlog::CapNo cap, eventlog::ThreadId id, ThreadState& t, std::uint16_t status, std::uint64_t now) {
         now_ = now;
         Capability& c = capability(cap);
         if (c.running == id) census_.running.add(now_ - c.running_since);
         c.running.reset();
         c.idle_since = now_;
-        Thread& t = thread(id);
+        enter(t);
         t.stopped_since = now_;
         t.running = false;
         t.runs = std::max<std::uint32_t>(t.runs, 1);  // a stop without its run (a cut log) ran too
-        if (status == kThreadFinished) finished(id, t);
+        if (status == kThreadFinished) finished(t);
+    }
+    // A live thread's state that its caller can no longer keep (the census forgets a thread
+    // finished once that ran again): kept here by id from now on.
+    void adopt(eventlog::ThreadId id, const ThreadState& t) { *recent_.note(id, &live_[id]) = t; }
+    // The state adopted() for `id`, if any, moved into `into` (a fresh state of the caller's).
+    void take_adopted(eventlog::ThreadId id, ThreadState& into) {
+        if (live_.empty()) return;
+        auto it = live_.find(id);
+        if (it == live_.end()) return;
+        into = it->second;
+        forget(id);
     }
     // Events that tell nothing but their number (counted elsewhere: by the census's reader),
     // and the clock as they moved it.
@@ -131,24 +163,27 @@ private:
 
     DetailCensus census_;
     std::vector<Capability> caps_;
-    struct Thread {
-        std::uint64_t stopped_since = 0;
-        std::uint32_t runs = 0;
-        bool running = false;
-    };
+    // A thread's first run or stop, or its first after it finished: a thread of the census.
+    void enter(ThreadState& t) {
+        if (t.live) return;
+        t = ThreadState{now_, 0, false, true};
+        ++census_.threads;
+    }
     // Inline for a recent thread (nearly every event); live_'s lookup out of line.
-    Thread& thread(eventlog::ThreadId id) {
-        if (Thread** t = recent_.find(id)) return **t;
+    ThreadState& thread(eventlog::ThreadId id) {
+        if (ThreadState** t = recent_.find(id)) return **t;
         return live_thread(id);
     }
-    Thread& live_thread(eventlog::ThreadId id);
-    void finished(eventlog::ThreadId id, const Thread& t);  // forgets it
+    ThreadState& live_thread(eventlog::ThreadId id);
+    void finished(ThreadState& t);     // its runs counted; no longer live
+    void forget(eventlog::ThreadId id);  // out of live_
 
-    // Threads that have not finished; millions of short-lived ones reuse their nodes' memory.
+    // The threads that have not finished whose state this collector keeps; millions of
+    // short-lived ones reuse their nodes' memory.
     util::RecyclingMemory live_nodes_;
-    std::pmr::unordered_map<eventlog::ThreadId, Thread> live_{&live_nodes_};
+    std::pmr::unordered_map<eventlog::ThreadId, ThreadState> live_{&live_nodes_};
     // live_'s recently asked elements (which never move; an erased one leaves here first).
-    util::RecentIds<Thread*> recent_;
+    util::RecentIds<ThreadState*> recent_;
     std::uint64_t now_ = 0;
     void prune_runs();
     std::optional<std::size_t> busiest_;

@@ -34,11 +34,20 @@ void RunCensusCollector::forget_finished_threads() {
                          [](const ThreadRank& a, const ThreadRank& b) { return ranks_before(a, b); });
         for (auto it = cut; it != finished.end(); ++it) keep[it->ordinal] = false;
     }
+    // A forgotten thread that ran again after it finished (a broken log) is live to the
+    // detail: its state goes there, found again by its id should the thread come back.
+    detail_by_ordinal_.resize(threads.size());
+    for (std::size_t i = 0; i < keep.size(); ++i)
+        if (!keep[i] && detail_by_ordinal_[i].live) detail_.adopt(threads[i].id, detail_by_ordinal_[i]);
     census_.threads.forget_unless(keep);
     std::size_t kept = 0;
     for (std::size_t i = 0; i < keep.size(); ++i)
-        if (keep[i]) running[kept++] = running[i];
+        if (keep[i]) {
+            running[kept] = running[i];
+            detail_by_ordinal_[kept++] = detail_by_ordinal_[i];
+        }
     running.resize(kept);  // its storage kept for the next round's threads
+    detail_by_ordinal_.resize(kept);
     next_forgetting_ = std::max(limits_.forget_above, 2 * kept);
     forget_at_ = next_forgetting_;
 }
@@ -62,7 +71,7 @@ void RunCensusCollector::run_thread(const eventlog::Event& event) {
     const eventlog::ThreadId thread = event.as<eventlog::RunThread>()->thread;
     const std::uint64_t now = run_.last_time();
     const std::uint32_t ordinal = census_.threads.seen(thread, event.time);
-    detail_.run(*event.cap, thread, now);
+    detail_.run(*event.cap, thread, detail_state(ordinal, thread), now);
     running_[*event.cap] = Running{now, thread, true};
     seen_thread(ordinal);
 }
@@ -71,7 +80,7 @@ void RunCensusCollector::stop_thread(const eventlog::Event& event) {
     const auto* p = event.as<eventlog::StopThread>();
     const std::uint64_t now = run_.last_time();
     const std::uint32_t ordinal = census_.threads.stopped(p->thread, p->status, event.time);
-    detail_.stop(*event.cap, p->thread, p->status, now);
+    detail_.stop(*event.cap, p->thread, detail_state(ordinal, p->thread), p->status, now);
     Running& r = running_[*event.cap];
     if (r.on && r.thread == p->thread) {  // another thread's stop is noise here
         add_running(ordinal, now - r.since);
@@ -139,7 +148,8 @@ RunCensus RunCensusCollector::finish(const eventlog::CountedRecords& counted) {
     census_.running_by_ordinal.resize(census_.threads.threads().size(), 0);  // a thread that never ran
     census_.running_by_ordinal.shrink_to_fit();
     census_.run = run_.info();
-    census_.detail = detail_.finish();
+    census_.detail = detail_.finish(detail_by_ordinal_);
+    detail_by_ordinal_ = {};
     return std::move(census_);
 }
 

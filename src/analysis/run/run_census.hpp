@@ -152,11 +152,20 @@ private:
             census_.running_by_ordinal.resize(census_.threads.threads().size(), 0);
         census_.running_by_ordinal[ordinal] += ns;
     }
+    // The detail's state of the thread at `ordinal` in the catalog, kept here beside the
+    // catalog (one lookup of a scheduler event's thread for both).
+    DetailCensusCollector::ThreadState& detail_state(std::uint32_t ordinal, eventlog::ThreadId thread) {
+        if (ordinal >= detail_by_ordinal_.size()) detail_by_ordinal_.resize(census_.threads.threads().size());
+        DetailCensusCollector::ThreadState& t = detail_by_ordinal_[ordinal];
+        if (!t.live) detail_.take_adopted(thread, t);  // forgotten while live (forget_finished_threads)
+        return t;
+    }
     void forget_finished_threads();
 
     RunInfoCollector run_;  // its last_time() is the census's clock
     DetailCensusCollector detail_;
     RunCensus census_;
+    std::vector<DetailCensusCollector::ThreadState> detail_by_ordinal_;  // by the catalog's ordinal
     std::vector<Running> running_;           // by capability, for every capability started
     std::vector<std::uint8_t> cap_started_;  // by capability: in census_.capability_starts
     std::optional<std::uint64_t> tick_interval_;

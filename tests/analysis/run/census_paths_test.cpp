@@ -157,6 +157,47 @@ BOOST_AUTO_TEST_CASE(threads_first_seen_in_scheduler_events_are_forgotten_in_tim
     }
 }
 
+// The detail's state of each thread is kept beside the catalog, by its ordinal. A thread that
+// finished, ran again and is then forgotten by the catalog (it finished once, and ranks below
+// the kept) is still live to the detail: its state must follow it when it comes back, as the
+// detail's own (by id) keeps it. Without that, it came back as a new thread with no stopped span.
+BOOST_AUTO_TEST_CASE(a_thread_forgotten_while_live_to_the_detail_keeps_its_state) {
+    const CensusLimits limits{.thread_tracks = 1, .forget_above = 3};
+    RunCensusCollector census(false, limits);
+    DetailCensusCollector detail(limits.thread_tracks, limits.forget_above);
+    std::vector<ev::Event> log = {
+        event(1, 0, ev::CreateThread{1}),
+        event(2, 0, ev::RunThread{1}),
+        event(3, 0, ev::StopThread{1, kFinished, 0}),
+        event(4, 0, ev::RunThread{1}),  // finished, and back: live to the detail again
+        event(5, 0, ev::StopThread{1, kYield, 0}),
+    };
+    std::uint64_t t = 10;
+    for (ev::ThreadId id = 2; id <= 6; ++id) {  // longer runs: thread 1 ranks last and is forgotten
+        log.push_back(event(t, 1, ev::CreateThread{id}));
+        log.push_back(event(t + 1, 1, ev::RunThread{id}));
+        log.push_back(event(t + 101, 1, ev::StopThread{id, kFinished, 0}));
+        t += 200;
+    }
+    log.push_back(event(t, 0, ev::RunThread{1}));  // stopped since 5
+    log.push_back(event(t + 7, 0, ev::StopThread{1, kFinished, 0}));
+    for (const ev::Event& e : log) {
+        census.handle(e);
+        detail.handle(e);
+    }
+    const RunCensus c = census.finish();
+    const DetailCensus d = detail.finish();
+    BOOST_REQUIRE(c.threads.find(1) != nullptr);
+    BOOST_TEST(c.threads.find(1)->first_seen == t);  // forgotten, then new to the catalog
+    same_histogram(c.detail.stopped, d.stopped);
+    same_histogram(c.detail.running, d.running);
+    BOOST_TEST(c.detail.stopped.count() == 1u);  // from 5 to its return
+    BOOST_TEST(c.detail.stopped.total_ns() == t - 5);
+    BOOST_TEST(c.detail.threads == d.threads);
+    BOOST_TEST(c.detail.threads == 7u);  // thread 1 twice: before and after its first finish
+    BOOST_TEST(c.detail.runs_by_thread == d.runs_by_thread);
+}
+
 // Counted in a fixed table below tag 256: the list still ends with the highest tag seen.
 BOOST_AUTO_TEST_CASE(events_by_tag_ends_with_the_highest_tag_seen) {
     RunInfoCollector few(false);
