@@ -3,7 +3,8 @@
 #
 #   tools/bench.sh [EVENTLOG...]
 #
-# Without EVENTLOG it uses build-release/large.eventlog, generating it first with
+# It measures the release build tools/build-release.sh makes (profile-guided with gcc), in
+# build-release/. Without EVENTLOG it uses build-release/large.eventlog, generating it first with
 # tools/gen-large-eventlog.sh (needs GHC; ~300 MB; takes a few minutes).
 # For the first eventlog it reports, best of 3 runs where it says so:
 #   - decode-only throughput (MB/s, events/s): frame + decode every event, file order;
@@ -30,10 +31,9 @@ cd "$(dirname "$0")/.."
 
 tools/install-deps.sh
 [[ -x /usr/bin/time ]] || { echo "bench needs /usr/bin/time: apt-get install -y time" >&2; exit 1; }
-if [[ ! -f build-release/build.ninja ]]; then
-  meson setup build-release --buildtype=release -Dtests=false
-fi
-meson compile -C build-release >/dev/null
+# The build a user gets from the README: release, LTO, and profile-guided with gcc (trained
+# again only when the sources changed).
+tools/build-release.sh build-release >/dev/null
 
 RUNS=${BENCH_RUNS:-3}
 case "$RUNS" in ''|*[!0-9]*|0) echo "BENCH_RUNS must be a positive whole number" >&2; exit 2 ;; esac

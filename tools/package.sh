@@ -23,16 +23,17 @@ version=$(sed -nE "s/^ *version *: *'([^']+)'.*/\1/p" meson.build | head -n1)
 if git rev-parse --git-dir >/dev/null 2>&1 && ! git describe --tags --exact-match >/dev/null 2>&1; then
   version+="+git$(git log -1 --format=%cd --date=format:%Y%m%d).$(git rev-parse --short HEAD)"
 fi
-# Timestamps in the packages: the commit's, so that the same commit packs the same bytes.
+# Timestamps in the packages: the commit's, so that the same commit packs the same bytes (with
+# EL2FX_PGO=off: a profile-guided program's code can differ slightly from one training to the next).
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 arch=$(dpkg --print-architecture)
 
 if [[ -f $build/build.ninja ]]; then
   meson configure "$build" -Dbuildtype=release -Dtests=false -Dprefix=/usr
-else
-  meson setup "$build" --buildtype=release -Dtests=false --prefix=/usr
 fi
-meson compile -C "$build" -j "$(nproc)" src/cli/eventlog2fxprof  # the program alone: tools and tests are not packed
+# The release build users should run (profile-guided with gcc; EL2FX_PGO=off leaves that out,
+# for a build whose machine code does not depend on the training runs' timing).
+tools/build-release.sh "$build" -- -Dprefix=/usr
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/el2fx-package-XXXXXX")
 trap 'rm -rf "$stage"' EXIT

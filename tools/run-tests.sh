@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds eventlog2fxprof and runs the whole test suite: the normal build, then an
+# Builds eventlog2fxprof and runs the whole test suite: the normal build, then the release
+# build checked to write the same profiles (tools/build-release.sh), then an
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the same tests, then a
 # ThreadSanitizer build of the suites whose code runs threads (the prefetching reader and its
 # split census, the conversions the GC, threading and pass tests make, the parallel gzip sink).
@@ -36,6 +37,20 @@ configure build
 meson compile -C build -j "$jobs"
 meson test -C build --print-errorlogs --num-processes "$jobs" --timeout-multiplier 4
 stage normal "$start"
+
+if [[ "${EL2FX_SKIP_RELEASE:-0}" != "1" ]]; then
+  start=$(date +%s)
+  # The build users get (tools/build-release.sh: LTO, and profile-guided with gcc) must write
+  # what the tested build writes: every fixture's profiles under five option sets, summary and
+  # dump (tools/convert-fixtures.sh), compared field by field.
+  tools/build-release.sh build-release
+  compared=$(mktemp -d)
+  tools/convert-fixtures.sh build/src/cli/eventlog2fxprof "$compared/tested"
+  tools/convert-fixtures.sh build-release/src/cli/eventlog2fxprof "$compared/release"
+  tools/compare-profiles.py "$compared/tested" "$compared/release"
+  rm -rf "$compared"
+  stage release "$start"
+fi
 
 if [[ "${EL2FX_SKIP_SANITIZERS:-0}" != "1" ]]; then
   start=$(date +%s)
