@@ -7,12 +7,13 @@
 #
 #   tools/build-release.sh [BUILD_DIR] [-- MESON_SETUP_OPTION...]
 #
-# BUILD_DIR defaults to build-release. It is set up (--buildtype=release -Dtests=false, and
-# the options after --) if it is not a Meson build directory yet; else it is made a release
-# build with the options after --, its other options kept.
-# The training is done again only when the sources or the compiler changed since the last
-# one (BUILD_DIR/pgo-trained, a digest of both); otherwise this is an incremental build. With
-# a compiler other than gcc, or EL2FX_PGO=off, it is a release build without PGO.
+# BUILD_DIR (relative to the checkout, or absolute) defaults to build-release. It is set up
+# (--buildtype=release -Dtests=false, and the options after --) if it is not a Meson build
+# directory yet; else it is made a release build with the options after --, its other options
+# kept. The training is done again only when the sources, build files, training, bundled
+# eventlogs, compiler or build options changed since the last one (BUILD_DIR/pgo-trained, a
+# digest of them all); otherwise this is an incremental build. With a compiler other than gcc,
+# or EL2FX_PGO=off, it is a release build without PGO.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
