@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Generate a large, real GHC eventlog for benchmarks (not committed).
 #
-# Usage: tools/gen-large-eventlog.sh [--tile-to SIZE_MB [--source LOG]] OUT [SIZE_MB]
+# Usage: tools/gen-large-eventlog.sh [--caps N] [--tile-to SIZE_MB [--source LOG]] OUT [SIZE_MB]
 #
 # Builds fixtures/src/concurrency.hs (threads with labels, MVars, black holes,
 # STM, FFI calls, throwTo, user markers, parallel GC) and runs it with
 # `+RTS -N4 -l` for as many rounds as it takes to write at least SIZE_MB
 # (default 300) megabytes (1 MB = 1,000,000 bytes) of eventlog to OUT.
 # Four capabilities on any machine (oversubscribed on a 2-core one), so the
-# log has four capability block streams plus the global one.
+# log has four capability block streams plus the global one; --caps N (1 to 256)
+# runs it with -NN instead: a program on a larger machine, whose records the
+# reader merges from N streams.
 #
 # It first times a short calibration run to pick the number of rounds
 # (about 20-30 kB of eventlog per round, roughly 2 MB/s on a 2-core machine),
@@ -29,8 +31,10 @@ set -euo pipefail
 
 TILE_TO=""
 SOURCE=""
+CAPS=4
 while [ $# -gt 0 ]; do
   case "$1" in
+    --caps) [ $# -ge 2 ] || { echo "gen-large-eventlog: --caps needs N" >&2; exit 2; }; CAPS=$2; shift 2 ;;
     --tile-to) [ $# -ge 2 ] || { echo "gen-large-eventlog: --tile-to needs SIZE_MB" >&2; exit 2; }; TILE_TO=$2; shift 2 ;;
     --source) [ $# -ge 2 ] || { echo "gen-large-eventlog: --source needs a file" >&2; exit 2; }; SOURCE=$2; shift 2 ;;
     --) shift; break ;;
@@ -39,7 +43,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-  echo "usage: $0 [--tile-to SIZE_MB [--source LOG]] OUT [SIZE_MB]" >&2
+  echo "usage: $0 [--caps N] [--tile-to SIZE_MB [--source LOG]] OUT [SIZE_MB]" >&2
   exit 2
 fi
 OUT_ARG=$1
@@ -49,6 +53,8 @@ for v in "$SIZE_MB" ${TILE_TO:+"$TILE_TO"}; do
   [ "$v" -ge 1 ] || { echo "gen-large-eventlog: SIZE_MB must be at least 1" >&2; exit 2; }
 done
 [ -z "$SOURCE" ] || [ -n "$TILE_TO" ] || { echo "gen-large-eventlog: --source goes with --tile-to" >&2; exit 2; }
+case "$CAPS" in ''|*[!0-9]*) echo "gen-large-eventlog: --caps must be a whole number" >&2; exit 2 ;; esac
+[ "$CAPS" -ge 1 ] && [ "$CAPS" -le 256 ] || { echo "gen-large-eventlog: --caps must be 1 to 256" >&2; exit 2; }
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT_DIR=$(cd "$(dirname "$OUT_ARG")" && pwd) || { echo "gen-large-eventlog: no directory for $OUT_ARG" >&2; exit 1; }
@@ -93,7 +99,6 @@ command -v ghc >/dev/null 2>&1 || {
 
 SRC="$ROOT/fixtures/src"
 TARGET=$((SIZE_MB * 1000000))
-CAPS=4
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/gen-large-eventlog.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
