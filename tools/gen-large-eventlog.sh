@@ -9,8 +9,8 @@
 # (default 300) megabytes (1 MB = 1,000,000 bytes) of eventlog to OUT.
 # Four capabilities on any machine (oversubscribed on a 2-core one), so the
 # log has four capability block streams plus the global one; --caps N (1 to 256)
-# runs it with -NN instead: a program on a larger machine, whose records the
-# reader merges from N streams.
+# runs it with -N<N> instead: a program on a larger machine, whose records the
+# reader merges from N streams (not with --source, which runs nothing).
 #
 # It first times a short calibration run to pick the number of rounds
 # (about 20-30 kB of eventlog per round, roughly 2 MB/s on a 2-core machine),
@@ -32,9 +32,10 @@ set -euo pipefail
 TILE_TO=""
 SOURCE=""
 CAPS=4
+CAPS_GIVEN=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --caps) [ $# -ge 2 ] || { echo "gen-large-eventlog: --caps needs N" >&2; exit 2; }; CAPS=$2; shift 2 ;;
+    --caps) [ $# -ge 2 ] || { echo "gen-large-eventlog: --caps needs N" >&2; exit 2; }; CAPS=$2; CAPS_GIVEN=1; shift 2 ;;
     --tile-to) [ $# -ge 2 ] || { echo "gen-large-eventlog: --tile-to needs SIZE_MB" >&2; exit 2; }; TILE_TO=$2; shift 2 ;;
     --source) [ $# -ge 2 ] || { echo "gen-large-eventlog: --source needs a file" >&2; exit 2; }; SOURCE=$2; shift 2 ;;
     --) shift; break ;;
@@ -55,6 +56,7 @@ done
 [ -z "$SOURCE" ] || [ -n "$TILE_TO" ] || { echo "gen-large-eventlog: --source goes with --tile-to" >&2; exit 2; }
 case "$CAPS" in ''|*[!0-9]*) echo "gen-large-eventlog: --caps must be a whole number" >&2; exit 2 ;; esac
 [ "$CAPS" -ge 1 ] && [ "$CAPS" -le 256 ] || { echo "gen-large-eventlog: --caps must be 1 to 256" >&2; exit 2; }
+[ -z "$SOURCE" ] || [ -z "$CAPS_GIVEN" ] || { echo "gen-large-eventlog: --caps does not go with --source" >&2; exit 2; }
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT_DIR=$(cd "$(dirname "$OUT_ARG")" && pwd) || { echo "gen-large-eventlog: no directory for $OUT_ARG" >&2; exit 1; }
