@@ -90,8 +90,19 @@ std::optional<std::vector<Block>> find_blocks(const InputFile& input, std::uint6
         const std::uint32_t size = load_be32(marker + kEventHeader);
         b.end_time = load_be64(marker + kEventHeader + 4);
         b.cap = load_be16(marker + kEventHeader + 12);
-        // The end marker must follow the last block: a block reaching the file's end is truncated.
-        if (size < kMarkerRecord || at + size + 2 > file_size) return std::nullopt;
+        if (size < kMarkerRecord || at + size > file_size) return std::nullopt;  // truncated
+        if (at + size + 2 > file_size) {
+            // GHC 9.6 and later write the end-of-data marker into the last block, whose size
+            // counts it: its records end before the marker. Any other block reaching the
+            // file's end is truncated.
+            std::uint8_t last[2];
+            if (at + size != file_size || size < kMarkerRecord + 2 || input.read_at(file_size - 2, last, 2) != 2 ||
+                load_be16(last) != kEndOfData)
+                return std::nullopt;
+            b.end = file_size - 2;
+            blocks.push_back(b);
+            return blocks;
+        }
         b.end = at + size;
         blocks.push_back(b);
         at = b.end;
@@ -138,7 +149,12 @@ public:
                     if (left < kEventHeader + 2) return out;
                     size = framed_variable(at, b.end);
                     if (size == 0) return out;
+                    // Bytes after the fields this tool knows, or a declared length too large
+                    // (GHC 9.6 and later write some such info-table records): decoding counts
+                    // them (record_framing.hpp), so decoding indexes the log.
+                    if (size > left || !available(at, size, b.end)) return out;
                     p = buffer_.data() + (at - base_);
+                    if (variable_framing(p, size) != VariableFraming::as_declared) return out;
                 }
             }
             if (size > left || !available(at, size, b.end)) return out;  // past the block's end
