@@ -136,6 +136,7 @@ public:
             const std::uint16_t tag = load_be16(p);
             std::size_t size;
             TagCheck check;
+            bool variable = false;
             if (at == b.begin) {  // the marker itself, read already
                 size = kMarkerRecord;
                 check = TagCheck::whole;
@@ -149,16 +150,15 @@ public:
                     if (left < kEventHeader + 2) return out;
                     size = framed_variable(at, b.end);
                     if (size == 0) return out;
-                    // Bytes after the fields this tool knows, or a declared length too large
-                    // (GHC 9.6 and later write some such info-table records): decoding counts
-                    // them (record_framing.hpp), so decoding indexes the log.
-                    if (size > left || !available(at, size, b.end)) return out;
-                    p = buffer_.data() + (at - base_);
-                    if (variable_framing(p, size) != VariableFraming::as_declared) return out;
+                    variable = true;
                 }
             }
             if (size > left || !available(at, size, b.end)) return out;  // past the block's end
             p = buffer_.data() + (at - base_);
+            // Bytes after the fields this tool knows, or a declared length too large (GHC 9.6
+            // and later write some such info-table records): decoding counts them
+            // (record_framing.hpp), so decoding indexes the log.
+            if (variable && variable_framing(p, size) != VariableFraming::as_declared) return out;
             if (check == TagCheck::decode_each) {
                 const std::size_t payload = payload_offset(header_, tag);
                 decode_payload_into(tag, p + payload, size - payload, scratch_);

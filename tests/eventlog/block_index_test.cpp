@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "eventlog/block_index.hpp"
+#include "eventlog/byte_reader.hpp"
 #include "eventlog/range_index.hpp"
 #include "eventlog/reorder_window.hpp"
 #include "eventlog_builder.hpp"
@@ -79,8 +80,7 @@ std::string with_end_marker_in_last_block(std::string bytes) {
     std::size_t at = bytes.find("datb") + 4;
     for (;;) {
         const auto* p = reinterpret_cast<const std::uint8_t*>(bytes.data()) + at;
-        const std::uint32_t size = (std::uint32_t{p[10]} << 24) | (std::uint32_t{p[11]} << 16) |
-                                   (std::uint32_t{p[12]} << 8) | p[13];
+        const std::uint32_t size = load_be32(p + 10);
         if (at + size + 2 == bytes.size()) {
             const std::uint32_t grown = size + 2;
             for (int i = 0; i < 4; ++i) bytes[at + 10 + static_cast<std::size_t>(i)] = static_cast<char>(grown >> (24 - 8 * i));
