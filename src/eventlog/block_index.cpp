@@ -119,10 +119,33 @@ struct Checked {
 // Frames one block's records as the decoder would, declining at anything it would remark on.
 class BlockChecker {
 public:
-    BlockChecker(const InputFile& input, const Header& header, const std::vector<TagCheck>& checks)
-        : input_(input), header_(header), checks_(checks), buffer_(kChunk) {}
+    BlockChecker(const InputFile& input, const Header& header, const std::vector<TagCheck>& checks,
+                 const BlockReading* reading)
+        : input_(input), header_(header), checks_(checks), buffer_(kChunk) {
+        if (reading) {
+            reader_ = reading->reader();
+            reading_ = reading;
+        }
+    }
 
-    Checked check(const Block& b) {
+    Checked check(const Block& b, std::size_t index) {
+        reading_block_ = reader_ && reader_->begin_block(index, b.cap == kGlobalCap ? std::nullopt : std::optional<CapNo>(b.cap));
+        if (!reading_block_) reader_.reset();  // nothing more for it
+        if (reading_block_) totals_.by_tag.fill(0);
+        Checked out = check_block(b);
+        if (reading_block_ && out.ok) {
+            hand_over();
+            totals_.min_time = out.min_time;
+            totals_.bytes = b.end - b.begin;
+            totals_.max_time = out.max_time;
+            reader_->end_block(totals_);
+        }
+        given_.clear();
+        return out;
+    }
+
+private:
+    Checked check_block(const Block& b) {
         Checked out;
         TimestampGuard guard;
         guard.enter_block(b.start_time, b.end_time);
@@ -171,6 +194,15 @@ public:
             out.min_time = at == b.begin ? time : std::min(out.min_time, time);
             out.max_time = std::max(out.max_time, time);
             out.last_time = time;
+            if (reading_block_) {
+                ++totals_.by_tag[tag];  // below 256: the decoder's tags (checks_ declines others)
+                if (reading_->given[tag]) {
+                    const std::size_t payload = payload_offset(header_, tag);
+                    given_.push_back({time, at, p + payload, static_cast<std::uint32_t>(size - payload), tag});
+                    // In short runs: their bytes are still in the core's cache when it reads them.
+                    if (given_.size() == kGivenRun) hand_over();
+                }
+            }
             at += size;
         }
         out.window = order_.window();
@@ -178,7 +210,12 @@ public:
         return out;
     }
 
-private:
+    // The records given so far to the block's reader: before the buffer they point into moves on.
+    void hand_over() {
+        if (!given_.empty()) reader_->records(given_);
+        given_.clear();
+    }
+
     // The size of the variable-size record at `at` (its length field loaded), framed as the
     // decoder frames it; 0 if the file is shorter than it said.
     std::size_t framed_variable(std::uint64_t at, std::uint64_t end) {
@@ -195,6 +232,7 @@ private:
     // Makes [at, at + need) readable in buffer_; false if the file is shorter than it said.
     bool available(std::uint64_t at, std::size_t need, std::uint64_t end) {
         if (at >= base_ && at + need <= base_ + loaded_) return true;
+        if (reading_block_) hand_over();
         const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, end - at));
         base_ = at;
         loaded_ = input_.read_at(at, buffer_.data(), want);
@@ -209,11 +247,17 @@ private:
     std::size_t loaded_ = 0;
     ReorderWindow order_;
     Payload scratch_;
+    std::unique_ptr<BlockReader> reader_;
+    const BlockReading* reading_ = nullptr;
+    bool reading_block_ = false;  // the reader wants this block's records
+    BlockTotals totals_;
+    std::vector<BlockRecord> given_;  // to the reader, pointing into buffer_
+    static constexpr std::size_t kGivenRun = 256;
 };
 
 }  // namespace
 
-std::optional<RangeIndex> index_by_blocks(const InputFile& input) {
+std::optional<RangeIndex> index_by_blocks(const InputFile& input, const BlockReading* reading) {
     const std::optional<std::uint64_t> file_size = input.size();
     if (!file_size) return std::nullopt;
     auto header = read_header(input);
@@ -223,6 +267,14 @@ std::optional<RangeIndex> index_by_blocks(const InputFile& input) {
     const std::optional<std::vector<Block>> blocks = find_blocks(input, header->second, *file_size);
     if (!blocks) return std::nullopt;
 
+    if (reading && reading->found) {
+        std::vector<BlockReading::Start> starts;
+        starts.reserve(blocks->size());
+        for (const Block& b : *blocks)
+            starts.push_back({b.start_time, b.cap == kGlobalCap ? std::nullopt : std::optional<CapNo>(b.cap),
+                              b.end - b.begin});
+        reading->found(starts);
+    }
     // Both cores check blocks, taking the next one unchecked; the first decline stops both.
     const std::vector<TagCheck> checks = tag_checks(h);
     std::vector<Checked> checked(blocks->size());
@@ -230,9 +282,9 @@ std::optional<RangeIndex> index_by_blocks(const InputFile& input) {
     std::atomic<bool> declined{false};
     std::exception_ptr failure;  // a read error on the helper thread
     auto work = [&] {
-        BlockChecker checker(input, h, checks);
+        BlockChecker checker(input, h, checks, reading);
         for (std::size_t i; !declined.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < blocks->size();) {
-            checked[i] = checker.check((*blocks)[i]);
+            checked[i] = checker.check((*blocks)[i], i);
             if (!checked[i].ok) declined = true;
         }
     };

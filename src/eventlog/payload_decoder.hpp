@@ -40,6 +40,22 @@ void decode_payload_as<NonmovingHeapCensus>(const std::uint8_t* data, std::size_
 template <>
 void decode_payload_as<InternString>(const std::uint8_t* data, std::size_t size, Payload& payload);
 
+// A payload decoded as T alone, by the same table, without a Payload to hold it (for a reader
+// of a few types: run/block_census.hpp); false where it is too short for T's fields.
+template <typename T>
+bool decode_as(const std::uint8_t* data, std::size_t size, T& out) {
+    constexpr std::size_t fixed = field_io::fixed_payload_size<T>();
+    if constexpr (fixed != field_io::kVariableSize && fixed > 0) {
+        if (size >= fixed) {
+            field_io::read_fields_unchecked(data, out);
+            return true;
+        }
+    }
+    ByteReader r(data, size);
+    field_io::read_fields(r, out);
+    return r.ok();
+}
+
 // The same as decode_payload, into an existing payload (the decoder's hot path: no copy).
 // Inline for the scheduler's events, most of any log: they skip the call through the table.
 inline void decode_payload_into(std::uint16_t tag, const std::uint8_t* data, std::size_t size, Payload& out) {

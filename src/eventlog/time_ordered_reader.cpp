@@ -11,10 +11,10 @@
 #include "util/error.hpp"
 
 namespace el2fx::eventlog {
-TimeOrderedReader::TimeOrderedReader(InputFile& input, Diagnostics& diagnostics)
+TimeOrderedReader::TimeOrderedReader(InputFile& input, Diagnostics& diagnostics, const BlockReading* reading)
     : input_(input), diagnostics_(&diagnostics) {
     input_.spool_to_temporary_file();
-    std::optional<RangeIndex> index = index_by_blocks(input_);
+    std::optional<RangeIndex> index = index_by_blocks(input_, reading);
     in_order_ = index.has_value();
     if (!index) {
         input_.rewind();  // a second reader of the same input starts over

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "eventlog/block_index.hpp"
 #include "eventlog/byte_source.hpp"
 #include "eventlog/counted_records.hpp"
 #include "eventlog/event.hpp"
@@ -42,7 +43,8 @@ class alignas(128) TimeOrderedReader {
 public:
     // Indexes the whole input (pipes and FIFOs are first copied to an unlinked
     // temporary file). Throws el2fx::Error on a corrupt input.
-    TimeOrderedReader(InputFile& input, Diagnostics& diagnostics);
+    // `reading`: handed the blocks' records where the index reads them (block_index.hpp).
+    TimeOrderedReader(InputFile& input, Diagnostics& diagnostics, const BlockReading* reading = nullptr);
     // A reader of part `part` of `parts` of `whole`'s ranges: every parts-th in time order, from
     // the part-th, without indexing again. Its passes give those ranges' records in time order;
     // merged by (time, offset), the parts' records are the whole's (SplitPrefetcher).

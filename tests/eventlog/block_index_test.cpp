@@ -4,9 +4,12 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
+#include <vector>
 
 #include "eventlog/block_index.hpp"
 #include "eventlog/byte_reader.hpp"
+#include "eventlog/payload_decoder.hpp"
 #include "eventlog/range_index.hpp"
 #include "eventlog/reorder_window.hpp"
 #include "eventlog_builder.hpp"
@@ -88,6 +91,65 @@ std::string with_end_marker_in_last_block(std::string bytes) {
         }
         at += size;
     }
+}
+
+// What a BlockReading is handed, block by block (the checking threads' readers write to
+// their blocks' slots, under a lock).
+struct Handed {
+    struct Block {
+        bool begun = false, ended = false;
+        std::vector<BlockRecord> records;  // payload pointers cleared: valid only in the call
+        std::vector<std::string> payloads;
+        std::size_t runs = 0;  // calls of records()
+        BlockTotals totals;
+    };
+    std::mutex mutex;
+    std::vector<BlockReading::Start> starts;
+    std::vector<Block> blocks;
+    std::optional<std::size_t> refuse;  // begin_block of this block gives false
+};
+
+class RecordingReader final : public BlockReader {
+public:
+    explicit RecordingReader(Handed& handed) : handed_(handed) {}
+    bool begin_block(std::size_t block, std::optional<CapNo> cap) override {
+        std::lock_guard lock(handed_.mutex);
+        BOOST_TEST((cap == handed_.starts.at(block).cap));
+        if (handed_.refuse == block) return false;
+        block_ = block;
+        handed_.blocks.at(block).begun = true;
+        return true;
+    }
+    void records(std::span<const BlockRecord> records) override {
+        std::lock_guard lock(handed_.mutex);
+        Handed::Block& b = handed_.blocks.at(block_);
+        ++b.runs;
+        for (BlockRecord r : records) {
+            b.payloads.emplace_back(reinterpret_cast<const char*>(r.payload), r.payload_size);
+            r.payload = nullptr;
+            b.records.push_back(r);
+        }
+    }
+    void end_block(const BlockTotals& totals) override {
+        std::lock_guard lock(handed_.mutex);
+        handed_.blocks.at(block_).totals = totals;
+        handed_.blocks.at(block_).ended = true;
+    }
+
+private:
+    Handed& handed_;
+    std::size_t block_ = 0;
+};
+
+BlockReading recording(Handed& handed, std::initializer_list<std::uint16_t> tags) {
+    BlockReading reading;
+    reading.found = [&handed](std::span<const BlockReading::Start> starts) {
+        handed.starts.assign(starts.begin(), starts.end());
+        handed.blocks.resize(starts.size());
+    };
+    for (std::uint16_t tag : tags) reading.given.set(tag);
+    reading.reader = [&handed] { return std::make_unique<RecordingReader>(handed); };
+    return reading;
 }
 
 bool declined(const std::string& bytes) {
@@ -268,4 +330,85 @@ BOOST_AUTO_TEST_CASE(a_block_marker_with_extra_fields_goes_to_decoding) {
     BOOST_TEST(!both.fast.has_value());
     BOOST_TEST(both.diagnostics.total() == 0u);
     BOOST_TEST(both.decoded.ranges.size() == 2u);  // decoding still finds both blocks
+}
+
+// The census learnt from the blocks (run/block_census.hpp) stands on what the index hands its
+// reader: every block's start before any is read, then on the checking thread, for each block,
+// the records of the given tags in file order, and the block's totals.
+BOOST_AUTO_TEST_CASE(a_reader_is_handed_each_blocks_given_records_and_totals) {
+    TempFile f(well_formed().finish());
+    Handed handed;
+    const BlockReading reading = recording(handed, {RunThread::tag, UserMessage::tag});
+    InputFile input(f.path);
+    BOOST_REQUIRE(index_by_blocks(input, &reading));
+    BOOST_REQUIRE(handed.starts.size() == 3u);
+    BOOST_TEST(handed.starts[0].time == 100u);
+    BOOST_TEST((handed.starts[1].cap == std::optional<CapNo>(1)));
+    BOOST_TEST(!handed.starts[2].cap.has_value());  // the global block
+    BOOST_TEST(handed.starts[2].time == 50u);
+    for (const Handed::Block& b : handed.blocks) BOOST_TEST((b.begun && b.ended));
+
+    const Handed::Block& cap0 = handed.blocks[0];
+    BOOST_REQUIRE(cap0.records.size() == 1u);  // the stop is counted, not given
+    BOOST_TEST(cap0.records[0].tag == RunThread::tag);
+    BOOST_TEST(cap0.records[0].time == 110u);
+    RunThread run{};
+    BOOST_TEST(decode_as(reinterpret_cast<const std::uint8_t*>(cap0.payloads[0].data()), cap0.payloads[0].size(), run));
+    BOOST_TEST(run.thread == 1u);
+    BOOST_TEST(cap0.totals.by_tag[RunThread::tag] == 1u);
+    BOOST_TEST(cap0.totals.by_tag[StopThread::tag] == 1u);
+    BOOST_TEST(cap0.totals.by_tag[BlockMarker::tag] == 1u);  // the block's first record, its marker
+    BOOST_TEST(cap0.totals.min_time == 100u);
+    BOOST_TEST(cap0.totals.max_time == 300u);
+    BOOST_TEST(cap0.totals.bytes == handed.starts[0].bytes);
+
+    const Handed::Block& cap1 = handed.blocks[1];
+    BOOST_REQUIRE(cap1.records.size() == 2u);
+    BOOST_TEST(cap1.records[1].tag == UserMessage::tag);
+    BOOST_TEST(cap1.records[0].offset < cap1.records[1].offset);  // file order
+    UserMessage message{};
+    BOOST_TEST(decode_as(reinterpret_cast<const std::uint8_t*>(cap1.payloads[1].data()), cap1.payloads[1].size(), message));
+    BOOST_TEST(message.message.bytes == "hello");
+
+    BOOST_TEST(handed.blocks[2].records.empty());
+    BOOST_TEST(handed.blocks[2].totals.by_tag[CapsetCreate::tag] == 1u);
+}
+
+// Many records: given in runs (while their bytes are still in the core's cache), still in
+// file order, each with its offset in the file.
+BOOST_AUTO_TEST_CASE(a_long_block_is_handed_over_in_runs_in_file_order) {
+    auto b = base();
+    b.begin_block(100, 0, 1'000'000);
+    for (std::uint32_t i = 0; i < 1000; ++i) b.event(110 + i, RunThread{i});
+    b.end_block();
+    TempFile f(b.finish());
+    Handed handed;
+    const BlockReading reading = recording(handed, {RunThread::tag});
+    InputFile input(f.path);
+    BOOST_REQUIRE(index_by_blocks(input, &reading));
+    BOOST_REQUIRE(handed.blocks.size() == 1u);
+    const Handed::Block& block = handed.blocks[0];
+    BOOST_REQUIRE(block.records.size() == 1000u);
+    BOOST_TEST(block.runs > 1u);
+    for (std::size_t i = 0; i < block.records.size(); ++i) {
+        RunThread run{};
+        decode_as(reinterpret_cast<const std::uint8_t*>(block.payloads[i].data()), block.payloads[i].size(), run);
+        BOOST_TEST(run.thread == i);
+        BOOST_TEST(block.records[i].time == 110 + i);
+        if (i) BOOST_TEST(block.records[i].offset == block.records[i - 1].offset + block.records[0].payload_size + 10);
+    }
+}
+
+// A block its reader refuses (begin_block false) is given to it no further, and the reader
+// nothing more on its thread; the index is not affected.
+BOOST_AUTO_TEST_CASE(a_block_its_reader_refuses_is_given_no_further) {
+    TempFile f(well_formed().finish());
+    Handed handed;
+    handed.refuse = 0;
+    const BlockReading reading = recording(handed, {RunThread::tag, UserMessage::tag});
+    InputFile input(f.path);
+    BOOST_TEST(index_by_blocks(input, &reading).has_value());
+    BOOST_TEST(!handed.blocks[0].begun);
+    BOOST_TEST(handed.blocks[0].records.empty());
+    BOOST_TEST(!handed.blocks[0].ended);
 }
