@@ -37,6 +37,12 @@ public:
         ++count_;
         total_ += length_ns;
     }
+    // Another's spans added to these.
+    void add(const LengthHistogram& other) {
+        for (std::size_t b = 0; b < buckets_.size(); ++b) buckets_[b] += other.buckets_[b];
+        count_ += other.count_;
+        total_ += other.total_;
+    }
     std::uint64_t count() const { return count_; }
     std::uint64_t total_ns() const { return total_; }
     // How many spans are at least `length_ns` long (a bucket that straddles it counts in

@@ -1,0 +1,695 @@
+#include "analysis/run/block_census.hpp"
+
+#include <algorithm>
+#include <array>
+#include <queue>
+#include <span>
+#include <unordered_map>
+#include <utility>
+
+#include "analysis/runtime/spark_counters.hpp"
+#include "eventlog/event_types.hpp"
+#include "eventlog/payload_decoder.hpp"
+
+namespace el2fx::run {
+namespace {
+
+using eventlog::CapNo;
+using eventlog::Event;
+using eventlog::ThreadId;
+
+// Where an event stands in the order of the whole log (the merge's): by time, then offset.
+struct Key {
+    std::uint64_t time = 0, offset = 0;
+    friend bool operator<(const Key& a, const Key& b) {
+        return a.time < b.time || (a.time == b.time && a.offset < b.offset);
+    }
+    friend bool operator==(const Key& a, const Key& b) { return a.time == b.time && a.offset == b.offset; }
+};
+
+constexpr std::uint16_t kFinished = static_cast<std::uint16_t>(eventlog::StopStatus::ThreadFinished);
+constexpr std::size_t kTags = eventlog::CountedRecords::kTags;
+
+// A record finish() decodes again, in the log's order: the run's facts, creations, labels.
+struct KeptRecord {
+    Key key;
+    std::uint16_t tag = 0;
+    std::optional<CapNo> cap;
+    std::vector<std::uint8_t> payload;
+};
+
+// A thread's mentions in one block.
+struct ThreadEntry {
+    ThreadId id = 0;
+    Key first;                                     // its first event of any kind
+    std::optional<Key> finished;                   // its first finishing stop
+    std::optional<std::uint64_t> stop_before_run;  // its first stop before the block's first run
+    std::uint64_t running_ns = 0;                  // its runs that ended in the block (the census's)
+    std::int32_t open_segment = -1;                // its segment the block's next run or stop joins
+};
+
+// A thread's runs and stops in one block, until it migrates away (the file's comment).
+struct Segment {
+    ThreadId id = 0;
+    Key first, last;
+    bool first_run = false, last_run = false;
+    bool last_finished = false;  // its last event is the thread's finish
+    bool after_finish = false;   // an event came after a finish: the blocks cannot tell the census
+    std::uint32_t runs = 0;
+};
+
+// The first run or stop of a block's capability, which meets what the blocks before it left.
+struct Lead {
+    bool run = false;
+    ThreadId thread = 0;
+    std::uint64_t time = 0;
+};
+
+}  // namespace
+
+struct BlockCensus::Share {
+    std::size_t block = 0;
+    std::optional<CapNo> cap;
+    std::uint64_t min_time = 0, max_time = 0;  // its records' earliest and latest
+    // A block need not be in time order (GHC stamps a collection's end before the heap's
+    // figures it writes first), but the events whose order the census follows must be, each
+    // kind among themselves, in the block and from one of the capability's blocks to the next:
+    // runs, stops and migrations; the collections' starts and ends.
+    std::optional<Key> sched_first, sched_last, gc_first, gc_last;
+    std::array<std::uint64_t, kTags> by_tag{};
+    bool ticks = false;  // time-profile ticks, which the blocks cannot place (declines)
+
+    // The detail's spans inside the block, and its messages.
+    LengthHistogram running, idle, gc, stopped;
+    std::uint64_t message_bytes = 0;
+
+    // The capability as the detail follows it (DetailCensusCollector::Capability): `scheduled`
+    // once a run or stop set its idle and running state, `gc_known` once a GC event set its
+    // collection's; before that the block's blocks before it decide (lead, lead_end_gc).
+    bool scheduled = false, gc_known = false, detail_cap = false;
+    std::optional<std::uint64_t> idle_since, gc_since;
+    std::optional<ThreadId> running_thread;
+    std::uint64_t running_since = 0;
+    std::optional<Lead> lead;
+    std::optional<std::uint64_t> lead_end_gc;
+    // The capability's running thread as the census counts running time (RunCensusCollector):
+    // `known` once a run came.
+    bool run_known = false, run_on = false;
+    ThreadId run_thread = 0;
+    std::uint64_t run_since = 0;
+
+    std::optional<std::array<bool, runtime::kSparkCounterCount>> sparks;  // non-zero series
+    std::vector<ThreadEntry> threads;
+    std::vector<Segment> segments;
+    std::vector<KeptRecord> kept;
+};
+
+// One checking thread's: a share per block it checks.
+class BlockCensus::Reader final : public eventlog::BlockReader {
+public:
+    explicit Reader(BlockCensus& census) : census_(census) {}
+
+    bool begin_block(std::size_t block, std::optional<CapNo> cap) override {
+        share_.reset();
+        if (census_.declined_) return false;
+        share_ = std::make_unique<Share>();
+        share_->block = block;
+        share_->cap = cap;
+        return true;
+    }
+
+    void records(std::span<const eventlog::BlockRecord> records) override {
+        for (const eventlog::BlockRecord& r : records) record(r);
+    }
+
+    void record(const eventlog::BlockRecord& r) {
+        using namespace eventlog;
+        using eventlog::decode_as;
+        Share& s = *share_;
+        const Key key{r.time, r.offset};
+        switch (r.tag) {
+            case WakeupThread::tag:  // first: most of a busy service's records
+                if (WakeupThread p; decode_as(r.payload, r.payload_size, p)) thread(p.thread, key);
+                return;
+            case RunThread::tag:
+                if (RunThread p; decode_as(r.payload, r.payload_size, p)) run(p.thread, key);
+                return;
+            case StopThread::tag:
+                if (StopThread p; decode_as(r.payload, r.payload_size, p)) stop(p.thread, p.status, key);
+                return;
+            case MigrateThread::tag:
+                if (MigrateThread p; decode_as(r.payload, r.payload_size, p)) {
+                    if (s.cap) in_order(s.sched_first, s.sched_last, key);
+                    ThreadEntry& t = thread(p.thread, key);
+                    t.open_segment = -1;  // it runs elsewhere next: a new segment if it comes back
+                }
+                return;
+            case CreateThread::tag:
+                if (CreateThread p; decode_as(r.payload, r.payload_size, p)) {
+                    thread(p.thread, key);
+                    keep(r);
+                }
+                return;
+            case ThreadLabel::tag:
+                if (ThreadLabel p; decode_as(r.payload, r.payload_size, p)) {
+                    thread(p.thread, key);
+                    keep(r);
+                }
+                return;
+            case StartGC::tag:
+                if (s.cap) {
+                    in_order(s.gc_first, s.gc_last, key);
+                    s.detail_cap = true;
+                    s.gc_since = r.time;
+                    s.gc_known = true;
+                }
+                return;
+            case EndGC::tag:
+                if (s.cap) {
+                    in_order(s.gc_first, s.gc_last, key);
+                    s.detail_cap = true;
+                    if (!s.gc_known) {
+                        s.lead_end_gc = r.time;
+                    } else if (s.gc_since) {
+                        s.gc.add(r.time - *s.gc_since);
+                    }
+                    s.gc_since.reset();
+                    s.gc_known = true;
+                }
+                return;
+            case UserMessage::tag:
+                if (UserMessage p; decode_as(r.payload, r.payload_size, p)) message(r, p.message.bytes.size());
+                return;
+            case UserMarker::tag:
+                if (UserMarker p; decode_as(r.payload, r.payload_size, p)) message(r, p.marker.bytes.size());
+                return;
+            case SparkCounters::tag:
+                if (SparkCounters p; s.cap && decode_as(r.payload, r.payload_size, p)) {
+                    if (!s.sparks) s.sparks.emplace();  // all false at first
+                    const runtime::SparkCounts counts = runtime::spark_counts(p);
+                    for (std::size_t i = 0; i < counts.size(); ++i) (*s.sparks)[i] = (*s.sparks)[i] || counts[i] != 0;
+                }
+                return;
+            case ProfBegin::tag:
+            case ProfSampleCostCentre::tag: s.ticks = true; return;
+            default:
+                if (RunInfoCollector::tells(r.tag)) keep(r);
+                return;
+        }
+    }
+
+    void end_block(const eventlog::BlockTotals& totals) override {
+        Share& s = *share_;
+        s.by_tag = totals.by_tag;
+        s.min_time = totals.min_time;
+        s.max_time = totals.max_time;
+        std::fill(slots_.begin(), slots_.end(), 0);  // the table, empty again
+        recent_ = {};
+        if (s.ticks) census_.decline("time-profile ticks");
+        const CensusLimits& limits = census_.limits_;
+        // More threads than the census keeps without forgetting (each creation a new one), or,
+        // past the log's first 256th, at this rate twice as many by its end: it would decline
+        // in the end, and what it holds until then, freed, still leaves the heap in pieces that
+        // the later phases' peak sits on (a log of short-lived threads: a few megabytes).
+        if (limits.thread_tracks) {
+            const std::uint64_t creations = census_.creations_ += totals.by_tag[eventlog::CreateThread::tag];
+            const std::uint64_t read = census_.bytes_read_ += totals.bytes;
+            if (creations > limits.forget_above ||
+                (read >= census_.bytes_ / 256 && static_cast<double>(creations) * static_cast<double>(census_.bytes_) >
+                                                    2.0 * static_cast<double>(limits.forget_above) * static_cast<double>(read)))
+                census_.decline("threads to forget");
+        }
+        if (census_.declined_) {
+            share_.reset();
+            return;
+        }
+        census_.put(std::move(share_));
+    }
+
+private:
+    // An event of a kind whose order the census follows (Share::sched_first).
+    void in_order(std::optional<Key>& first, std::optional<Key>& last, const Key& key) {
+        if (last && key < *last) census_.decline("a capability's runs, stops or collections out of time order");
+        if (!first) first = key;
+        last = key;
+    }
+
+    void keep(const eventlog::BlockRecord& r) {
+        share_->kept.push_back(KeptRecord{{r.time, r.offset}, r.tag, share_->cap, {r.payload, r.payload + r.payload_size}});
+    }
+
+    void message(const eventlog::BlockRecord& r, std::size_t bytes) {
+        if (census_.rewrites_texts_) return keep(r);  // its size once rewritten
+        share_->message_bytes += bytes;
+    }
+
+    // The thread's entry in this block, made at its first mention. Its recent entries first:
+    // the scheduler's events name the same few threads again and again.
+    ThreadEntry& thread(ThreadId id, const Key& key) {
+        Recent& r = recent_[id % recent_.size()];
+        if (r.id_plus_one == std::uint64_t{id} + 1) {
+            ThreadEntry& t = share_->threads[r.index];
+            if (key < t.first) t.first = key;  // a block's records need not be in time order
+            return t;
+        }
+        ThreadEntry& t = lookup(id, key);
+        r = Recent{std::uint64_t{id} + 1, static_cast<std::uint32_t>(&t - share_->threads.data())};
+        return t;
+    }
+    ThreadEntry& lookup(ThreadId id, const Key& key) {
+        if (slots_.size() < 2 * (share_->threads.size() + 1)) grow();
+        for (std::size_t i = slot_of(id);; i = (i + 1) & (slots_.size() - 1)) {
+            const std::uint32_t at = slots_[i];
+            if (at == 0) {
+                slots_[i] = static_cast<std::uint32_t>(share_->threads.size() + 1);
+                ThreadEntry& t = share_->threads.emplace_back();
+                t.id = id;
+                t.first = key;
+                return share_->threads.back();
+            }
+            if (ThreadEntry& t = share_->threads[at - 1]; t.id == id) {
+                if (key < t.first) t.first = key;  // a block's records need not be in time order
+                return t;
+            }
+        }
+    }
+    std::size_t slot_of(ThreadId id) const {
+        return static_cast<std::size_t>((id * 0x9E3779B97F4A7C15ull) >> 32) & (slots_.size() - 1);
+    }
+    void grow() {
+        slots_.assign(std::max<std::size_t>(64, slots_.size() * 2), 0);
+        for (std::size_t n = 0; n < share_->threads.size(); ++n) {
+            std::size_t i = slot_of(share_->threads[n].id);
+            while (slots_[i] != 0) i = (i + 1) & (slots_.size() - 1);
+            slots_[i] = static_cast<std::uint32_t>(n + 1);
+        }
+    }
+
+    Segment& segment(ThreadEntry& t, const Key& key, bool run) {
+        Share& s = *share_;
+        if (t.open_segment < 0) {
+            t.open_segment = static_cast<std::int32_t>(s.segments.size());
+            s.segments.push_back(Segment{.id = t.id, .first = key, .last = key, .first_run = run, .last_run = run});
+            return s.segments.back();
+        }
+        Segment& g = s.segments[static_cast<std::size_t>(t.open_segment)];
+        if (g.last_finished) g.after_finish = true;
+        // A stopped span inside the segment: its stop, then this run (DetailCensusCollector::run()).
+        if (run && !g.last_run) s.stopped.add(key.time - g.last.time);
+        g.last = key;
+        g.last_run = run;
+        return g;
+    }
+
+    void run(ThreadId id, const Key& key) {
+        Share& s = *share_;
+        ThreadEntry& t = thread(id, key);
+        if (!s.cap) return;  // the catalog's only
+        in_order(s.sched_first, s.sched_last, key);
+        Segment& g = segment(t, key, true);
+        ++g.runs;
+        // The detail's capability.
+        s.detail_cap = true;
+        if (!s.scheduled) {
+            s.lead = Lead{true, id, key.time};
+        } else if (s.idle_since) {
+            s.idle.add(key.time - *s.idle_since);
+        }
+        s.scheduled = true;
+        s.idle_since.reset();
+        s.running_thread = id;
+        s.running_since = key.time;
+        // The census's running time.
+        s.run_known = true;
+        s.run_on = true;
+        s.run_thread = id;
+        s.run_since = key.time;
+    }
+
+    void stop(ThreadId id, std::uint16_t status, const Key& key) {
+        Share& s = *share_;
+        ThreadEntry& t = thread(id, key);
+        if (status == kFinished && (!t.finished || key < *t.finished)) t.finished = key;
+        if (!s.cap) return;
+        in_order(s.sched_first, s.sched_last, key);
+        Segment& g = segment(t, key, false);
+        if (status == kFinished) g.last_finished = true;
+        s.detail_cap = true;
+        if (!s.scheduled) {
+            s.lead = Lead{false, id, key.time};
+        } else if (s.running_thread == id) {
+            s.running.add(key.time - s.running_since);
+        }
+        s.scheduled = true;
+        s.running_thread.reset();
+        s.idle_since = key.time;
+        if (!s.run_known) {
+            if (!t.stop_before_run) t.stop_before_run = key.time;
+        } else if (s.run_on && s.run_thread == id) {
+            t.running_ns += key.time - s.run_since;
+            s.run_on = false;
+        }
+    }
+
+    BlockCensus& census_;
+    std::unique_ptr<Share> share_;
+    std::vector<std::uint32_t> slots_;  // the block's threads by id: index + 1 into share_->threads, 0: free
+    struct Recent {
+        std::uint64_t id_plus_one = 0;  // 0: none
+        std::uint32_t index = 0;        // into share_->threads
+    };
+    std::array<Recent, 256> recent_{};
+};
+
+// The shares put together, in file order as they come (a block's share waits for the ones
+// before it): each capability's spans, each thread's segments in time order. A thread's
+// segment is folded into its state once no block still to come can hold an earlier one (the
+// frontier: the earliest start of the blocks to come), so memory follows the blocks in
+// flight, not the log.
+struct BlockCensus::Combiner {
+    struct CapState {
+        std::uint64_t start = ~std::uint64_t{0};  // its earliest record
+        std::optional<Key> sched_seen, gc_seen;    // its latest run, stop or migration; collection event
+        std::optional<std::uint64_t> idle_since, gc_since;
+        std::optional<ThreadId> running_thread;
+        std::uint64_t running_since = 0;
+        bool run_on = false;
+        ThreadId run_thread = 0;
+        std::uint64_t run_since = 0;
+    };
+    struct ThreadState {
+        Key first;
+        std::optional<Key> finished;
+        std::uint64_t running_ns = 0;
+        // The detail's thread (DetailCensusCollector::ThreadState), over the folded segments.
+        std::uint64_t stopped_since = 0;
+        std::uint32_t runs = 0;
+        bool running = false, live = false, entered = false;
+        std::optional<Key> folded_last;  // the last folded segment's last event
+    };
+    struct Later {  // the heap's order: the earliest first
+        bool operator()(const Segment& a, const Segment& b) const { return b.first < a.first; }
+    };
+
+    std::vector<std::uint64_t> frontier_after;  // by block: the earliest start of it and the blocks after it
+    std::vector<std::uint64_t> starts;          // by block: its marker's start time
+    std::map<std::size_t, std::unique_ptr<Share>> waiting;
+    std::size_t next = 0;  // the next block to put in
+    std::map<CapNo, CapState> caps;
+    std::unordered_map<ThreadId, ThreadState> threads;
+    // The segments not yet foldable, of every thread: folded in the log's order.
+    std::priority_queue<Segment, std::vector<Segment>, Later> pending;
+    std::vector<KeptRecord> kept;
+    std::array<std::uint64_t, kTags> by_tag{};
+    std::uint64_t min_time = ~std::uint64_t{0}, max_time = 0;
+    std::uint16_t first_tag = 0;  // a tag of the block holding the earliest record
+    DetailCensus detail;
+    std::uint32_t detail_caps = 0;
+    std::uint64_t message_bytes = 0;
+    std::map<CapNo, std::array<bool, runtime::kSparkCounterCount>> spark_series;
+    const char* failed = nullptr;
+
+    void put(std::unique_ptr<Share> share, const CensusLimits& limits) {
+        const std::size_t block = share->block;
+        waiting.emplace(block, std::move(share));
+        while (!failed && !waiting.empty() && waiting.begin()->first == next) {
+            put_in_order(*waiting.begin()->second);
+            waiting.erase(waiting.begin());
+            ++next;
+            fold(next < frontier_after.size() ? frontier_after[next] : ~std::uint64_t{0});
+            if (limits.thread_tracks && threads.size() > limits.forget_above) failed = "threads to forget";
+        }
+    }
+
+    void put_in_order(const Share& s) {
+        if (s.block < starts.size() && s.min_time < starts[s.block]) {
+            failed = "a record before its block's start";  // the frontier would not hold
+            return;
+        }
+        for (std::size_t t = 0; t < kTags; ++t) by_tag[t] += s.by_tag[t];
+        if (s.min_time < min_time) {
+            min_time = s.min_time;
+            for (std::size_t t = 0; t < kTags; ++t)
+                if (s.by_tag[t] > 0) {
+                    first_tag = static_cast<std::uint16_t>(t);
+                    break;
+                }
+        }
+        max_time = std::max(max_time, s.max_time);
+        message_bytes += s.message_bytes;
+        for (const KeptRecord& r : s.kept) kept.push_back(r);
+        for (const ThreadEntry& t : s.threads) {
+            auto [it, added] = threads.try_emplace(t.id);
+            ThreadState& sum = it->second;
+            if (added || t.first < sum.first) sum.first = t.first;
+            if (t.finished && (!sum.finished || *t.finished < *sum.finished)) sum.finished = t.finished;
+            sum.running_ns += t.running_ns;
+        }
+        for (const Segment& g : s.segments) pending.push(g);
+        detail.running.add(s.running);
+        detail.idle.add(s.idle);
+        detail.gc.add(s.gc);
+        detail.stopped.add(s.stopped);
+        if (s.cap) put_capability(*s.cap, s);
+    }
+
+    void put_capability(CapNo cap, const Share& s) {
+        CapState& c = caps[cap];
+        c.start = std::min(c.start, s.min_time);
+        // Its runs, stops and collections in order across its blocks.
+        if ((c.sched_seen && s.sched_first && *s.sched_first < *c.sched_seen) ||
+            (c.gc_seen && s.gc_first && *s.gc_first < *c.gc_seen)) {
+            failed = "a capability's runs, stops or collections out of time order";
+            return;
+        }
+        if (s.sched_last) c.sched_seen = s.sched_last;
+        if (s.gc_last) c.gc_seen = s.gc_last;
+        if (s.detail_cap) detail_caps = std::max<std::uint32_t>(detail_caps, std::uint32_t{cap} + 1);
+        if (s.lead) {
+            if (s.lead->run && c.idle_since) detail.idle.add(s.lead->time - *c.idle_since);
+            if (!s.lead->run && c.running_thread == s.lead->thread) detail.running.add(s.lead->time - c.running_since);
+        }
+        if (s.lead_end_gc && c.gc_since) detail.gc.add(*s.lead_end_gc - *c.gc_since);
+        if (s.scheduled) {
+            c.idle_since = s.idle_since;
+            c.running_thread = s.running_thread;
+            c.running_since = s.running_since;
+        }
+        if (s.gc_known) c.gc_since = s.gc_since;
+        if (c.run_on)  // the stops before the block's first run: the running thread's closes its run
+            for (const ThreadEntry& t : s.threads)
+                if (t.id == c.run_thread && t.stop_before_run) {
+                    threads[t.id].running_ns += *t.stop_before_run - c.run_since;
+                    c.run_on = false;
+                }
+        if (s.run_known) {
+            c.run_on = s.run_on;
+            c.run_thread = s.run_thread;
+            c.run_since = s.run_since;
+        }
+        if (s.sparks) {
+            auto& nonzero = spark_series.try_emplace(cap).first->second;
+            for (std::size_t i = 0; i < nonzero.size(); ++i) nonzero[i] = nonzero[i] || (*s.sparks)[i];
+        }
+    }
+
+    // Folds the pending segments that begin before `frontier`.
+    void fold(std::uint64_t frontier) {
+        while (!pending.empty() && pending.top().first.time < frontier) {
+            fold(threads[pending.top().id], pending.top());
+            pending.pop();
+        }
+    }
+
+    // The detail's thread over one more segment, as DetailCensusCollector::run() and stop()
+    // would have followed its events.
+    void fold(ThreadState& t, const Segment& g) {
+        if (failed) return;
+        if (g.after_finish || (t.entered && !t.live)) {
+            failed = "a thread's events after its finish";
+            return;
+        }
+        if (t.folded_last && !(*t.folded_last < g.first)) {
+            failed = "a thread's runs on two capabilities overlap";
+            return;
+        }
+        t.folded_last = g.last;
+        if (!t.entered) {  // its first run or stop
+            t.entered = t.live = true;
+            t.stopped_since = g.first.time;
+            ++detail.threads;
+        }
+        if (g.first_run) {
+            if (t.runs > 0 && !t.running) detail.stopped.add(g.first.time - t.stopped_since);
+            t.running = true;
+        } else {
+            t.stopped_since = g.first.time;
+            t.running = false;
+            t.runs = std::max<std::uint32_t>(t.runs, 1);
+        }
+        t.runs += g.runs;
+        if (!(g.first == g.last)) {
+            t.running = g.last_run;
+            if (!g.last_run) {
+                t.stopped_since = g.last.time;
+                t.runs = std::max<std::uint32_t>(t.runs, 1);
+            }
+        }
+        if (g.last_finished) {
+            detail.runs_by_thread.push_back(t.runs);
+            t.live = false;
+        }
+    }
+};
+
+BlockCensus::BlockCensus(bool include_env, CensusLimits limits, bool rewrites_texts)
+    : include_env_(include_env),
+      limits_(limits),
+      rewrites_texts_(rewrites_texts),
+      combiner_(std::make_unique<Combiner>()) {
+    using namespace eventlog;
+    for (std::uint16_t tag : {RunThread::tag, StopThread::tag, MigrateThread::tag, WakeupThread::tag,
+                              CreateThread::tag, ThreadLabel::tag, UserMessage::tag, UserMarker::tag,
+                              SparkCounters::tag, StartGC::tag, EndGC::tag, ProfBegin::tag, ProfSampleCostCentre::tag})
+        reading_.given.set(tag);
+    for (std::size_t tag = 0; tag < kTags; ++tag)
+        if (RunInfoCollector::tells(static_cast<std::uint16_t>(tag))) reading_.given.set(tag);
+    // Only a capability's blocks hold segments: the global block, which the RTS writes last
+    // but began first, holds the frontier back for none.
+    reading_.found = [this](std::span<const BlockReading::Start> starts) {
+        Combiner& c = *combiner_;
+        bytes_ = 0;
+        for (const BlockReading::Start& s : starts) bytes_ += s.bytes;
+        c.starts.clear();
+        for (const BlockReading::Start& s : starts) c.starts.push_back(s.cap ? s.time : 0);
+        c.frontier_after.assign(starts.size(), 0);
+        std::uint64_t earliest = ~std::uint64_t{0};
+        for (std::size_t i = starts.size(); i-- > 0;) {
+            if (starts[i].cap) earliest = std::min(earliest, starts[i].time);
+            c.frontier_after[i] = earliest;
+        }
+    };
+    reading_.reader = [this] { return std::make_unique<Reader>(*this); };
+}
+
+BlockCensus::~BlockCensus() = default;
+
+void BlockCensus::put(std::unique_ptr<Share> share) {
+    std::lock_guard lock(mutex_);
+    combiner_->put(std::move(share), limits_);
+    if (combiner_->failed) decline(combiner_->failed);
+}
+
+namespace {
+
+Event decoded(const KeptRecord& r) {
+    Event e;
+    e.time = r.key.time;
+    e.offset = r.key.offset;
+    e.tag = r.tag;
+    e.cap = r.cap;
+    eventlog::decode_payload_into(r.tag, r.payload.data(), r.payload.size(), e.payload);
+    return e;
+}
+
+}  // namespace
+
+std::optional<RunCensus> BlockCensus::finish(const Rewrite& rewrite) {
+    using namespace eventlog;
+    Combiner& c = *combiner_;
+    if (declined_) return std::nullopt;
+    if (c.next == 0 || !c.waiting.empty()) return declined("blocks missing");
+    c.fold(~std::uint64_t{0});
+    if (c.failed) return declined(c.failed);
+    if (limits_.thread_tracks && c.threads.size() > limits_.forget_above) return declined("threads to forget");
+
+    RunCensus census;
+    DetailCensus& detail = census.detail;
+    detail = std::move(c.detail);
+
+    // The run's facts: every record counted, the first one's time, the facts' records in order.
+    RunInfoCollector run(include_env_);
+    CountedRecords counted;
+    counted.by_tag = c.by_tag;
+    counted.latest_time = c.max_time;
+    Event first;
+    first.time = c.min_time;
+    first.tag = c.first_tag;
+    run.count(first);
+    --counted.by_tag[c.first_tag];
+    run.count(counted);
+    ++counted.by_tag[c.first_tag];  // the whole log's counts, again
+    for (const auto& [cap, state] : c.caps) run.see_capability(cap);
+    std::sort(c.kept.begin(), c.kept.end(), [](const KeptRecord& a, const KeptRecord& b) { return a.key < b.key; });
+    for (const KeptRecord& r : c.kept)
+        if (RunInfoCollector::tells(r.tag)) run.note(rewrite(decoded(r)));
+    census.run = run.info();
+    const std::uint64_t now = census.run.last_time;  // the census's clock at the end
+
+    // Spans still open at the end of the log.
+    for (auto& [cap, s] : c.caps) {
+        census.capability_starts.emplace(cap, s.start);
+        if (s.running_thread) detail.running.add(now - s.running_since);
+        if (s.idle_since) detail.idle.add(now - *s.idle_since);
+        if (s.gc_since) detail.gc.add(now - *s.gc_since);
+        if (s.run_on) c.threads[s.run_thread].running_ns += now - s.run_since;
+    }
+    detail.capabilities = c.detail_caps;
+    census.spark_series = std::move(c.spark_series);
+    for (const auto& [id, t] : c.threads)
+        if (t.live) {  // stopped to the end
+            if (!t.running) detail.stopped.add(now - t.stopped_since);
+            detail.runs_by_thread.push_back(t.runs);
+        }
+    std::sort(detail.runs_by_thread.begin(), detail.runs_by_thread.end(), std::greater<>());
+
+    // The catalog, fed in the log's order: first mentions, creations, labels, finishes.
+    struct Item {
+        Key key;
+        int kind;  // 0: first mention, 1: a kept record, 2: finish
+        ThreadId id;
+        const KeptRecord* record;
+    };
+    std::vector<Item> items;
+    items.reserve(c.threads.size() * 2 + c.kept.size());
+    for (const auto& [id, t] : c.threads) {
+        items.push_back({t.first, 0, id, nullptr});
+        if (t.finished) items.push_back({*t.finished, 2, id, nullptr});
+    }
+    for (const KeptRecord& r : c.kept)
+        if (r.tag == CreateThread::tag || r.tag == ThreadLabel::tag) items.push_back({r.key, 1, 0, &r});
+    std::sort(items.begin(), items.end(),
+              [](const Item& a, const Item& b) { return a.key != b.key ? a.key < b.key : a.kind < b.kind; });
+    for (const Item& item : items) {
+        switch (item.kind) {
+            case 0: census.threads.seen(item.id, item.key.time); break;
+            case 1: census.threads.handle(rewrite(decoded(*item.record))); break;
+            case 2: census.threads.stopped(item.id, kFinished, item.key.time); break;
+        }
+    }
+    census.threads.finish();
+    census.running_by_ordinal.assign(census.threads.threads().size(), 0);
+    for (const auto& [id, t] : c.threads)
+        if (std::optional<std::uint32_t> i = census.threads.ordinal(id)) census.running_by_ordinal[*i] = t.running_ns;
+
+    // The rest of the detail: what the events' numbers tell.
+    const auto n = [&](std::uint16_t tag) { return counted.by_tag[tag]; };
+    detail.moments = n(MigrateThread::tag) + n(WakeupThread::tag);
+    detail.thread_events = n(CreateThread::tag) + n(ThreadLabel::tag);
+    detail.messages = n(UserMessage::tag) + n(UserMarker::tag);
+    detail.message_bytes = c.message_bytes;
+    for (const KeptRecord& r : c.kept) {
+        if (r.tag != UserMessage::tag && r.tag != UserMarker::tag) continue;
+        const Event& e = rewrite(decoded(r));
+        if (const auto* p = e.as<UserMessage>()) detail.message_bytes += p->message.bytes.size();
+        if (const auto* p = e.as<UserMarker>()) detail.message_bytes += p->marker.bytes.size();
+    }
+    std::uint64_t told = 0;
+    for (std::uint16_t tag : {RunThread::tag, StopThread::tag, MigrateThread::tag, WakeupThread::tag, StartGC::tag,
+                              EndGC::tag, UserMessage::tag, UserMarker::tag, CreateThread::tag, ThreadLabel::tag})
+        told += n(tag);
+    detail.other_events = census.run.events - told;
+    return census;
+}
+
+}  // namespace el2fx::run

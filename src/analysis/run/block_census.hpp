@@ -1,0 +1,86 @@
+// The census learnt from the eventlog's blocks one by one, as the index checks them on both
+// cores (eventlog::BlockReader), instead of from a pass of its own over every event in time
+// order: where it accepts a log it is RunCensusCollector's census of every event, field by
+// field (block_census_test.cpp), and the conversion skips the census pass.
+//
+// Each block gives a share: its counts and sums, how its capability's spans meet the block
+// before it (the first run, stop or GC end, before anything in the block decided that state),
+// and, for each thread, its first mention, creation, labels and finish, and its run/stop
+// segments. A segment is a thread's run/stop events in one block until the thread migrates
+// away; a thread's segments, in time order, must not overlap (each thread runs on one
+// capability at a time, and moves only by a migration), so its stopped spans are the ones
+// inside each segment and the ones between a segment's last stop and the next segment's run.
+// finish() puts the shares together in time order.
+//
+// It declines (finish() gives nullopt, and the census pass is taken as before) where the
+// blocks alone cannot tell the census exactly: a block not in time order, a capability's
+// blocks overlapping, a thread's segments overlapping, an event of a thread after it finished,
+// time-profile ticks (the ticks' coverage needs them in time order), and more threads than the
+// census keeps without forgetting (its forgetting follows the order of every event).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/run/run_census.hpp"
+#include "eventlog/block_index.hpp"
+
+namespace el2fx::run {
+
+class BlockCensus {
+public:
+    // `rewrites_texts`: the census pass would rewrite texts (--redact-paths), which the
+    // messages' sizes then follow: their records are kept for finish() to rewrite.
+    BlockCensus(bool include_env, CensusLimits limits, bool rewrites_texts = false);
+    ~BlockCensus();
+    BlockCensus(const BlockCensus&) = delete;
+    BlockCensus& operator=(const BlockCensus&) = delete;
+
+    // What the index hands over: the tags decoded, a reader for each checking thread.
+    const eventlog::BlockReading& reading() const { return reading_; }
+
+    // Once the index accepted the log (TimeOrderedReader::in_order()): the census, or nullopt
+    // where the blocks cannot tell it. `rewrite`: what the census pass would apply to each
+    // event it reads (redaction), here to the events that tell the run's facts.
+    using Rewrite = std::function<const eventlog::Event&(const eventlog::Event&)>;
+    std::optional<RunCensus> finish(const Rewrite& rewrite);
+
+    // Why finish() gave nullopt (for --timings and the tests); nullptr if it did not.
+    const char* declined_why() const { return why_; }
+
+    struct Share;  // one block's (block_census.cpp)
+
+private:
+    class Reader;
+    bool include_env_;
+    CensusLimits limits_;
+    bool rewrites_texts_;
+    eventlog::BlockReading reading_;
+    struct Combiner;
+    std::mutex mutex_;                     // over combiner_
+    std::unique_ptr<Combiner> combiner_;   // the shares put together
+    void put(std::unique_ptr<Share> share);  // a reader's, once its block is done
+    // Set by a reader that meets what the blocks cannot tell (or too much to keep).
+    std::atomic<bool> declined_{false};
+    std::atomic<const char*> why_{nullptr};  // the first reason
+    void decline(const char* why) {
+        const char* none = nullptr;
+        why_.compare_exchange_strong(none, why);
+        declined_ = true;
+    }
+    std::nullopt_t declined(const char* why) {
+        decline(why);
+        return std::nullopt;
+    }
+    std::atomic<std::uint64_t> creations_{0};   // CREATE_THREAD records so far
+    std::atomic<std::uint64_t> bytes_read_{0};  // of the blocks read so far
+    std::uint64_t bytes_ = 0;                   // of all blocks
+};
+
+}  // namespace el2fx::run

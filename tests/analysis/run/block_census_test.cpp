@@ -1,0 +1,257 @@
+// The census learnt from the blocks apart (BlockCensus) must be the census of every event in
+// time order, field by field, on every real eventlog it accepts; and it must accept the
+// fixtures that need no forgetting and have no time-profile ticks, or it saves nothing.
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "analysis/run/block_census.hpp"
+#include "census_fields.hpp"
+#include "eventlog/event_prefetcher.hpp"
+#include "eventlog/time_ordered_reader.hpp"
+#include "eventlog_builder.hpp"
+#include "eventlog_files.hpp"
+#include "temp_file.hpp"
+#include "upstream_data.hpp"
+
+using namespace el2fx;
+using namespace el2fx::run;
+namespace ev = el2fx::eventlog;
+
+namespace {
+
+const eventlog::Event& unchanged(const eventlog::Event& e) { return e; }
+
+RunCensus census_of_every_event(ev::TimeOrderedReader& reader, CensusLimits limits) {
+    Diagnostics pass;
+    RunCensusCollector collector(false, limits);
+    ev::EventPrefetcher events(reader, pass);
+    while (const ev::Event* e = events.next()) collector.handle(*e);
+    return collector.finish();
+}
+
+struct Outcome {
+    std::size_t logs = 0, in_order = 0, accepted = 0;
+};
+
+// Each eventlog in `dir`, with the census's limits as the converter gives them by default.
+Outcome check_logs_in(const std::filesystem::path& dir, CensusLimits limits) {
+    Outcome outcome;
+    for (const std::filesystem::path& file : el2fx::testing::eventlogs_in(dir)) {
+        BOOST_TEST_CONTEXT(file.filename().string()) {
+            try {
+                ++outcome.logs;
+                BlockCensus blocks(false, limits);
+                Diagnostics index;
+                ev::InputFile input(file.string());
+                ev::TimeOrderedReader reader(input, index, &blocks.reading());
+                if (!reader.in_order()) {
+                    BOOST_TEST_MESSAGE(file.filename().string() << ": not in order");
+                    continue;  // the census pass then
+                }
+                ++outcome.in_order;
+                const std::optional<RunCensus> learnt = blocks.finish(unchanged);
+                if (!learnt) {
+                    BOOST_TEST_MESSAGE(file.filename().string() << ": declined: " << blocks.declined_why());
+                    continue;
+                }
+                ++outcome.accepted;
+                el2fx::testing::same_census(census_of_every_event(reader, limits), *learnt);
+            } catch (const Error& e) {
+                BOOST_TEST_MESSAGE(file.filename().string() << ": not indexed: " << e.what());
+            }
+        }
+    }
+    return outcome;
+}
+
+// A log built block by block: its census from the blocks (or why not) and of every event.
+struct Taken {
+    std::optional<RunCensus> learnt;
+    std::string why;
+    RunCensus every;
+};
+Taken take_both(const std::string& bytes, CensusLimits limits = {.thread_tracks = 64}) {
+    el2fx::testing::TempFile file(bytes);
+    BlockCensus blocks(false, limits);
+    Diagnostics index;
+    ev::InputFile input(file.path);
+    ev::TimeOrderedReader reader(input, index, &blocks.reading());
+    BOOST_REQUIRE(reader.in_order());
+    Taken t;
+    t.learnt = blocks.finish(unchanged);
+    if (!t.learnt) t.why = blocks.declined_why();
+    t.every = census_of_every_event(reader, limits);
+    return t;
+}
+
+el2fx::testing::EventlogBuilder builder() {
+    el2fx::testing::EventlogBuilder b;
+    b.declare_block_marker()
+        .declare<ev::CreateThread>()
+        .declare<ev::RunThread>()
+        .declare<ev::StopThread>()
+        .declare<ev::MigrateThread>()
+        .declare<ev::WakeupThread>()
+        .declare<ev::StartGC>()
+        .declare<ev::EndGC>()
+        .declare<ev::ThreadLabel>()
+        .declare<ev::ProfSampleCostCentre>();
+    return b;
+}
+
+constexpr std::uint16_t kBlocked = 10;  // a stop status: BlockedOnMVar
+constexpr std::uint16_t kFinishedStatus = static_cast<std::uint16_t>(ev::StopStatus::ThreadFinished);
+
+void same_as_every_event(const Taken& t) {
+    BOOST_REQUIRE_MESSAGE(t.learnt, "declined: " << t.why);
+    el2fx::testing::same_census(t.every, *t.learnt);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(block_census)
+
+// A thread that migrates from one capability to the other and back: its stopped spans join a
+// stop on one capability to the run on the other.
+BOOST_AUTO_TEST_CASE(a_thread_migrating_between_capabilities) {
+    auto b = builder();
+    b.begin_block(5, 0, 100)
+        .event(6, ev::CreateThread{1})
+        .event(10, ev::RunThread{1})
+        .event(20, ev::StopThread{1, kBlocked, 0})
+        .event(21, ev::MigrateThread{1, 1})
+        .event(50, ev::RunThread{1})
+        .event(60, ev::StopThread{1, kFinishedStatus, 0})
+        .end_block();
+    b.begin_block(7, 1, 100)
+        .event(25, ev::WakeupThread{1, 1})
+        .event(30, ev::RunThread{1})
+        .event(40, ev::StopThread{1, kBlocked, 0})
+        .event(41, ev::MigrateThread{1, 0})
+        .end_block();
+    const Taken t = take_both(b.finish());
+    same_as_every_event(t);
+    BOOST_TEST(t.learnt->detail.stopped.count() == 2u);  // 20 → 30 and 40 → 50
+    BOOST_TEST(t.learnt->detail.stopped.total_ns() == 20u);
+    BOOST_TEST(t.learnt->running_ns(1) == 30u);
+}
+
+// A capability's spans that cross from one of its blocks to the next: a run, an idle span, a
+// collection; and the census's running time closed by the next block's first stop.
+BOOST_AUTO_TEST_CASE(spans_across_a_capabilitys_blocks) {
+    auto b = builder();
+    b.begin_block(5, 0, 40).event(10, ev::RunThread{1}).event(30, ev::StartGC{}).end_block();
+    b.begin_block(41, 0, 100)
+        .event(45, ev::EndGC{})
+        .event(50, ev::StopThread{1, kBlocked, 0})
+        .end_block();
+    b.begin_block(101, 0, 200).event(120, ev::RunThread{2}).event(150, ev::StopThread{2, kBlocked, 0}).end_block();
+    const Taken t = take_both(b.finish());
+    same_as_every_event(t);
+    BOOST_TEST(t.learnt->running_ns(1) == 40u);
+    BOOST_TEST(t.learnt->detail.gc.count() == 1u);
+    BOOST_TEST(t.learnt->detail.idle.count() == 2u);  // 50 → 120, and from 150 to the end
+}
+
+BOOST_AUTO_TEST_CASE(a_thread_on_two_capabilities_at_once_is_declined) {
+    auto b = builder();
+    b.begin_block(5, 0, 100).event(10, ev::RunThread{1}).event(20, ev::StopThread{1, kBlocked, 0});
+    b.event(50, ev::RunThread{1}).event(60, ev::StopThread{1, kBlocked, 0}).end_block();
+    // No migration: the same thread runs on capability 1 between its runs on capability 0.
+    b.begin_block(7, 1, 100).event(30, ev::RunThread{1}).event(40, ev::StopThread{1, kBlocked, 0}).end_block();
+    const Taken t = take_both(b.finish());
+    BOOST_TEST(!t.learnt);
+    BOOST_TEST(t.why == "a thread's runs on two capabilities overlap");
+}
+
+BOOST_AUTO_TEST_CASE(events_after_a_threads_finish_are_declined) {
+    auto b = builder();
+    b.begin_block(5, 0, 100).event(10, ev::RunThread{1}).event(20, ev::StopThread{1, kFinishedStatus, 0});
+    b.event(30, ev::RunThread{1}).event(40, ev::StopThread{1, kBlocked, 0}).end_block();
+    const Taken t = take_both(b.finish());
+    BOOST_TEST(!t.learnt);
+    BOOST_TEST(t.why == "a thread's events after its finish");
+}
+
+BOOST_AUTO_TEST_CASE(runs_and_stops_out_of_time_order_are_declined) {
+    auto b = builder();
+    b.begin_block(5, 0, 100).event(10, ev::RunThread{1}).event(30, ev::StopThread{1, kBlocked, 0});
+    b.event(20, ev::RunThread{2}).event(40, ev::StopThread{2, kBlocked, 0}).end_block();
+    const Taken t = take_both(b.finish());
+    BOOST_TEST(!t.learnt);
+    BOOST_TEST(t.why == "a capability's runs, stops or collections out of time order");
+}
+
+BOOST_AUTO_TEST_CASE(time_profile_ticks_are_declined) {
+    auto b = builder();
+    b.begin_block(5, 0, 100).event(10, ev::RunThread{1}).event(15, ev::ProfSampleCostCentre{0, 1, {}});
+    b.event(20, ev::StopThread{1, kBlocked, 0}).end_block();
+    const Taken t = take_both(b.finish());
+    BOOST_TEST(!t.learnt);
+    BOOST_TEST(t.why == "time-profile ticks");
+}
+
+// More threads than the census keeps without forgetting: declined where tracks are limited,
+// taken where every thread is kept.
+BOOST_AUTO_TEST_CASE(threads_to_forget_are_declined) {
+    auto b = builder();
+    b.begin_block(5, 0, 1000);
+    for (std::uint32_t id = 1; id <= 20; ++id)
+        b.event(10 * id, ev::CreateThread{id})
+            .event(10 * id + 1, ev::RunThread{id})
+            .event(10 * id + 2, ev::StopThread{id, kFinishedStatus, 0});
+    b.end_block();
+    const Taken limited = take_both(b.finish(), {.thread_tracks = 3, .forget_above = 8});
+    BOOST_TEST(!limited.learnt);
+    BOOST_TEST(limited.why == "threads to forget");
+    same_as_every_event(take_both(b.finish(), {.thread_tracks = std::nullopt, .forget_above = 8}));
+}
+
+// Labels, in the log's order whatever the block, and the catalog's order of first appearance.
+BOOST_AUTO_TEST_CASE(labels_and_first_appearances_across_blocks) {
+    auto b = builder();
+    b.begin_block(5, 0, 100)
+        .event(30, ev::ThreadLabel{2, {"second"}})
+        .event(40, ev::RunThread{1})
+        .event(50, ev::StopThread{1, kBlocked, 0})
+        .end_block();
+    b.begin_block(6, 1, 100)
+        .event(10, ev::WakeupThread{2, 1})
+        .event(20, ev::ThreadLabel{2, {"first"}})
+        .event(35, ev::ThreadLabel{1, {"one"}})
+        .end_block();
+    const Taken t = take_both(b.finish());
+    same_as_every_event(t);
+    BOOST_REQUIRE(t.learnt->threads.threads().size() == 2u);
+    BOOST_TEST(t.learnt->threads.threads()[0].id == 2u);  // woken at 10, before thread 1's label
+    BOOST_TEST(t.learnt->threads.label(t.learnt->threads.threads()[0]) == "second");
+}
+
+BOOST_AUTO_TEST_CASE(the_fixtures_give_the_census_of_every_event) {
+    const char* fixtures = std::getenv("EL2FX_FIXTURES");
+    BOOST_REQUIRE_MESSAGE(fixtures, "EL2FX_FIXTURES is not set (run the tests with `meson test`)");
+    const Outcome outcome = check_logs_in(fixtures, {.thread_tracks = 64});
+    BOOST_TEST_MESSAGE(outcome.accepted << " of " << outcome.in_order << " in order, " << outcome.logs << " logs");
+    BOOST_TEST(outcome.accepted >= 8u);
+}
+
+BOOST_AUTO_TEST_CASE(with_every_thread_kept_too) {
+    const char* fixtures = std::getenv("EL2FX_FIXTURES");
+    BOOST_REQUIRE_MESSAGE(fixtures, "EL2FX_FIXTURES is not set (run the tests with `meson test`)");
+    const Outcome outcome = check_logs_in(fixtures, {.thread_tracks = std::nullopt});
+    BOOST_TEST(outcome.accepted >= 8u);
+}
+
+BOOST_AUTO_TEST_CASE(ghc_events_testdata_eventlogs_give_the_census_of_every_event, UPSTREAM_DATA) {
+    auto dir = el2fx::testing::upstream_data_dir();
+    BOOST_REQUIRE(dir);
+    const Outcome outcome = check_logs_in(*dir, {.thread_tracks = 64});
+    BOOST_TEST_MESSAGE(outcome.accepted << " of " << outcome.in_order << " in order, " << outcome.logs << " logs");
+    BOOST_TEST(outcome.accepted >= 1u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
