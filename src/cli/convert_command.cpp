@@ -18,11 +18,13 @@ namespace {
 // Each pass with its two threads' CPU time: the reader's (the merge and what runs beside it)
 // and the analyses'; the busier one bounds the pass.
 void print_timings(std::FILE* err, const std::string& input, const convert::PhaseTimes& t, double write) {
-    std::fprintf(err,
-                 "%s: index %.2f s, census %.2f s (CPU: reader %.2f s, analyses %.2f s), events %.2f s (CPU: reader "
-                 "%.2f s, analyses %.2f s)",
-                 input.c_str(), t.index, t.census, t.census_cpu.reader, t.census_cpu.analyses, t.events,
-                 t.events_cpu.reader, t.events_cpu.analyses);
+    std::fprintf(err, "%s: index %.2f s, census %.2f s (CPU: reader %.2f s, analyses %.2f s", input.c_str(), t.index,
+                 t.census, t.census_cpu.reader, t.census_cpu.analyses);
+    // Whether the census needed a pass of its own (run/block_census.hpp), and if so why.
+    if (t.census_from_blocks) std::fprintf(err, "; from the blocks");
+    if (t.blocks_declined) std::fprintf(err, "; a pass, as the blocks cannot tell it: %s", t.blocks_declined);
+    std::fprintf(err, "), events %.2f s (CPU: reader %.2f s, analyses %.2f s)", t.events, t.events_cpu.reader,
+                 t.events_cpu.analyses);
     if (write > 0) std::fprintf(err, ", write %.2f s", write);
     std::fprintf(err, "; total %.2f s\n", t.index + t.census + t.events + write);
 }

@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <chrono>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "analysis/threading/threading_analysis.hpp"
 #include "convert/contributors.hpp"
 #include "convert/run_comparison.hpp"
 #include "redaction/event_rewriter.hpp"
+#include "analysis/run/block_census.hpp"
 #include "analysis/run/forgotten_labels.hpp"
 #include "analysis/run/run_census.hpp"
 #include "analysis/run/thread_catalog.hpp"
@@ -66,6 +70,23 @@ struct RunPlacement {
     std::size_t count = 1;
 };
 
+// What the census may forget (run_census.hpp): threads that cannot get a track of their own, once finished.
+run::CensusLimits census_limits(const ConvertOptions& options) {
+    return {.thread_tracks = options.all_threads ? std::nullopt : std::optional(options.max_threads)};
+}
+
+// The census without a pass of its own, learnt from the blocks as the index checks them
+// (block_census.hpp), where the census pass would read every event as the log has it: no
+// window (which adds events before its start), no shifted clock (several runs in one
+// profile), and a planned pass (the naive one is the differential tests' reference).
+std::optional<run::BlockCensus> block_census_for(const ConvertOptions& options,
+                                                 const redaction::RewriteOptions& rewriting) {
+    if (options.pass_mode == pass::PassMode::naive || options.window.spec.active() || rewriting.shift_to_zero)
+        return std::nullopt;
+    return std::optional<run::BlockCensus>(std::in_place, options.include_env, census_limits(options),
+                                           rewriting.redact_paths);
+}
+
 // The first pass (add_run). It may leave the events it only counts to the reader's thread
 // (run_census.hpp): where the reader gives them in time order, and the census sees them as the
 // reader gives them (no window, which adds events before its start; no shifted clock, for
@@ -78,8 +99,7 @@ struct RunPlacement {
                                              const redaction::RewriteOptions& rewriting, ConversionReport& report,
                                              std::optional<window::WindowStart>& window_start) {
     // Threads that cannot get a track of their own are forgotten once finished (run_census.hpp).
-    const run::CensusLimits limits{.thread_tracks =
-                                       options.all_threads ? std::nullopt : std::optional(options.max_threads)};
+    const run::CensusLimits limits = census_limits(options);
     enum class Counting { gc_and_wakeups, gc, none };
     // A window reads what its parts do not (its prelude, the markers' texts): all is decoded.
     const bool planned = options.pass_mode != pass::PassMode::naive && !options.window.spec.active();
@@ -162,14 +182,29 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
 
     // The reader indexes the eventlog once (its problems are reported); both passes merge,
     // each on a second thread beside its consumer (EventPrefetcher).
-    eventlog::TimeOrderedReader reader(file, report.diagnostics);
+    // The index may learn the census on the way (block_census.hpp); else a pass takes it.
+    std::optional<run::BlockCensus> blocks = block_census_for(options, rewriting);
+    eventlog::TimeOrderedReader reader(file, report.diagnostics, blocks ? &blocks->reading() : nullptr);
     report.stream_end = reader.stream_end();
     report.timings.index = stopwatch.lap();
     begin_phase("census");
-    run::RunCensus census;
-    std::optional<window::WindowStart> window_start;  // the second pass begins there
     double cpu_mark = util::thread_cpu_seconds();
-    census = take_census(reader, options, rewriting, report, window_start);
+    std::optional<run::RunCensus> learnt;
+    if (blocks && reader.in_order()) {
+        redaction::EventRewriter rewriter(rewriting);
+        learnt = blocks->finish([&](const eventlog::Event& e) -> const eventlog::Event& { return rewriter.apply(e); });
+        report.timings.census_from_blocks = learnt.has_value();
+        report.timings.blocks_declined = blocks->declined_why();
+    } else if (blocks) {
+        report.timings.blocks_declined = "the index needed decoding";
+    }
+    blocks.reset();  // its shares' memory
+#ifdef __GLIBC__
+    // Given back now, not kept by the arena of the index's helper thread, which no later phase uses.
+    if (!learnt) malloc_trim(0);
+#endif
+    std::optional<window::WindowStart> window_start;  // the second pass begins there
+    run::RunCensus census = learnt ? std::move(*learnt) : take_census(reader, options, rewriting, report, window_start);
     report.run = census.run;
     report.timings.census = stopwatch.lap();
     report.timings.census_cpu.analyses = util::thread_cpu_seconds() - cpu_mark;

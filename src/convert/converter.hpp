@@ -28,6 +28,10 @@ struct PhaseTimes {
     double events = 0;  // the third: analyses into tracks, samples and markers
     double write = 0;   // JSON, gzip and the file
     PassCpu census_cpu, events_cpu;
+    // The census learnt from the blocks as the index checked them, without a pass of its own
+    // (run/block_census.hpp); else, where the blocks were read, why they could not tell it.
+    bool census_from_blocks = false;
+    const char* blocks_declined = nullptr;
 };
 
 struct ConversionReport {

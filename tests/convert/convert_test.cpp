@@ -329,6 +329,15 @@ BOOST_AUTO_TEST_CASE(timings_name_each_phase_on_standard_error) {
     BOOST_TEST(at("events ") < r.err.find("(CPU: reader ", at("events ")), r.err);
     BOOST_TEST(r.err.find("analyses ", at("events ")) != std::string::npos, r.err);
     BOOST_TEST(check::validate_profile(fxprof::gunzip(r.out)).empty());  // the profile untouched
+    // Where the census came from (run/block_census.hpp): this log's blocks tell it; a log with
+    // time-profile ticks needs the census pass, and says why.
+    BOOST_TEST(r.err.find("; from the blocks)") != std::string::npos, r.err);
+    auto ticks = el2fx::testing::run_binary(
+        {"convert", "--timings", env_dir("EL2FX_FIXTURES") + "/profiled.eventlog", "-o", "-"});
+    BOOST_TEST(ticks.status == 0, ticks.err);
+    BOOST_TEST(ticks.err.find("; a pass, as the blocks cannot tell it: time-profile ticks)") != std::string::npos,
+               ticks.err);
+    BOOST_TEST(ticks.err.find("from the blocks") == std::string::npos, ticks.err);
     auto two = el2fx::testing::run_binary({"convert", "--timings", log, log, "-o", "-"});
     BOOST_TEST(two.status == 0, two.err);
     BOOST_TEST(two.err.find("profile written in") != std::string::npos, two.err);

@@ -80,10 +80,43 @@ int fuzz_convert(const std::uint8_t* data, std::size_t size) {
         TeeSink tee(json, gzip);
         fxprof::write_profile_json(profile, tee);
         gzip.finish();
-    } catch (const Error&) {
-        return 0;  // a located error is a fine answer to bad input
+    } catch (const Error& e) {
+        // A located error is a fine answer to bad input, and the naive pass gives it too.
+        if ((bits & 0x03) != 0x03) {
+            convert::ConvertOptions naive = options;
+            naive.pass_mode = pass::PassMode::naive;
+            bool refused = false;
+            try {
+                convert::ConversionReport report;
+                convert::build_profile(file.path(), naive, report);
+            } catch (const Error&) {
+                refused = true;
+            }
+            if (!refused) fail(std::string("the planned pass refuses what the naive one converts: ") + e.what());
+        }
+        return 0;
     }
     std::vector<std::string> problems = check::validate_profile(json);
     if (!problems.empty()) fail("invalid profile: " + problems.front());
+    // The planned pass (what is only counted, skipped, learnt from the blocks) gives what the
+    // naive one gives, whatever the bytes: the differential test's reference on hostile input.
+    if ((bits & 0x03) != 0x03) {
+        convert::ConvertOptions naive = options;
+        naive.pass_mode = pass::PassMode::naive;
+        std::string reference;
+        try {
+            convert::ConversionReport report;
+            reference = fxprof::profile_to_json(convert::build_profile(file.path(), naive, report));
+        } catch (const Error& e) {
+            fail(std::string("the naive pass refuses what the planned one converts: ") + e.what());
+        }
+        if (reference != json) {
+            std::size_t at = 0;
+            while (at < json.size() && at < reference.size() && json[at] == reference[at]) ++at;
+            const std::size_t from = at > 80 ? at - 80 : 0;
+            fail("the planned pass differs from the naive one at byte " + std::to_string(at) + ":\n  naive:   " +
+                 reference.substr(from, 160) + "\n  planned: " + json.substr(from, 160));
+        }
+    }
     return 0;
 }
