@@ -31,11 +31,28 @@ constexpr std::uint16_t kFinished = static_cast<std::uint16_t>(eventlog::StopSta
 constexpr std::size_t kTags = eventlog::CountedRecords::kTags;
 
 // A record finish() decodes again, in the log's order: the run's facts, creations, labels.
+// Its payload is kept with the others' (no allocation per record): `at` in their bytes.
 struct KeptRecord {
     Key key;
     std::uint16_t tag = 0;
     std::optional<CapNo> cap;
-    std::vector<std::uint8_t> payload;
+    std::uint32_t size = 0;
+    std::size_t at = 0;
+};
+struct KeptRecords {
+    std::vector<KeptRecord> records;
+    std::vector<std::uint8_t> bytes;
+    void keep(const Key& key, std::uint16_t tag, std::optional<CapNo> cap, const std::uint8_t* payload, std::uint32_t size) {
+        records.push_back({key, tag, cap, size, bytes.size()});
+        bytes.insert(bytes.end(), payload, payload + size);
+    }
+    void append(const KeptRecords& other) {
+        for (KeptRecord r : other.records) {
+            r.at += bytes.size();
+            records.push_back(r);
+        }
+        bytes.insert(bytes.end(), other.bytes.begin(), other.bytes.end());
+    }
 };
 
 // A thread's mentions in one block.
@@ -85,7 +102,7 @@ struct BlockCensus::Share {
 
     // The capability as the detail follows it (DetailCensusCollector::Capability): `scheduled`
     // once a run or stop set its idle and running state, `gc_known` once a GC event set its
-    // collection's; before that the block's blocks before it decide (lead, lead_end_gc).
+    // collection's; before that, the capability's blocks before it decide (lead, lead_end_gc).
     bool scheduled = false, gc_known = false, detail_cap = false;
     std::optional<std::uint64_t> idle_since, gc_since;
     std::optional<ThreadId> running_thread;
@@ -101,7 +118,7 @@ struct BlockCensus::Share {
     std::optional<std::array<bool, runtime::kSparkCounterCount>> sparks;  // non-zero series
     std::vector<ThreadEntry> threads;
     std::vector<Segment> segments;
-    std::vector<KeptRecord> kept;
+    KeptRecords kept;
 };
 
 // One checking thread's: a share per block it checks.
@@ -113,6 +130,8 @@ public:
         share_.reset();
         if (census_.declined_) return false;
         share_ = std::make_unique<Share>();
+        std::fill(slots_.begin(), slots_.end(), 0);  // the table, empty again (whatever ended the last block)
+        recent_ = {};
         share_->block = block;
         share_->cap = cap;
         return true;
@@ -203,8 +222,6 @@ public:
         s.by_tag = totals.by_tag;
         s.min_time = totals.min_time;
         s.max_time = totals.max_time;
-        std::fill(slots_.begin(), slots_.end(), 0);  // the table, empty again
-        recent_ = {};
         if (s.ticks) census_.decline("time-profile ticks");
         const CensusLimits& limits = census_.limits_;
         // More threads than the census keeps without forgetting (each creation a new one), or,
@@ -235,7 +252,7 @@ private:
     }
 
     void keep(const eventlog::BlockRecord& r) {
-        share_->kept.push_back(KeptRecord{{r.time, r.offset}, r.tag, share_->cap, {r.payload, r.payload + r.payload_size}});
+        share_->kept.keep({r.time, r.offset}, r.tag, share_->cap, r.payload, r.payload_size);
     }
 
     void message(const eventlog::BlockRecord& r, std::size_t bytes) {
@@ -399,7 +416,7 @@ struct BlockCensus::Combiner {
     std::unordered_map<ThreadId, ThreadState> threads;
     // The segments not yet foldable, of every thread: folded in the log's order.
     std::priority_queue<Segment, std::vector<Segment>, Later> pending;
-    std::vector<KeptRecord> kept;
+    KeptRecords kept;
     std::array<std::uint64_t, kTags> by_tag{};
     std::uint64_t min_time = ~std::uint64_t{0}, max_time = 0;
     std::uint16_t first_tag = 0;  // a tag of the block holding the earliest record
@@ -437,7 +454,7 @@ struct BlockCensus::Combiner {
         }
         max_time = std::max(max_time, s.max_time);
         message_bytes += s.message_bytes;
-        for (const KeptRecord& r : s.kept) kept.push_back(r);
+        kept.append(s.kept);
         for (const ThreadEntry& t : s.threads) {
             auto [it, added] = threads.try_emplace(t.id);
             ThreadState& sum = it->second;
@@ -582,13 +599,13 @@ void BlockCensus::put(std::unique_ptr<Share> share) {
 
 namespace {
 
-Event decoded(const KeptRecord& r) {
+Event decoded(const KeptRecord& r, const KeptRecords& kept) {
     Event e;
     e.time = r.key.time;
     e.offset = r.key.offset;
     e.tag = r.tag;
     e.cap = r.cap;
-    eventlog::decode_payload_into(r.tag, r.payload.data(), r.payload.size(), e.payload);
+    eventlog::decode_payload_into(r.tag, kept.bytes.data() + r.at, r.size, e.payload);
     return e;
 }
 
@@ -620,9 +637,10 @@ std::optional<RunCensus> BlockCensus::finish(const Rewrite& rewrite) {
     run.count(counted);
     ++counted.by_tag[c.first_tag];  // the whole log's counts, again
     for (const auto& [cap, state] : c.caps) run.see_capability(cap);
-    std::sort(c.kept.begin(), c.kept.end(), [](const KeptRecord& a, const KeptRecord& b) { return a.key < b.key; });
-    for (const KeptRecord& r : c.kept)
-        if (RunInfoCollector::tells(r.tag)) run.note(rewrite(decoded(r)));
+    std::vector<KeptRecord>& kept = c.kept.records;
+    std::sort(kept.begin(), kept.end(), [](const KeptRecord& a, const KeptRecord& b) { return a.key < b.key; });
+    for (const KeptRecord& r : kept)
+        if (RunInfoCollector::tells(r.tag)) run.note(rewrite(decoded(r, c.kept)));
     census.run = run.info();
     const std::uint64_t now = census.run.last_time;  // the census's clock at the end
 
@@ -651,19 +669,19 @@ std::optional<RunCensus> BlockCensus::finish(const Rewrite& rewrite) {
         const KeptRecord* record;
     };
     std::vector<Item> items;
-    items.reserve(c.threads.size() * 2 + c.kept.size());
+    items.reserve(c.threads.size() * 2 + kept.size());
     for (const auto& [id, t] : c.threads) {
         items.push_back({t.first, 0, id, nullptr});
         if (t.finished) items.push_back({*t.finished, 2, id, nullptr});
     }
-    for (const KeptRecord& r : c.kept)
+    for (const KeptRecord& r : kept)
         if (r.tag == CreateThread::tag || r.tag == ThreadLabel::tag) items.push_back({r.key, 1, 0, &r});
     std::sort(items.begin(), items.end(),
               [](const Item& a, const Item& b) { return a.key != b.key ? a.key < b.key : a.kind < b.kind; });
     for (const Item& item : items) {
         switch (item.kind) {
             case 0: census.threads.seen(item.id, item.key.time); break;
-            case 1: census.threads.handle(rewrite(decoded(*item.record))); break;
+            case 1: census.threads.handle(rewrite(decoded(*item.record, c.kept))); break;
             case 2: census.threads.stopped(item.id, kFinished, item.key.time); break;
         }
     }
@@ -678,9 +696,9 @@ std::optional<RunCensus> BlockCensus::finish(const Rewrite& rewrite) {
     detail.thread_events = n(CreateThread::tag) + n(ThreadLabel::tag);
     detail.messages = n(UserMessage::tag) + n(UserMarker::tag);
     detail.message_bytes = c.message_bytes;
-    for (const KeptRecord& r : c.kept) {
+    for (const KeptRecord& r : kept) {
         if (r.tag != UserMessage::tag && r.tag != UserMarker::tag) continue;
-        const Event& e = rewrite(decoded(r));
+        const Event& e = rewrite(decoded(r, c.kept));
         if (const auto* p = e.as<UserMessage>()) detail.message_bytes += p->message.bytes.size();
         if (const auto* p = e.as<UserMarker>()) detail.message_bytes += p->marker.bytes.size();
     }
