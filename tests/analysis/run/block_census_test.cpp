@@ -186,6 +186,35 @@ BOOST_AUTO_TEST_CASE(runs_and_stops_out_of_time_order_are_declined) {
     BOOST_TEST(t.why == "a capability's runs, stops or collections out of time order");
 }
 
+// GHC stamps some of a collection's events before the block it writes them in began: the
+// blocks still tell the census. A thread's segments are folded behind the blocks' starts, so a
+// run or stop before its block's start is declined.
+BOOST_AUTO_TEST_CASE(a_collection_stamped_before_its_block_began) {
+    auto b = builder();
+    b.begin_block(5, 0, 60).event(10, ev::RunThread{1}).event(40, ev::StartGC{}).end_block();
+    b.begin_block(7, 1, 100).event(20, ev::RunThread{2}).event(80, ev::StopThread{2, kBlocked, 0}).end_block();
+    b.begin_block(70, 0, 200)
+        .event(65, ev::EndGC{})
+        .event(90, ev::StopThread{1, kBlocked, 0})
+        .event(120, ev::RunThread{2})
+        .event(150, ev::StopThread{2, kBlocked, 0})
+        .end_block();
+    const Taken t = take_both(b.finish());
+    same_as_every_event(t);
+    BOOST_TEST(t.learnt->detail.gc.count() == 1u);
+    BOOST_TEST(t.learnt->detail.gc.total_ns() == 25u);
+    BOOST_TEST(t.learnt->detail.stopped.count() == 3u);  // thread 2: 80 → 120 (cap 1, then cap 0); both to the end
+}
+
+BOOST_AUTO_TEST_CASE(a_run_stamped_before_its_block_began_is_declined) {
+    auto b = builder();
+    b.begin_block(5, 0, 60).event(10, ev::RunThread{1}).event(40, ev::StopThread{1, kBlocked, 0}).end_block();
+    b.begin_block(70, 0, 200).event(65, ev::RunThread{1}).event(90, ev::StopThread{1, kBlocked, 0}).end_block();
+    const Taken t = take_both(b.finish());
+    BOOST_TEST(!t.learnt);
+    BOOST_TEST(t.why == "a run or stop before its block's start");
+}
+
 BOOST_AUTO_TEST_CASE(time_profile_ticks_are_declined) {
     auto b = builder();
     b.begin_block(5, 0, 100).event(10, ev::RunThread{1}).event(15, ev::ProfSampleCostCentre{0, 1, {}});
