@@ -1,6 +1,7 @@
 #include "eventlog/block_index.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <thread>
 
@@ -116,12 +117,13 @@ struct Checked {
     std::uint64_t thread_creations = 0;
 };
 
-// Frames one block's records as the decoder would, declining at anything it would remark on.
+// Frames one block's records as the decoder would, declining at anything it would remark on
+// but the framing of a variable-size record (counted instead).
 class BlockChecker {
 public:
     BlockChecker(const InputFile& input, const Header& header, const std::vector<TagCheck>& checks,
-                 const BlockReading* reading)
-        : input_(input), header_(header), checks_(checks), buffer_(kChunk) {
+                 const BlockReading* reading, Diagnostics& framing)
+        : input_(input), header_(header), checks_(checks), framing_(framing), buffer_(kChunk) {
         if (reading) {
             reader_ = reading->reader();
             reading_ = reading;
@@ -178,10 +180,10 @@ private:
             }
             if (size > left || !available(at, size, b.end)) return out;  // past the block's end
             p = buffer_.data() + (at - base_);
-            // Bytes after the fields this tool knows, or a declared length too large (GHC 9.6
-            // and later write some such info-table records): decoding counts them
-            // (record_framing.hpp), so decoding indexes the log.
-            if (variable && variable_framing(p, size) != VariableFraming::as_declared) return out;
+            // Bytes after the fields this tool knows, or a declared length too large (GHC 9.10
+            // writes every info-table record so): counted as decoding counts them
+            // (record_framing.hpp), and told if the log is accepted.
+            if (variable) count_framing(variable_framing(p, size), framing_);
             if (check == TagCheck::decode_each) {
                 const std::size_t payload = payload_offset(header_, tag);
                 decode_payload_into(tag, p + payload, size - payload, scratch_);
@@ -242,6 +244,7 @@ private:
     const InputFile& input_;
     const Header& header_;
     const std::vector<TagCheck>& checks_;
+    Diagnostics& framing_;  // how its variable-size records were framed (this checker's blocks)
     std::vector<std::uint8_t> buffer_;
     std::uint64_t base_ = 0;
     std::size_t loaded_ = 0;
@@ -257,7 +260,8 @@ private:
 
 }  // namespace
 
-std::optional<RangeIndex> index_by_blocks(const InputFile& input, const BlockReading* reading) {
+std::optional<RangeIndex> index_by_blocks(const InputFile& input, Diagnostics& diagnostics,
+                                          const BlockReading* reading) {
     const std::optional<std::uint64_t> file_size = input.size();
     if (!file_size) return std::nullopt;
     auto header = read_header(input);
@@ -281,8 +285,9 @@ std::optional<RangeIndex> index_by_blocks(const InputFile& input, const BlockRea
     std::atomic<std::size_t> next{0};
     std::atomic<bool> declined{false};
     std::exception_ptr failure;  // a read error on the helper thread
-    auto work = [&] {
-        BlockChecker checker(input, h, checks, reading);
+    std::array<Diagnostics, 2> framing;  // each checking thread's
+    auto work = [&](Diagnostics& counted) {
+        BlockChecker checker(input, h, checks, reading, counted);
         for (std::size_t i; !declined.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < blocks->size();) {
             checked[i] = checker.check((*blocks)[i], i);
             if (!checked[i].ok) declined = true;
@@ -290,14 +295,14 @@ std::optional<RangeIndex> index_by_blocks(const InputFile& input, const BlockRea
     };
     std::thread helper([&] {
         try {
-            work();
+            work(framing[1]);
         } catch (...) {
             failure = std::current_exception();
             declined = true;
         }
     });
     try {
-        work();
+        work(framing[0]);
     } catch (...) {
         declined = true;
         helper.join();
@@ -306,6 +311,7 @@ std::optional<RangeIndex> index_by_blocks(const InputFile& input, const BlockRea
     helper.join();
     if (failure) std::rethrow_exception(failure);
     if (declined) return std::nullopt;
+    for (const Diagnostics& counted : framing) diagnostics.merge(counted);
 
     RangeIndex index;
     index.header = std::move(header->first);

@@ -4,10 +4,12 @@
 // counts the marker). The markers are read by jumping from one to the next; then the blocks
 // are checked on both cores, by framing their records (no payload is decoded but those whose
 // length alone cannot show they are whole), for what decoding would have noticed: damage, a
-// timestamp out of range, an event type unknown or too short, a variable-size record longer
-// or shorter than its fields, disorder beyond the reorder window. Anything unusual declines: index_by_decoding then reads the log, skips what is
-// damaged and counts every problem, as before. An accepted log has no problem to count, and
-// its index equals the one decoding gives.
+// timestamp out of range, an event type unknown or too short, disorder beyond the reorder
+// window. Anything unusual declines: index_by_decoding then reads the log, skips what is
+// damaged and counts every problem, as before. An accepted log has nothing to count but what
+// decoding also says of a well-formed one, how it framed variable-size records whose fields
+// end before their declared length (record_framing.hpp: GHC 9.10 declares each info-table
+// record one byte too long), counted alike; and its index equals the one decoding gives.
 #pragma once
 
 #include <array>
@@ -21,6 +23,7 @@
 #include "eventlog/counted_records.hpp"
 #include "eventlog/range_index.hpp"
 #include "eventlog/skip_before.hpp"
+#include "util/diagnostics.hpp"
 
 namespace el2fx::eventlog {
 
@@ -71,6 +74,8 @@ struct BlockReading {
 // Never throws for the input's content (declining instead); throws el2fx::Error if it cannot
 // be read.
 // `reading`: handed every block's records, if the log is accepted (and maybe some if not).
-std::optional<RangeIndex> index_by_blocks(const InputFile& input, const BlockReading* reading = nullptr);
+// `diagnostics`: given the framing counts, if the log is accepted.
+std::optional<RangeIndex> index_by_blocks(const InputFile& input, Diagnostics& diagnostics,
+                                          const BlockReading* reading = nullptr);
 
 }  // namespace el2fx::eventlog

@@ -14,7 +14,7 @@ namespace el2fx::eventlog {
 TimeOrderedReader::TimeOrderedReader(InputFile& input, Diagnostics& diagnostics, const BlockReading* reading)
     : input_(input), diagnostics_(&diagnostics) {
     input_.spool_to_temporary_file();
-    std::optional<RangeIndex> index = index_by_blocks(input_, reading);
+    std::optional<RangeIndex> index = index_by_blocks(input_, diagnostics, reading);
     in_order_ = index.has_value();
     if (!index) {
         input_.rewind();  // a second reader of the same input starts over

@@ -51,6 +51,12 @@ convert::ConvertOptions options_for(std::uint8_t bits) {
     return options;
 }
 
+// The reference of the differential check: every record decoded and given to every part.
+convert::ConvertOptions naive_pass(convert::ConvertOptions options) {
+    options.pass_mode = pass::PassMode::naive;
+    return options;
+}
+
 void fail(const std::string& what) {
     std::fprintf(stderr, "convert fuzz target: %s\n", what.c_str());
     std::abort();
@@ -83,12 +89,10 @@ int fuzz_convert(const std::uint8_t* data, std::size_t size) {
     } catch (const Error& e) {
         // A located error is a fine answer to bad input, and the naive pass gives it too.
         if ((bits & 0x03) != 0x03) {
-            convert::ConvertOptions naive = options;
-            naive.pass_mode = pass::PassMode::naive;
             bool refused = false;
             try {
                 convert::ConversionReport report;
-                convert::build_profile(file.path(), naive, report);
+                convert::build_profile(file.path(), naive_pass(options), report);
             } catch (const Error&) {
                 refused = true;
             }
@@ -101,12 +105,10 @@ int fuzz_convert(const std::uint8_t* data, std::size_t size) {
     // The planned pass (what is only counted, skipped, learnt from the blocks) gives what the
     // naive one gives, whatever the bytes: the differential test's reference on hostile input.
     if ((bits & 0x03) != 0x03) {
-        convert::ConvertOptions naive = options;
-        naive.pass_mode = pass::PassMode::naive;
         std::string reference;
         try {
             convert::ConversionReport report;
-            reference = fxprof::profile_to_json(convert::build_profile(file.path(), naive, report));
+            reference = fxprof::profile_to_json(convert::build_profile(file.path(), naive_pass(options), report));
         } catch (const Error& e) {
             fail(std::string("the naive pass refuses what the planned one converts: ") + e.what());
         }

@@ -62,13 +62,17 @@ void index_agreement(const std::uint8_t* data, std::size_t size) {
     el2fx::fuzz::MemoryFile file(data, size);
     if (!file.ok()) return;
     std::optional<el2fx::eventlog::RangeIndex> fast;
+    el2fx::Diagnostics fast_diagnostics;
     try {
         el2fx::eventlog::InputFile input(file.path());
-        fast = el2fx::eventlog::index_by_blocks(input);
+        fast = el2fx::eventlog::index_by_blocks(input, fast_diagnostics);
     } catch (const el2fx::Error&) {
         return;
     }
-    if (!fast) return;
+    if (!fast) {
+        if (fast_diagnostics.total() != 0) std::abort();  // a declined log's counts are decoding's to give
+        return;
+    }
     el2fx::Diagnostics diagnostics;
     el2fx::eventlog::RangeIndex decoded;
     try {
@@ -79,10 +83,13 @@ void index_agreement(const std::uint8_t* data, std::size_t size) {
     }
     const el2fx::eventlog::StreamEnd& end = decoded.stream_end;
     // How a variable-size record was framed (record_framing.hpp) is remarked on, not a problem:
-    // the index from block markers frames it the same way (the ranges must be equal).
+    // the index from block markers frames it the same way (the ranges must be equal) and
+    // counts it alike.
     const std::uint64_t framing_remarks = diagnostics.count(el2fx::Diagnostic::declared_size_too_large) +
                                           diagnostics.count(el2fx::Diagnostic::payload_longer_than_known);
-    if (diagnostics.total() != framing_remarks || end.truncated_at || !end.lost.empty() || end.bytes != fast->stream_end.bytes ||
+    if (diagnostics.total() != framing_remarks || fast_diagnostics.total() != framing_remarks ||
+        fast_diagnostics.count(el2fx::Diagnostic::declared_size_too_large) !=
+            diagnostics.count(el2fx::Diagnostic::declared_size_too_large) || end.truncated_at || !end.lost.empty() || end.bytes != fast->stream_end.bytes ||
         !(decoded.ranges == fast->ranges) || decoded.header.types().size() != fast->header.types().size())
         std::abort();
 }

@@ -9,6 +9,7 @@
 
 // The conversion (census, analyses, contributors, profile builder) and the JSON writer
 // into memory, through gzip; options vary with the input. Inputs over 1 MiB are skipped.
+// The planned pass must give the profile (or the refusal) the naive pass gives.
 int fuzz_convert(const std::uint8_t* data, std::size_t size);
 
 // `eventlog2fxprof summary` (the +RTS -s recomputation), text or --json, into memory.
