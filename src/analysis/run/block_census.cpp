@@ -566,21 +566,16 @@ BlockCensus::BlockCensus(bool include_env, CensusLimits limits, bool rewrites_te
       limits_(limits),
       rewrites_texts_(rewrites_texts),
       combiner_(std::make_unique<Combiner>()) {
-    using namespace eventlog;
-    for (std::uint16_t tag : {RunThread::tag, StopThread::tag, MigrateThread::tag, WakeupThread::tag,
-                              CreateThread::tag, ThreadLabel::tag, UserMessage::tag, UserMarker::tag,
-                              SparkCounters::tag, StartGC::tag, EndGC::tag, ProfBegin::tag, ProfSampleCostCentre::tag})
-        reading_.given.set(tag);
-    for (std::size_t tag = 0; tag < kTags; ++tag)
-        if (RunInfoCollector::tells(static_cast<std::uint16_t>(tag))) reading_.given.set(tag);
+    // The records of what the census pass handles, as it declares them; the rest only counted.
+    reading_.given = RunCensusCollector::interests().handles;
     // Only a capability's blocks hold segments: the global block, which the RTS writes last
     // but began first, holds the frontier back for none.
-    reading_.found = [this](std::span<const BlockReading::Start> starts) {
+    reading_.found = [this](std::span<const eventlog::BlockReading::Start> starts) {
         Combiner& c = *combiner_;
         bytes_ = 0;
-        for (const BlockReading::Start& s : starts) bytes_ += s.bytes;
+        for (const eventlog::BlockReading::Start& s : starts) bytes_ += s.bytes;
         c.starts.clear();
-        for (const BlockReading::Start& s : starts) c.starts.push_back(s.cap ? s.time : 0);
+        for (const eventlog::BlockReading::Start& s : starts) c.starts.push_back(s.cap ? s.time : 0);
         c.frontier_after.assign(starts.size(), 0);
         std::uint64_t earliest = ~std::uint64_t{0};
         for (std::size_t i = starts.size(); i-- > 0;) {
