@@ -86,14 +86,18 @@ void DetailCensusCollector::handle(const eventlog::Event& event) {
     }
 }
 
+void DetailCensus::keep_busiest_runs(std::size_t n) {
+    const std::size_t keep = std::min(n, runs_by_thread.size());
+    const auto cut = runs_by_thread.begin() + static_cast<std::ptrdiff_t>(keep);
+    std::nth_element(runs_by_thread.begin(), cut, runs_by_thread.end(), std::greater<>());
+    for (auto it = cut; it != runs_by_thread.end(); ++it) other_runs += *it;
+    runs_by_thread.resize(keep);
+}
+
 // Keeps the most runs; waits for the list to double again, so the time is linear.
 void DetailCensusCollector::prune_runs() {
-    std::vector<std::uint32_t>& runs = census_.runs_by_thread;
-    const std::size_t keep = std::min(*busiest_, runs.size());
-    std::nth_element(runs.begin(), runs.begin() + static_cast<std::ptrdiff_t>(keep), runs.end(), std::greater<>());
-    for (std::size_t i = keep; i < runs.size(); ++i) census_.other_runs += runs[i];
-    runs.resize(keep);
-    next_prune_ = std::max(prune_above_, 2 * keep);
+    census_.keep_busiest_runs(*busiest_);
+    next_prune_ = std::max(prune_above_, 2 * census_.runs_by_thread.size());
 }
 
 DetailCensus DetailCensusCollector::finish(std::span<const ThreadState> states) {

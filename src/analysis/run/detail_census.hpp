@@ -73,6 +73,8 @@ struct DetailCensus {
     // The share of all runs that the `n` threads with most runs had (1 with no runs); `n` at
     // most the collector's `busiest`.
     double run_share_of_busiest(std::size_t n) const;
+    // Keeps the `n` most of runs_by_thread (in no order), the others' summed into other_runs.
+    void keep_busiest_runs(std::size_t n);
 };
 
 class DetailCensusCollector {

@@ -14,26 +14,30 @@ RunCensusCollector::RunCensusCollector(bool include_env, CensusLimits limits)
       next_forgetting_(limits.forget_above),
       forget_at_(limits.thread_tracks ? next_forgetting_ : SIZE_MAX) {}
 
-// Keeps the live threads and the finished ones that rank among the first thread_tracks of
-// the finished (a finished thread's rank is final); the layout's choice over every thread
-// is then among the kept ones. Then waits for the catalog to double, so the time is linear.
+std::vector<bool> threads_to_keep(const ThreadCatalog& catalog, const std::vector<std::uint64_t>& running,
+                                  std::size_t tracks) {
+    const std::vector<ThreadFacts>& threads = catalog.threads();
+    std::vector<ThreadRank> finished;
+    for (std::size_t i = 0; i < threads.size(); ++i)
+        if (threads[i].finished())
+            finished.push_back({threads[i].labelled(), running[i], static_cast<std::uint32_t>(i)});
+    std::vector<bool> keep(threads.size(), true);
+    if (finished.size() > tracks) {
+        const auto cut = finished.begin() + static_cast<std::ptrdiff_t>(tracks);
+        std::nth_element(finished.begin(), cut, finished.end(),
+                         [](const ThreadRank& a, const ThreadRank& b) { return ranks_before(a, b); });
+        for (auto it = cut; it != finished.end(); ++it) keep[it->ordinal] = false;
+    }
+    return keep;
+}
+
+// Keeps what threads_to_keep() chooses, then waits for the catalog to double, so the time is linear.
 void RunCensusCollector::forget_finished_threads() {
     if (wakeups_elsewhere_) throw CensusNeedsEveryWakeup{};
     const std::vector<ThreadFacts>& threads = census_.threads.threads();
     std::vector<std::uint64_t>& running = census_.running_by_ordinal;
     running.resize(threads.size(), 0);
-    std::vector<ThreadRank> finished;
-    for (std::size_t i = 0; i < threads.size(); ++i)
-        if (threads[i].finished())
-            finished.push_back({threads[i].labelled(), running[i], static_cast<std::uint32_t>(i)});
-    const std::size_t wanted = *limits_.thread_tracks;
-    std::vector<bool> keep(threads.size(), true);
-    if (finished.size() > wanted) {
-        const auto cut = finished.begin() + static_cast<std::ptrdiff_t>(wanted);
-        std::nth_element(finished.begin(), cut, finished.end(),
-                         [](const ThreadRank& a, const ThreadRank& b) { return ranks_before(a, b); });
-        for (auto it = cut; it != finished.end(); ++it) keep[it->ordinal] = false;
-    }
+    const std::vector<bool> keep = threads_to_keep(census_.threads, running, *limits_.thread_tracks);
     // A forgotten thread that ran again after it finished (a broken log) is live to the
     // detail: its state goes there, found again by its id should the thread come back.
     detail_by_ordinal_.resize(threads.size());

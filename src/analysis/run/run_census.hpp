@@ -41,6 +41,13 @@ struct ThreadRank {
     }
 };
 
+// Which threads a census keeps when it forgets (by the catalog's ordinal): every thread not
+// finished, and the finished ones that rank among the first `tracks` of the finished (a finished
+// thread's rank is final), so that the layout's choice over every thread is among the kept
+// ones. `running`: the time each ran, by ordinal (at least one per thread).
+std::vector<bool> threads_to_keep(const ThreadCatalog& catalog, const std::vector<std::uint64_t>& running,
+                                  std::size_t tracks);
+
 // What the census may forget, so that its memory stays bounded by the live threads.
 struct CensusLimits {
     // How many threads may get a track of their own (--max-threads, before the output budget

@@ -120,11 +120,7 @@ void ThreadCatalog::handle(const eventlog::Event& event) {
     using namespace eventlog;
     switch (event.tag) {
         case CreateThread::tag:
-            if (auto* p = event.as<CreateThread>()) {
-                ThreadFacts& t = facts(p->thread, event.time);
-                t.created_ = event.time;
-                t.has_created_ = true;
-            }
+            if (auto* p = event.as<CreateThread>()) created(p->thread, event.time);
             break;
         case RunThread::tag:
             if (auto* p = event.as<RunThread>()) seen(p->thread, event.time);

@@ -76,6 +76,13 @@ public:
         if (const std::uint32_t* i = index_.find(id)) return *i;
         return add(id, time);
     }
+    // Created: when it was.
+    std::uint32_t created(eventlog::ThreadId id, std::uint64_t time) {
+        const std::uint32_t i = seen(id, time);
+        threads_[i].created_ = time;
+        threads_[i].has_created_ = true;
+        return i;
+    }
     // Stopped: with ThreadFinished, the first such stop is when it finished.
     std::uint32_t stopped(eventlog::ThreadId id, std::uint16_t status, std::uint64_t time) {
         const std::uint32_t i = seen(id, time);
