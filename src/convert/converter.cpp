@@ -79,12 +79,16 @@ run::CensusLimits census_limits(const ConvertOptions& options) {
 // (block_census.hpp), where the census pass would read every event as the log has it: no
 // window (which adds events before its start), no shifted clock (several runs in one
 // profile), and a planned pass (the naive one is the differential tests' reference).
+// `rewriter`: the census pass's (redaction), outliving the census.
 std::optional<run::BlockCensus> block_census_for(const ConvertOptions& options,
-                                                 const redaction::RewriteOptions& rewriting) {
+                                                 const redaction::RewriteOptions& rewriting,
+                                                 redaction::EventRewriter& rewriter) {
     if (options.pass_mode == pass::PassMode::naive || options.window.spec.active() || rewriting.shift_to_zero)
         return std::nullopt;
-    return std::optional<run::BlockCensus>(std::in_place, options.include_env, census_limits(options),
-                                           rewriting.redact_paths);
+    return std::optional<run::BlockCensus>(
+        std::in_place, options.include_env, census_limits(options),
+        [&rewriter](const eventlog::Event& e) -> const eventlog::Event& { return rewriter.apply(e); },
+        rewriting.redact_paths);
 }
 
 // The first pass (add_run). It may leave the events it only counts to the reader's thread
@@ -183,7 +187,8 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     // The reader indexes the eventlog once (its problems are reported); both passes merge,
     // each on a second thread beside its consumer (EventPrefetcher).
     // The index may learn the census on the way (block_census.hpp); else a pass takes it.
-    std::optional<run::BlockCensus> blocks = block_census_for(options, rewriting);
+    redaction::EventRewriter block_rewriter(rewriting);
+    std::optional<run::BlockCensus> blocks = block_census_for(options, rewriting, block_rewriter);
     eventlog::TimeOrderedReader reader(file, report.diagnostics, blocks ? &blocks->reading() : nullptr);
     report.stream_end = reader.stream_end();
     report.timings.index = stopwatch.lap();
@@ -191,8 +196,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     double cpu_mark = util::thread_cpu_seconds();
     std::optional<run::RunCensus> learnt;
     if (blocks && reader.in_order()) {
-        redaction::EventRewriter rewriter(rewriting);
-        learnt = blocks->finish([&](const eventlog::Event& e) -> const eventlog::Event& { return rewriter.apply(e); });
+        learnt = blocks->finish();
         report.timings.census_from_blocks = learnt.has_value();
         report.timings.blocks_declined = blocks->declined_why();
     } else if (blocks) {
@@ -200,8 +204,9 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     }
     blocks.reset();  // its shares' memory
 #ifdef __GLIBC__
-    // Given back now, not kept by the arena of the index's helper thread, which no later phase uses.
-    if (!learnt) malloc_trim(0);
+    // Given back now, not kept by the arena of the index's helper thread, which no later phase
+    // uses: the index's, and the census's shares where it was learnt from the blocks.
+    malloc_trim(0);
 #endif
     std::optional<window::WindowStart> window_start;  // the second pass begins there
     run::RunCensus census = learnt ? std::move(*learnt) : take_census(reader, options, rewriting, report, window_start);

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <array>
-#include <queue>
+#include <memory_resource>
 #include <span>
 #include <unordered_map>
 #include <utility>
@@ -10,6 +10,8 @@
 #include "analysis/runtime/spark_counters.hpp"
 #include "eventlog/event_types.hpp"
 #include "eventlog/payload_decoder.hpp"
+#include "util/id_map.hpp"
+#include "util/recycling_memory.hpp"
 
 namespace el2fx::run {
 namespace {
@@ -58,22 +60,86 @@ struct KeptRecords {
 // A thread's mentions in one block.
 struct ThreadEntry {
     ThreadId id = 0;
-    Key first;                                     // its first event of any kind
+    Key first, last;                               // its first and last events of any kind
     std::optional<Key> finished;                   // its first finishing stop
     std::optional<std::uint64_t> stop_before_run;  // its first stop before the block's first run
     std::uint64_t running_ns = 0;                  // its runs that ended in the block (the census's)
     std::int32_t open_segment = -1;                // its segment the block's next run or stop joins
+    bool scheduled = false;                        // it ran or stopped in the block (a capability's)
+};
+
+// A thread as the shares put together follow it, until the catalog is told its finish.
+struct ThreadSum {
+    Key last;                     // its latest event so far
+    std::optional<Key> finished;  // its first finishing stop so far
+    std::uint64_t running_ns = 0;
+    // The detail's thread (DetailCensusCollector::ThreadState), over the folded segments.
+    std::uint64_t stopped_since = 0;
+    std::uint32_t runs = 0;
+    bool running = false, live = false, entered = false;
+    std::optional<Key> folded_last;  // the last folded segment's last event
 };
 
 // A thread's runs and stops in one block, until it migrates away (the file's comment).
 struct Segment {
     ThreadId id = 0;
+    std::uint32_t entry = 0;  // its thread's in the block
+    ThreadSum* sum = nullptr;  // its thread's, once the block is put in
     Key first, last;
     bool first_run = false, last_run = false;
     bool last_finished = false;  // its last event is the thread's finish
     bool after_finish = false;   // an event came after a finish: the blocks cannot tell the census
     std::uint32_t runs = 0;
 };
+
+// What a block tells the thread catalog, as ThreadCatalog's entry points take it: a thread's
+// first mention in the block (seen), its creation, a label, its first finishing stop. The
+// catalog is told them in the log's order, by key, and at one key in this order.
+struct CatalogItem {
+    enum Kind : std::uint8_t { seen, created, labelled, finished };
+    Key key;
+    Kind kind = seen;
+    ThreadId id = 0;
+    std::uint32_t label = 0;  // labelled: its record among the block's labels; finished: its thread's entry
+    ThreadSum* sum = nullptr;  // finished: its thread's, once the block is put in
+    friend bool operator<(const CatalogItem& a, const CatalogItem& b) {
+        return a.key != b.key ? a.key < b.key : a.kind < b.kind;
+    }
+};
+
+// A block's segments or catalog items not yet folded in, in order.
+template <class T>
+struct Run {
+    std::vector<T> items;
+    std::size_t next = 0;
+    KeptRecords labels;  // the labelled items' records
+    const T* head() const { return next < items.size() ? &items[next] : nullptr; }
+};
+inline const Key& key_of(const Segment& g) { return g.first; }
+inline const Key& key_of(const CatalogItem& i) { return i.key; }
+inline bool before(const Segment& a, const Segment& b) { return a.first < b.first; }
+inline bool before(const CatalogItem& a, const CatalogItem& b) { return a < b; }
+
+// Takes the items of several runs in their merged order, those that come before `frontier`:
+// take(run) takes the run's head, until it returns false. Few runs are in flight (the blocks
+// that overlap in time), and a run's items come in stretches: each stretch up to the other
+// runs' next item is taken without looking at them again.
+template <class T, class Take>
+void merge_runs(std::vector<std::unique_ptr<Run<T>>>& runs, std::uint64_t frontier, Take take) {
+    for (;;) {
+        Run<T>* first = nullptr;  // the run whose next item comes first
+        for (const std::unique_ptr<Run<T>>& r : runs)
+            if (r->head() && (!first || before(*r->head(), *first->head()))) first = r.get();
+        if (!first || key_of(*first->head()).time >= frontier) break;
+        const T* other = nullptr;  // the next item of the other runs
+        for (const std::unique_ptr<Run<T>>& r : runs)
+            if (r.get() != first && r->head() && (!other || before(*r->head(), *other))) other = r->head();
+        do {
+            if (!take(*first)) return;
+        } while (first->head() && key_of(*first->head()).time < frontier && (!other || before(*first->head(), *other)));
+    }
+    std::erase_if(runs, [](const std::unique_ptr<Run<T>>& r) { return !r->head(); });
+}
 
 // The first run or stop of a block's capability, which meets what the blocks before it left.
 struct Lead {
@@ -118,8 +184,16 @@ struct BlockCensus::Share {
     std::optional<std::array<bool, runtime::kSparkCounterCount>> sparks;  // non-zero series
     std::vector<ThreadEntry> threads;
     std::vector<Segment> segments;
-    KeptRecords kept;
+    std::vector<CatalogItem> items;  // in order (end_block())
+    KeptRecords labels;              // the labels' records
+    KeptRecords kept;                // the run's facts; the messages, to rewrite
 };
+
+// A thread created in fewer of the records the census reads than this, on average, and the
+// census pass is quicker (logs of short-lived threads create one in a few records, busy
+// programs in dozens or more); judged once this many are read.
+constexpr std::uint64_t kRecordsPerThread = 16;
+constexpr std::uint64_t kJudgedAfter = 1 << 14;
 
 // One checking thread's: a share per block it checks.
 class BlockCensus::Reader final : public eventlog::BlockReader {
@@ -138,7 +212,19 @@ public:
     }
 
     void records(std::span<const eventlog::BlockRecord> records) override {
+        if (!share_) return;
         for (const eventlog::BlockRecord& r : records) record(r);
+        // Each thread costs the blocks' census more than it costs the census pass: its state is
+        // put together from several blocks, and told to the catalog in the log's order on one
+        // core. Where threads are created often (short-lived ones, a log of them), that costs
+        // more than a pass saves: judged on the records so far, once there are enough to tell,
+        // and early, before a block's share holds much (freed, it would leave the heap in
+        // pieces that the later phases' peak sits on).
+        const std::uint64_t read = census_.records_ += records.size();
+        const std::uint64_t made = census_.creations_ += std::exchange(creations_, 0);
+        if (read >= kJudgedAfter && made * kRecordsPerThread > read)
+            census_.decline("threads so many that a pass is quicker");
+        if (census_.declined_) share_.reset();
     }
 
     void record(const eventlog::BlockRecord& r) {
@@ -148,7 +234,7 @@ public:
         const Key key{r.time, r.offset};
         switch (r.tag) {
             case WakeupThread::tag:  // first: most of a busy service's records
-                if (WakeupThread p; decode_as(r.payload, r.payload_size, p)) thread(p.thread, key);
+                if (WakeupThread p; decode_as(r.payload, r.payload_size, p)) seen(p.thread, key);
                 return;
             case RunThread::tag:
                 if (RunThread p; decode_as(r.payload, r.payload_size, p)) run(p.thread, key);
@@ -159,20 +245,23 @@ public:
             case MigrateThread::tag:
                 if (MigrateThread p; decode_as(r.payload, r.payload_size, p)) {
                     if (s.cap) in_order(s.sched_first, s.sched_last, key);
-                    ThreadEntry& t = thread(p.thread, key);
+                    ThreadEntry& t = seen(p.thread, key);
                     t.open_segment = -1;  // it runs elsewhere next: a new segment if it comes back
                 }
                 return;
             case CreateThread::tag:
                 if (CreateThread p; decode_as(r.payload, r.payload_size, p)) {
+                    ++creations_;
                     thread(p.thread, key);
-                    keep(r);
+                    s.items.push_back({key, CatalogItem::created, p.thread});
                 }
                 return;
             case ThreadLabel::tag:
                 if (ThreadLabel p; decode_as(r.payload, r.payload_size, p)) {
                     thread(p.thread, key);
-                    keep(r);
+                    s.items.push_back({key, CatalogItem::labelled, p.thread,
+                                       static_cast<std::uint32_t>(s.labels.records.size())});
+                    s.labels.keep(key, r.tag, s.cap, r.payload, r.payload_size);
                 }
                 return;
             case StartGC::tag:
@@ -218,24 +307,17 @@ public:
     }
 
     void end_block(const eventlog::BlockTotals& totals) override {
+        if (!share_) return;  // declined on the way
         Share& s = *share_;
         s.by_tag = totals.by_tag;
         s.min_time = totals.min_time;
         s.max_time = totals.max_time;
         if (s.ticks) census_.decline("time-profile ticks");
-        const CensusLimits& limits = census_.limits_;
-        // More threads than the census keeps without forgetting (each creation a new one), or,
-        // past the log's first 256th, at this rate twice as many by its end: it would decline
-        // in the end, and what it holds until then, freed, still leaves the heap in pieces that
-        // the later phases' peak sits on (a log of short-lived threads: a few megabytes).
-        if (limits.thread_tracks) {
-            const std::uint64_t creations = census_.creations_ += totals.by_tag[eventlog::CreateThread::tag];
-            const std::uint64_t read = census_.bytes_read_ += totals.bytes;
-            if (creations > limits.forget_above ||
-                (read >= census_.bytes_ / 256 && static_cast<double>(creations) * static_cast<double>(census_.bytes_) >
-                                                    2.0 * static_cast<double>(limits.forget_above) * static_cast<double>(read)))
-                census_.decline("threads to forget");
-        }
+        // Made in the records' order, which is the log's where the block is in time order.
+        if (!std::is_sorted(s.items.begin(), s.items.end())) std::sort(s.items.begin(), s.items.end());
+        const auto by_first = [](const Segment& a, const Segment& b) { return a.first < b.first; };
+        if (!std::is_sorted(s.segments.begin(), s.segments.end(), by_first))
+            std::stable_sort(s.segments.begin(), s.segments.end(), by_first);
         if (census_.declined_) {
             share_.reset();
             return;
@@ -260,13 +342,22 @@ private:
         share_->message_bytes += bytes;
     }
 
-    // The thread's entry in this block, made at its first mention. Its recent entries first:
-    // the scheduler's events name the same few threads again and again.
+    // The thread's entry, and the catalog's item where this is its earliest mention in the
+    // block so far (an item of another kind tells the catalog that it was seen, too).
+    ThreadEntry& seen(ThreadId id, const Key& key) {
+        ThreadEntry& t = thread(id, key);
+        if (first_now_) share_->items.push_back({key, CatalogItem::seen, id});
+        return t;
+    }
+
+    // The thread's entry in this block, made at its first mention; first_now_: whether this
+    // is its earliest so far. Its recent entries first: the scheduler's events name the same
+    // few threads again and again.
     ThreadEntry& thread(ThreadId id, const Key& key) {
         Recent& r = recent_[id % recent_.size()];
         if (r.id_plus_one == std::uint64_t{id} + 1) {
             ThreadEntry& t = share_->threads[r.index];
-            if (key < t.first) t.first = key;  // a block's records need not be in time order
+            mention(t, key);
             return t;
         }
         ThreadEntry& t = lookup(id, key);
@@ -281,14 +372,20 @@ private:
                 slots_[i] = static_cast<std::uint32_t>(share_->threads.size() + 1);
                 ThreadEntry& t = share_->threads.emplace_back();
                 t.id = id;
-                t.first = key;
+                t.first = t.last = key;
+                first_now_ = true;
                 return share_->threads.back();
             }
             if (ThreadEntry& t = share_->threads[at - 1]; t.id == id) {
-                if (key < t.first) t.first = key;  // a block's records need not be in time order
+                mention(t, key);
                 return t;
             }
         }
+    }
+    void mention(ThreadEntry& t, const Key& key) {
+        first_now_ = key < t.first;  // a block's records need not be in time order
+        if (first_now_) t.first = key;
+        if (t.last < key) t.last = key;
     }
     std::size_t slot_of(ThreadId id) const {
         return static_cast<std::size_t>((id * 0x9E3779B97F4A7C15ull) >> 32) & (slots_.size() - 1);
@@ -304,9 +401,15 @@ private:
 
     Segment& segment(ThreadEntry& t, const Key& key, bool run) {
         Share& s = *share_;
+        t.scheduled = true;
         if (t.open_segment < 0) {
             t.open_segment = static_cast<std::int32_t>(s.segments.size());
-            s.segments.push_back(Segment{.id = t.id, .first = key, .last = key, .first_run = run, .last_run = run});
+            s.segments.push_back(Segment{.id = t.id,
+                                         .entry = static_cast<std::uint32_t>(&t - s.threads.data()),
+                                         .first = key,
+                                         .last = key,
+                                         .first_run = run,
+                                         .last_run = run});
             return s.segments.back();
         }
         Segment& g = s.segments[static_cast<std::size_t>(t.open_segment)];
@@ -320,7 +423,7 @@ private:
 
     void run(ThreadId id, const Key& key) {
         Share& s = *share_;
-        ThreadEntry& t = thread(id, key);
+        ThreadEntry& t = seen(id, key);
         if (!s.cap) return;  // the catalog's only
         in_order(s.sched_first, s.sched_last, key);
         Segment& g = segment(t, key, true);
@@ -346,8 +449,18 @@ private:
     void stop(ThreadId id, std::uint16_t status, const Key& key) {
         Share& s = *share_;
         ThreadEntry& t = thread(id, key);
-        if (status == kFinished && (!t.finished || key < *t.finished)) t.finished = key;
-        if (!s.cap) return;
+        if (status == kFinished && (!t.finished || key < *t.finished)) {
+            t.finished = key;
+            s.items.push_back({key, CatalogItem::finished, id, static_cast<std::uint32_t>(&t - s.threads.data())});  // seen too
+        } else if (first_now_) {
+            s.items.push_back({key, CatalogItem::seen, id});
+        }
+        if (!s.cap) {
+            // The detail follows a capability's stops only, the catalog every one: the two
+            // would part where a thread's state is dropped at its finish (Combiner::retire()).
+            if (status == kFinished) census_.decline("a thread's finish outside a capability's block");
+            return;
+        }
         in_order(s.sched_first, s.sched_last, key);
         Segment& g = segment(t, key, false);
         if (status == kFinished) g.last_finished = true;
@@ -376,14 +489,38 @@ private:
         std::uint32_t index = 0;        // into share_->threads
     };
     std::array<Recent, 256> recent_{};
+    bool first_now_ = false;  // set by thread()
+    std::uint64_t creations_ = 0;  // in the records() at hand
 };
 
+namespace {
+
+Event decoded(const KeptRecord& r, const KeptRecords& kept) {
+    Event e;
+    e.time = r.key.time;
+    e.offset = r.key.offset;
+    e.tag = r.tag;
+    e.cap = r.cap;
+    eventlog::decode_payload_into(r.tag, kept.bytes.data() + r.at, r.size, e.payload);
+    return e;
+}
+
+}  // namespace
+
 // The shares put together, in file order as they come (a block's share waits for the ones
-// before it): each capability's spans, each thread's segments in time order. A thread's
-// segment is folded into its state once no block still to come can hold an earlier one (the
-// frontier: the earliest start of the blocks to come), so memory follows the blocks in
-// flight, not the log.
+// before it): each capability's spans, each thread's segments in time order, the catalog told
+// what the blocks say of threads in the log's order. What a block holds is folded in once no
+// block still to come can hold anything earlier (the frontier: the earliest start of the
+// blocks to come), so memory follows the blocks in flight and the live threads, not the log: a
+// thread's state is dropped at its finish, and the catalog forgets finished threads as the
+// census pass's does (RunCensusCollector), at the same events.
 struct BlockCensus::Combiner {
+    Combiner(const CensusLimits& limits, const Rewrite& rewrite)
+        : limits(limits),
+          rewrite(rewrite),
+          forget_at(limits.thread_tracks ? limits.forget_above : SIZE_MAX),
+          next_prune(limits.forget_above) {}
+
     struct CapState {
         std::uint64_t start = ~std::uint64_t{0};  // its earliest record
         std::optional<Key> sched_seen, gc_seen;    // its latest run, stop or migration; collection event
@@ -394,28 +531,33 @@ struct BlockCensus::Combiner {
         ThreadId run_thread = 0;
         std::uint64_t run_since = 0;
     };
-    struct ThreadState {
-        Key first;
-        std::optional<Key> finished;
-        std::uint64_t running_ns = 0;
-        // The detail's thread (DetailCensusCollector::ThreadState), over the folded segments.
-        std::uint64_t stopped_since = 0;
-        std::uint32_t runs = 0;
-        bool running = false, live = false, entered = false;
-        std::optional<Key> folded_last;  // the last folded segment's last event
-    };
-    struct Later {  // the heap's order: the earliest first
-        bool operator()(const Segment& a, const Segment& b) const { return b.first < a.first; }
-    };
+    using ItemRun = Run<CatalogItem>;
 
+    const CensusLimits& limits;
+    const Rewrite& rewrite;
     std::vector<std::uint64_t> frontier_after;  // by block: the earliest start of it and the blocks after it
     std::vector<std::uint64_t> starts;          // by block: its marker's start time
     std::map<std::size_t, std::unique_ptr<Share>> waiting;
     std::size_t next = 0;  // the next block to put in
     std::map<CapNo, CapState> caps;
-    std::unordered_map<ThreadId, ThreadState> threads;
-    // The segments not yet foldable, of every thread: folded in the log's order.
-    std::priority_queue<Segment, std::vector<Segment>, Later> pending;
+    // Until the catalog is told their finish; millions of short-lived ones reuse their nodes' memory.
+    util::RecyclingMemory thread_nodes;
+    std::pmr::unordered_map<ThreadId, ThreadSum> threads{&thread_nodes};
+    std::vector<ThreadSum*> sums;  // by the entries of the share being put in
+    util::IdSet gone;                                   // the threads dropped at their finish
+    util::IdSet forgotten;                              // by the catalog (of the gone ones)
+    // The dropped threads mentioned after their finish (a label, say): their latest mention,
+    // while the catalog may still forget them before it (to the census pass, the mention
+    // would then make the thread a new one: declined).
+    std::unordered_map<ThreadId, Key> late;
+    // The segments not yet foldable, of every thread, by block: folded in the log's order.
+    std::vector<std::unique_ptr<Run<Segment>>> pending;
+    std::vector<std::unique_ptr<ItemRun>> runs;  // the catalog's items still to tell, by block
+    std::uint64_t told_below = 0;                // every item earlier than this is told
+    ThreadCatalog catalog;
+    std::vector<std::uint64_t> running_by_ordinal;  // the dropped threads' running time, by the catalog's ordinal
+    std::size_t forget_at;                          // the catalog's size past which it forgets (RunCensusCollector)
+    std::size_t next_prune;                         // runs_by_thread's size past which it is pruned (DetailCensusCollector)
     KeptRecords kept;
     std::array<std::uint64_t, kTags> by_tag{};
     std::uint64_t min_time = ~std::uint64_t{0}, max_time = 0;
@@ -426,25 +568,56 @@ struct BlockCensus::Combiner {
     std::map<CapNo, std::array<bool, runtime::kSparkCounterCount>> spark_series;
     const char* failed = nullptr;
 
-    void put(std::unique_ptr<Share> share, const CensusLimits& limits) {
+    void put(std::unique_ptr<Share> share) {
         const std::size_t block = share->block;
         waiting.emplace(block, std::move(share));
         while (!failed && !waiting.empty() && waiting.begin()->first == next) {
             put_in_order(*waiting.begin()->second);
             waiting.erase(waiting.begin());
             ++next;
-            fold(next < frontier_after.size() ? frontier_after[next] : ~std::uint64_t{0});
-            if (limits.thread_tracks && threads.size() > limits.forget_above) failed = "threads to forget";
+            const std::uint64_t frontier = next < frontier_after.size() ? frontier_after[next] : ~std::uint64_t{0};
+            fold(frontier);
+            tell_catalog(frontier);
         }
     }
 
-    void put_in_order(const Share& s) {
+    void put_in_order(Share& s) {
         // The frontier holds if no segment begins before its block's start. Other records may
         // (GHC stamps some of a collection's events before the block it writes them in began).
         if (s.block < starts.size() && s.sched_first && s.sched_first->time < starts[s.block]) {
             failed = "a run or stop before its block's start";
             return;
         }
+        sums.assign(s.threads.size(), nullptr);
+        for (std::size_t n = 0; n < s.threads.size(); ++n) {
+            const ThreadEntry& t = s.threads[n];
+            if (t.first.time < told_below) {  // the catalog was told later events already
+                failed = "a thread's event before its block's start";
+                return;
+            }
+            if (gone.contains(t.id)) {  // a mention after its finish: the catalog's only
+                if (forgotten.contains(t.id)) {
+                    failed = "a forgotten thread's later event";
+                    return;
+                }
+                if (t.scheduled || t.finished) {
+                    failed = "a thread's events after its finish";
+                    return;
+                }
+                Key& l = late[t.id];
+                if (l < t.last) l = t.last;
+                continue;
+            }
+            auto [it, added] = threads.try_emplace(t.id);
+            ThreadSum& sum = it->second;
+            if (added || sum.last < t.last) sum.last = t.last;
+            if (t.finished && (!sum.finished || *t.finished < *sum.finished)) sum.finished = t.finished;
+            sum.running_ns += t.running_ns;
+            sums[n] = &sum;  // its node stays put until erased
+        }
+        for (Segment& g : s.segments) g.sum = sums[g.entry];
+        for (CatalogItem& i : s.items)
+            if (i.kind == CatalogItem::finished) i.sum = sums[i.label];
         for (std::size_t t = 0; t < kTags; ++t) by_tag[t] += s.by_tag[t];
         if (s.min_time < min_time) {
             min_time = s.min_time;
@@ -457,14 +630,8 @@ struct BlockCensus::Combiner {
         max_time = std::max(max_time, s.max_time);
         message_bytes += s.message_bytes;
         kept.append(s.kept);
-        for (const ThreadEntry& t : s.threads) {
-            auto [it, added] = threads.try_emplace(t.id);
-            ThreadState& sum = it->second;
-            if (added || t.first < sum.first) sum.first = t.first;
-            if (t.finished && (!sum.finished || *t.finished < *sum.finished)) sum.finished = t.finished;
-            sum.running_ns += t.running_ns;
-        }
-        for (const Segment& g : s.segments) pending.push(g);
+        if (!s.segments.empty()) pending.push_back(std::make_unique<Run<Segment>>(std::move(s.segments)));
+        if (!s.items.empty()) runs.push_back(std::make_unique<ItemRun>(std::move(s.items), 0, std::move(s.labels)));
         detail.running.add(s.running);
         detail.idle.add(s.idle);
         detail.gc.add(s.gc);
@@ -514,16 +681,20 @@ struct BlockCensus::Combiner {
 
     // Folds the pending segments that begin before `frontier`.
     void fold(std::uint64_t frontier) {
-        while (!pending.empty() && pending.top().first.time < frontier) {
-            fold(threads[pending.top().id], pending.top());
-            pending.pop();
-        }
+        merge_runs(pending, frontier, [&](Run<Segment>& run) {
+            const Segment& g = run.items[run.next++];
+            if (gone.contains(g.id)) {  // dropped at its finish, which this segment follows
+                failed = "a thread's events after its finish";
+                return false;
+            }
+            fold(*g.sum, g);
+            return !failed;
+        });
     }
 
     // The detail's thread over one more segment, as DetailCensusCollector::run() and stop()
     // would have followed its events.
-    void fold(ThreadState& t, const Segment& g) {
-        if (failed) return;
+    void fold(ThreadSum& t, const Segment& g) {
         if (g.after_finish || (t.entered && !t.live)) {
             failed = "a thread's events after its finish";
             return;
@@ -554,26 +725,112 @@ struct BlockCensus::Combiner {
                 t.runs = std::max<std::uint32_t>(t.runs, 1);
             }
         }
-        if (g.last_finished) {
+        if (g.last_finished) t.live = false;  // its runs are counted when the catalog is told its finish
+    }
+
+    // Tells the catalog the items earlier than `frontier`, in the log's order.
+    void tell_catalog(std::uint64_t frontier) {
+        told_below = std::max(told_below, frontier);
+        merge_runs(runs, frontier, [&](ItemRun& run) {
+            const CatalogItem& item = run.items[run.next++];
+            tell(item, run);
+            // After each event, as the census pass: its items at one key are told together.
+            const CatalogItem* after = run.head();
+            if (!after || after->key != item.key)
+                if (catalog.threads().size() > forget_at) forget(item.key);
+            return !failed;
+        });
+        // Mentions told already: no later forgetting precedes them.
+        if (!late.empty()) std::erase_if(late, [&](const auto& l) { return l.second.time < told_below; });
+    }
+
+    void tell(const CatalogItem& item, const ItemRun& run) {
+        switch (item.kind) {
+            case CatalogItem::seen: catalog.seen(item.id, item.key.time); break;
+            case CatalogItem::created: catalog.created(item.id, item.key.time); break;
+            case CatalogItem::labelled: {
+                const Event e = decoded(run.labels.records[item.label], run.labels);
+                catalog.handle(rewrite ? rewrite(e) : e);
+                break;
+            }
+            case CatalogItem::finished:
+                catalog.stopped(item.id, kFinished, item.key.time);
+                drop(item);
+                break;
+        }
+    }
+
+    // A thread the catalog was told the finish of: every run and stop of it is in (any later
+    // event of it declines), its state goes, its running time to the catalog's side.
+    void drop(const CatalogItem& item) {
+        const ThreadId id = item.id;
+        if (gone.contains(id)) {  // finished twice
+            failed = "a thread's events after its finish";
+            return;
+        }
+        if (!item.sum || item.sum->live) {  // the detail did not see the finish (not expected)
+            failed = "a thread's finish the detail did not see";
+            return;
+        }
+        const ThreadSum& t = *item.sum;
+        if (t.finished && *t.finished < t.last) late[id] = t.last;
+        const std::uint32_t ordinal = *catalog.ordinal(id);
+        if (ordinal >= running_by_ordinal.size()) running_by_ordinal.resize(catalog.threads().size(), 0);
+        running_by_ordinal[ordinal] = t.running_ns;
+        if (t.entered) {  // as DetailCensusCollector::finished()
             detail.runs_by_thread.push_back(t.runs);
-            t.live = false;
+            if (limits.thread_tracks && detail.runs_by_thread.size() > next_prune) {
+                detail.keep_busiest_runs(*limits.thread_tracks);
+                next_prune = std::max(limits.forget_above, 2 * detail.runs_by_thread.size());
+            }
+        }
+        threads.erase(id);
+        gone.insert(id);
+    }
+
+    // As RunCensusCollector::forget_finished_threads(), after the event at `key`: the finished
+    // threads that cannot win a track go, then the catalog may double again.
+    void forget(const Key& key) {
+        running_by_ordinal.resize(catalog.threads().size(), 0);
+        const std::vector<bool> keep = threads_to_keep(catalog, running_by_ordinal, *limits.thread_tracks);
+        for (std::size_t i = 0; i < keep.size(); ++i)
+            if (!keep[i]) {
+                const ThreadId id = catalog.threads()[i].id;
+                forgotten.insert(id);
+                if (auto l = late.find(id); l != late.end() && key < l->second) failed = "a forgotten thread's later event";
+            }
+        catalog.forget_unless(keep);
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < keep.size(); ++i)
+            if (keep[i]) running_by_ordinal[kept++] = running_by_ordinal[i];
+        running_by_ordinal.resize(kept);
+        forget_at = std::max(limits.forget_above, 2 * kept);
+    }
+
+    // Running time added at the end of the log: to the thread's state, or the catalog's side
+    // once dropped (nothing if forgotten, as the census pass).
+    void add_running(ThreadId id, std::uint64_t ns) {
+        if (auto it = threads.find(id); it != threads.end()) {
+            it->second.running_ns += ns;
+        } else if (std::optional<std::uint32_t> i = catalog.ordinal(id)) {
+            if (*i >= running_by_ordinal.size()) running_by_ordinal.resize(catalog.threads().size(), 0);
+            running_by_ordinal[*i] += ns;
         }
     }
 };
 
-BlockCensus::BlockCensus(bool include_env, CensusLimits limits, bool rewrites_texts)
+BlockCensus::BlockCensus(bool include_env, CensusLimits limits, Rewrite rewrite, bool rewrites_texts)
     : include_env_(include_env),
       limits_(limits),
+      rewrite_(rewrite ? std::move(rewrite) : Rewrite([](const Event& e) -> const Event& { return e; })),
       rewrites_texts_(rewrites_texts),
-      combiner_(std::make_unique<Combiner>()) {
+      combiner_(std::make_unique<Combiner>(limits_, rewrite_)) {
     // The records of what the census pass handles, as it declares them; the rest only counted.
     reading_.given = RunCensusCollector::interests().handles;
     // Only a capability's blocks hold segments: the global block, which the RTS writes last
     // but began first, holds the frontier back for none.
     reading_.found = [this](std::span<const eventlog::BlockReading::Start> starts) {
         Combiner& c = *combiner_;
-        bytes_ = 0;
-        for (const eventlog::BlockReading::Start& s : starts) bytes_ += s.bytes;
         c.starts.clear();
         for (const eventlog::BlockReading::Start& s : starts) c.starts.push_back(s.cap ? s.time : 0);
         c.frontier_after.assign(starts.size(), 0);
@@ -590,32 +847,18 @@ BlockCensus::~BlockCensus() = default;
 
 void BlockCensus::put(std::unique_ptr<Share> share) {
     std::lock_guard lock(mutex_);
-    combiner_->put(std::move(share), limits_);
+    combiner_->put(std::move(share));
     if (combiner_->failed) decline(combiner_->failed);
 }
 
-namespace {
-
-Event decoded(const KeptRecord& r, const KeptRecords& kept) {
-    Event e;
-    e.time = r.key.time;
-    e.offset = r.key.offset;
-    e.tag = r.tag;
-    e.cap = r.cap;
-    eventlog::decode_payload_into(r.tag, kept.bytes.data() + r.at, r.size, e.payload);
-    return e;
-}
-
-}  // namespace
-
-std::optional<RunCensus> BlockCensus::finish(const Rewrite& rewrite) {
+std::optional<RunCensus> BlockCensus::finish() {
     using namespace eventlog;
     Combiner& c = *combiner_;
     if (declined_) return std::nullopt;
     if (c.next == 0 || !c.waiting.empty()) return declined("blocks missing");
     c.fold(~std::uint64_t{0});
+    c.tell_catalog(~std::uint64_t{0});
     if (c.failed) return declined(c.failed);
-    if (limits_.thread_tracks && c.threads.size() > limits_.forget_above) return declined("threads to forget");
 
     RunCensus census;
     DetailCensus& detail = census.detail;
@@ -637,7 +880,7 @@ std::optional<RunCensus> BlockCensus::finish(const Rewrite& rewrite) {
     std::vector<KeptRecord>& kept = c.kept.records;
     std::sort(kept.begin(), kept.end(), [](const KeptRecord& a, const KeptRecord& b) { return a.key < b.key; });
     for (const KeptRecord& r : kept)
-        if (RunInfoCollector::tells(r.tag)) run.note(rewrite(decoded(r, c.kept)));
+        if (RunInfoCollector::tells(r.tag)) run.note(rewrite_(decoded(r, c.kept)));
     census.run = run.info();
     const std::uint64_t now = census.run.last_time;  // the census's clock at the end
 
@@ -647,7 +890,7 @@ std::optional<RunCensus> BlockCensus::finish(const Rewrite& rewrite) {
         if (s.running_thread) detail.running.add(now - s.running_since);
         if (s.idle_since) detail.idle.add(now - *s.idle_since);
         if (s.gc_since) detail.gc.add(now - *s.gc_since);
-        if (s.run_on) c.threads[s.run_thread].running_ns += now - s.run_since;
+        if (s.run_on) c.add_running(s.run_thread, now - s.run_since);
     }
     detail.capabilities = c.detail_caps;
     census.spark_series = std::move(c.spark_series);
@@ -658,34 +901,14 @@ std::optional<RunCensus> BlockCensus::finish(const Rewrite& rewrite) {
         }
     std::sort(detail.runs_by_thread.begin(), detail.runs_by_thread.end(), std::greater<>());
 
-    // The catalog, fed in the log's order: first mentions, creations, labels, finishes.
-    struct Item {
-        Key key;
-        int kind;  // 0: first mention, 1: a kept record, 2: finish
-        ThreadId id;
-        const KeptRecord* record;
-    };
-    std::vector<Item> items;
-    items.reserve(c.threads.size() * 2 + kept.size());
-    for (const auto& [id, t] : c.threads) {
-        items.push_back({t.first, 0, id, nullptr});
-        if (t.finished) items.push_back({*t.finished, 2, id, nullptr});
-    }
-    for (const KeptRecord& r : kept)
-        if (r.tag == CreateThread::tag || r.tag == ThreadLabel::tag) items.push_back({r.key, 1, 0, &r});
-    std::sort(items.begin(), items.end(),
-              [](const Item& a, const Item& b) { return a.key != b.key ? a.key < b.key : a.kind < b.kind; });
-    for (const Item& item : items) {
-        switch (item.kind) {
-            case 0: census.threads.seen(item.id, item.key.time); break;
-            case 1: census.threads.handle(rewrite(decoded(*item.record, c.kept))); break;
-            case 2: census.threads.stopped(item.id, kFinished, item.key.time); break;
-        }
-    }
-    census.threads.finish();
-    census.running_by_ordinal.assign(census.threads.threads().size(), 0);
+    // The catalog, told everything; the running time of its threads not dropped.
+    c.catalog.finish();
+    census.threads = std::move(c.catalog);
+    census.running_by_ordinal = std::move(c.running_by_ordinal);
+    census.running_by_ordinal.resize(census.threads.threads().size(), 0);
     for (const auto& [id, t] : c.threads)
         if (std::optional<std::uint32_t> i = census.threads.ordinal(id)) census.running_by_ordinal[*i] = t.running_ns;
+    census.running_by_ordinal.shrink_to_fit();
 
     // The rest of the detail: what the events' numbers tell.
     const auto n = [&](std::uint16_t tag) { return counted.by_tag[tag]; };
@@ -695,7 +918,7 @@ std::optional<RunCensus> BlockCensus::finish(const Rewrite& rewrite) {
     detail.message_bytes = c.message_bytes;
     for (const KeptRecord& r : kept) {
         if (r.tag != UserMessage::tag && r.tag != UserMarker::tag) continue;
-        const Event& e = rewrite(decoded(r, c.kept));
+        const Event& e = rewrite_(decoded(r, c.kept));
         if (const auto* p = e.as<UserMessage>()) detail.message_bytes += p->message.bytes.size();
         if (const auto* p = e.as<UserMarker>()) detail.message_bytes += p->marker.bytes.size();
     }

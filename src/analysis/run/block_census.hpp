@@ -10,13 +10,18 @@
 // away; a thread's segments, in time order, must not overlap (each thread runs on one
 // capability at a time, and moves only by a migration), so its stopped spans are the ones
 // inside each segment and the ones between a segment's last stop and the next segment's run.
-// finish() puts the shares together in time order.
+// The shares are put together in time order as the blocks come: what a block holds is folded
+// in once no block still to come can hold anything earlier, and the thread catalog is told
+// what the blocks say of threads in the log's order, so it forgets finished threads as the
+// census pass's does, at the same events (memory follows the live threads, not the log).
 //
 // It declines (finish() gives nullopt, and the census pass is taken as before) where the
 // blocks alone cannot tell the census exactly: a block not in time order, a capability's
-// blocks overlapping, a thread's segments overlapping, an event of a thread after it finished,
-// time-profile ticks (the ticks' coverage needs them in time order), and more threads than the
-// census keeps without forgetting (its forgetting follows the order of every event).
+// blocks overlapping, a thread's segments overlapping, a thread's event before its block's
+// start or after its finish (to the census pass a forgotten thread's later event makes it a
+// new one), a finish outside a capability's block, time-profile ticks (the ticks'
+// coverage needs them in time order), and threads created so often that the census pass is
+// quicker.
 #pragma once
 
 #include <atomic>
@@ -35,9 +40,12 @@ namespace el2fx::run {
 
 class BlockCensus {
 public:
+    // What the census pass would apply to each event it reads (redaction), here to the events
+    // that tell the run's facts and the threads' labels (none: nothing).
+    using Rewrite = std::function<const eventlog::Event&(const eventlog::Event&)>;
     // `rewrites_texts`: the census pass would rewrite texts (--redact-paths), which the
     // messages' sizes then follow: their records are kept for finish() to rewrite.
-    BlockCensus(bool include_env, CensusLimits limits, bool rewrites_texts = false);
+    BlockCensus(bool include_env, CensusLimits limits, Rewrite rewrite = {}, bool rewrites_texts = false);
     ~BlockCensus();
     BlockCensus(const BlockCensus&) = delete;
     BlockCensus& operator=(const BlockCensus&) = delete;
@@ -46,10 +54,8 @@ public:
     const eventlog::BlockReading& reading() const { return reading_; }
 
     // Once the index accepted the log (TimeOrderedReader::in_order()): the census, or nullopt
-    // where the blocks cannot tell it. `rewrite`: what the census pass would apply to each
-    // event it reads (redaction), here to the events that tell the run's facts.
-    using Rewrite = std::function<const eventlog::Event&(const eventlog::Event&)>;
-    std::optional<RunCensus> finish(const Rewrite& rewrite);
+    // where the blocks cannot tell it.
+    std::optional<RunCensus> finish();
 
     // Why finish() gave nullopt (for --timings and the tests); nullptr if it did not.
     const char* declined_why() const { return why_; }
@@ -60,13 +66,14 @@ private:
     class Reader;
     bool include_env_;
     CensusLimits limits_;
+    Rewrite rewrite_;
     bool rewrites_texts_;
     eventlog::BlockReading reading_;
     struct Combiner;
     std::mutex mutex_;                     // over combiner_
     std::unique_ptr<Combiner> combiner_;   // the shares put together
     void put(std::unique_ptr<Share> share);  // a reader's, once its block is done
-    // Set by a reader that meets what the blocks cannot tell (or too much to keep).
+    // Set by a reader that meets what the blocks cannot tell.
     std::atomic<bool> declined_{false};
     std::atomic<const char*> why_{nullptr};  // the first reason
     void decline(const char* why) {
@@ -78,9 +85,7 @@ private:
         decline(why);
         return std::nullopt;
     }
-    std::atomic<std::uint64_t> creations_{0};   // CREATE_THREAD records so far
-    std::atomic<std::uint64_t> bytes_read_{0};  // of the blocks read so far
-    std::uint64_t bytes_ = 0;                   // of all blocks
+    std::atomic<std::uint64_t> records_{0}, creations_{0};  // of the blocks read so far
 };
 
 }  // namespace el2fx::run

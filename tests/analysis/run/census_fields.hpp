@@ -39,6 +39,8 @@ inline void same_census(const run::RunCensus& a, const run::RunCensus& b) {
         BOOST_TEST((x.finished() == y.finished()));
         BOOST_TEST(a.threads.label(x) == b.threads.label(y));
     }
+    BOOST_TEST(a.threads.forgotten() == b.threads.forgotten());
+    BOOST_TEST((a.threads.first_forgotten_place() == b.threads.first_forgotten_place()));
     BOOST_TEST(a.running_by_ordinal == b.running_by_ordinal);
     BOOST_TEST((a.capability_starts == b.capability_starts));
     BOOST_TEST(a.ticks == b.ticks);
