@@ -578,6 +578,7 @@ struct BlockCensus::Combiner {
             const std::uint64_t frontier = next < frontier_after.size() ? frontier_after[next] : ~std::uint64_t{0};
             fold(frontier);
             tell_catalog(frontier);
+            if (held_back() > limits.held_back_bytes) failed = "blocks held back too long (a block spanning much of the log)";
         }
     }
 
@@ -677,6 +678,15 @@ struct BlockCensus::Combiner {
             auto& nonzero = spark_series.try_emplace(cap).first->second;
             for (std::size_t i = 0; i < nonzero.size(); ++i) nonzero[i] = nonzero[i] || (*s.sparks)[i];
         }
+    }
+
+    // What waits behind the frontier: segments and catalog items.
+    std::size_t held_back() const {
+        std::size_t bytes = 0;
+        for (const std::unique_ptr<Run<Segment>>& r : pending) bytes += (r->items.size() - r->next) * sizeof(Segment);
+        for (const std::unique_ptr<ItemRun>& r : runs)
+            bytes += (r->items.size() - r->next) * sizeof(CatalogItem) + r->labels.bytes.size();
+        return bytes;
     }
 
     // Folds the pending segments that begin before `frontier`.

@@ -56,6 +56,9 @@ struct CensusLimits {
     // Finished threads that cannot win a track are forgotten (counted only) once the catalog
     // holds more threads than this, so logs with fewer keep every thread as before.
     std::size_t forget_above = 100'000;
+    // What the census learnt from the blocks may hold of blocks that wait for an earlier one
+    // (block_census.hpp): a capability's block that spans much of the log holds the others back.
+    std::size_t held_back_bytes = std::size_t{32} << 20;
 };
 
 struct RunCensus {

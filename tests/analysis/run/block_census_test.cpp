@@ -301,6 +301,25 @@ BOOST_AUTO_TEST_CASE(a_forgotten_threads_later_event_is_declined) {
     }
 }
 
+// A capability idle from the start, whose only block the RTS writes at the end: the other's
+// blocks wait behind it. What waits is bounded: beyond the bound, the blocks decline.
+BOOST_AUTO_TEST_CASE(blocks_held_back_by_a_long_one) {
+    auto b = builder();
+    for (std::uint64_t block = 0; block < 20; ++block) {
+        const std::uint64_t at = 100 * block + 10;
+        b.begin_block(at, 1, at + 90);
+        for (ev::ThreadId id = 1; id <= 4; ++id)
+            b.event(at + 10 * id, ev::RunThread{id}).event(at + 10 * id + 5, ev::StopThread{id, kBlocked, 0});
+        b.end_block();
+    }
+    b.begin_block(5, 0, 3000).event(2500, ev::RunThread{9}).event(2600, ev::StopThread{9, kBlocked, 0}).end_block();
+    const std::string log = b.finish();
+    same_as_every_event(take_both(log));
+    const Taken bounded = take_both(log, {.thread_tracks = 64, .held_back_bytes = 1000});
+    BOOST_TEST(!bounded.learnt);
+    BOOST_TEST(bounded.why == "blocks held back too long (a block spanning much of the log)");
+}
+
 // A log that creates a thread every few records: the census pass is quicker.
 BOOST_AUTO_TEST_CASE(threads_created_every_few_records_are_declined) {
     auto b = builder();
