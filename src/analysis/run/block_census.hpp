@@ -38,6 +38,12 @@
 
 namespace el2fx::run {
 
+namespace blocks {  // its implementation's: block_share.hpp, block_reader.cpp, block_combiner.hpp
+struct Share;
+class Reader;
+struct Combiner;
+}  // namespace blocks
+
 class BlockCensus {
 public:
     // What the census pass would apply to each event it reads (redaction), here to the events
@@ -60,19 +66,17 @@ public:
     // Why finish() gave nullopt (for --timings and the tests); nullptr if it did not.
     const char* declined_why() const { return why_; }
 
-    struct Share;  // one block's (block_census.cpp)
 
 private:
-    class Reader;
+    friend class blocks::Reader;  // puts its shares, declines
     bool include_env_;
     CensusLimits limits_;
     Rewrite rewrite_;
     bool rewrites_texts_;
     eventlog::BlockReading reading_;
-    struct Combiner;
     std::mutex mutex_;                     // over combiner_
-    std::unique_ptr<Combiner> combiner_;   // the shares put together
-    void put(std::unique_ptr<Share> share);  // a reader's, once its block is done
+    std::unique_ptr<blocks::Combiner> combiner_;   // the shares put together
+    void put(std::unique_ptr<blocks::Share> share);  // a reader's, once its block is done
     // Set by a reader that meets what the blocks cannot tell.
     std::atomic<bool> declined_{false};
     std::atomic<const char*> why_{nullptr};  // the first reason

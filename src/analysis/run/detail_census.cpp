@@ -94,6 +94,23 @@ void DetailCensus::keep_busiest_runs(std::size_t n) {
     runs_by_thread.resize(keep);
 }
 
+bool DetailCensusCollector::tells_apart(std::uint16_t tag) {
+    using namespace eventlog;
+    switch (tag) {
+        case RunThread::tag:
+        case StopThread::tag:
+        case MigrateThread::tag:
+        case WakeupThread::tag:
+        case StartGC::tag:
+        case EndGC::tag:
+        case UserMessage::tag:
+        case UserMarker::tag:
+        case CreateThread::tag:
+        case ThreadLabel::tag: return true;
+        default: return false;
+    }
+}
+
 // Keeps the most runs; waits for the list to double again, so the time is linear.
 void DetailCensusCollector::prune_runs() {
     census_.keep_busiest_runs(*busiest_);

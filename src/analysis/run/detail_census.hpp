@@ -97,6 +97,8 @@ public:
 
     // Every event, in time order.
     void handle(const eventlog::Event& event);
+    // The tags handle() tells apart; it counts every other one as an other event.
+    static bool tells_apart(std::uint16_t tag);
     // `states`: the live threads' states kept by the caller (the others are ignored).
     DetailCensus finish(std::span<const ThreadState> states = {});
 
