@@ -137,7 +137,7 @@ struct Combiner {
         message_bytes += s.message_bytes;
         kept.append(s.kept);
         if (!s.segments.empty()) pending.push_back(std::make_unique<Run<Segment>>(std::move(s.segments)));
-        if (!s.items.empty()) runs.push_back(std::make_unique<ItemRun>(std::move(s.items), 0, std::move(s.labels)));
+        if (!s.items.empty()) runs.push_back(std::make_unique<ItemRun>(std::move(s.items), std::move(s.labels)));
         detail.running.add(s.running);
         detail.idle.add(s.idle);
         detail.gc.add(s.gc);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "analysis/run/block_census.hpp"
@@ -112,6 +113,7 @@ struct CatalogItem {
 // A block's segments or catalog items not yet folded in, in order.
 template <class T>
 struct Run {
+    explicit Run(std::vector<T> items, KeptRecords labels = {}) : items(std::move(items)), labels(std::move(labels)) {}
     std::vector<T> items;
     std::size_t next = 0;
     KeptRecords labels;  // the labelled items' records
