@@ -24,7 +24,7 @@ struct Combiner {
         : limits(limits),
           rewrite(rewrite),
           forget_at(limits.thread_tracks ? limits.forget_above : SIZE_MAX),
-          next_prune(limits.forget_above) {}
+          finished_runs(limits.thread_tracks, limits.forget_above) {}
 
     struct CapState {
         std::uint64_t start = ~std::uint64_t{0};  // its earliest record
@@ -36,13 +36,13 @@ struct Combiner {
         ThreadId run_thread = 0;
         std::uint64_t run_since = 0;
     };
-    using ItemRun = Run<CatalogItem>;
 
     const CensusLimits& limits;
     const BlockCensus::Rewrite& rewrite;
     std::vector<std::uint64_t> frontier_after;  // by block: the earliest start of it and the blocks after it
     std::vector<std::uint64_t> starts;          // by block: its marker's start time
     std::map<std::size_t, std::unique_ptr<Share>> waiting;
+    std::size_t waiting_bytes = 0;  // what they hold (Share::held_bytes())
     std::size_t next = 0;  // the next block to put in
     std::map<CapNo, CapState> caps;
     // Until the catalog is told their finish; millions of short-lived ones reuse their nodes' memory.
@@ -62,7 +62,7 @@ struct Combiner {
     ThreadCatalog catalog;
     std::vector<std::uint64_t> running_by_ordinal;  // the dropped threads' running time, by the catalog's ordinal
     std::size_t forget_at;                          // the catalog's size past which it forgets (RunCensusCollector)
-    std::size_t next_prune;                         // runs_by_thread's size past which it is pruned (DetailCensusCollector)
+    FinishedRuns finished_runs;                     // the detail's finished threads' runs, pruned as the pass prunes them
     KeptRecords kept;
     std::array<std::uint64_t, kTags> by_tag{};
     std::uint64_t min_time = ~std::uint64_t{0}, max_time = 0;
@@ -75,16 +75,19 @@ struct Combiner {
 
     void put(std::unique_ptr<Share> share) {
         const std::size_t block = share->block;
+        waiting_bytes += share->held_bytes();
         waiting.emplace(block, std::move(share));
         while (!failed && !waiting.empty() && waiting.begin()->first == next) {
+            waiting_bytes -= waiting.begin()->second->held_bytes();  // before its parts move on
             put_in_order(*waiting.begin()->second);
             waiting.erase(waiting.begin());
             ++next;
             const std::uint64_t frontier = next < frontier_after.size() ? frontier_after[next] : ~std::uint64_t{0};
             fold(frontier);
             tell_catalog(frontier);
-            if (held_back() > limits.held_back_bytes) failed = "blocks held back too long (a block spanning much of the log)";
         }
+        if (!failed && held_back() > limits.held_back_bytes)
+            failed = "blocks held back too long (a block spanning much of the log)";
     }
 
     void put_in_order(Share& s) {
@@ -185,13 +188,13 @@ struct Combiner {
         }
     }
 
-    // What waits behind the frontier: segments and catalog items.
+    // What waits behind the frontier: segments and catalog items, and the shares that wait for
+    // an earlier block (what they hold of threads, segments, items and records).
     std::size_t held_back() const {
         std::size_t bytes = 0;
-        for (const std::unique_ptr<Run<Segment>>& r : pending) bytes += (r->items.size() - r->next) * sizeof(Segment);
-        for (const std::unique_ptr<ItemRun>& r : runs)
-            bytes += (r->items.size() - r->next) * sizeof(CatalogItem) + r->labels.bytes.size();
-        return bytes;
+        for (const std::unique_ptr<Run<Segment>>& r : pending) bytes += r->held_bytes();
+        for (const std::unique_ptr<ItemRun>& r : runs) bytes += r->held_bytes();
+        return bytes + waiting_bytes;
     }
 
     // Folds the pending segments that begin before `frontier`.
@@ -292,13 +295,7 @@ struct Combiner {
         const std::uint32_t ordinal = *catalog.ordinal(id);
         if (ordinal >= running_by_ordinal.size()) running_by_ordinal.resize(catalog.threads().size(), 0);
         running_by_ordinal[ordinal] = t.running_ns;
-        if (t.entered) {  // as DetailCensusCollector::finished()
-            detail.runs_by_thread.push_back(t.runs);
-            if (limits.thread_tracks && detail.runs_by_thread.size() > next_prune) {
-                detail.keep_busiest_runs(*limits.thread_tracks);
-                next_prune = std::max(limits.forget_above, 2 * detail.runs_by_thread.size());
-            }
-        }
+        if (t.entered) finished_runs.add(detail, t.runs);  // as DetailCensusCollector::finished()
         threads.erase(id);
         gone.insert(id);
     }
@@ -315,11 +312,8 @@ struct Combiner {
                 if (auto l = late.find(id); l != late.end() && key < l->second) failed = "a forgotten thread's later event";
             }
         catalog.forget_unless(keep);
-        std::size_t kept = 0;
-        for (std::size_t i = 0; i < keep.size(); ++i)
-            if (keep[i]) running_by_ordinal[kept++] = running_by_ordinal[i];
-        running_by_ordinal.resize(kept);
-        forget_at = std::max(limits.forget_above, 2 * kept);
+        keep_ordinals(running_by_ordinal, keep);
+        forget_at = next_forgetting(limits.forget_above, running_by_ordinal.size());
     }
 
     // Running time added at the end of the log: to the thread's state, or the catalog's side

@@ -58,6 +58,7 @@ struct KeptRecords {
         }
         bytes.insert(bytes.end(), other.bytes.begin(), other.bytes.end());
     }
+    std::size_t held_bytes() const { return records.size() * sizeof(KeptRecord) + bytes.size(); }
 };
 
 // A thread's mentions in one block.
@@ -113,11 +114,19 @@ struct CatalogItem {
 // A block's segments or catalog items not yet folded in, in order.
 template <class T>
 struct Run {
-    explicit Run(std::vector<T> items, KeptRecords labels = {}) : items(std::move(items)), labels(std::move(labels)) {}
+    using Item = T;
+    explicit Run(std::vector<T> items) : items(std::move(items)) {}
     std::vector<T> items;
     std::size_t next = 0;
-    KeptRecords labels;  // the labelled items' records
     const T* head() const { return next < items.size() ? &items[next] : nullptr; }
+    // Bytes of what is still to fold in.
+    std::size_t held_bytes() const { return (items.size() - next) * sizeof(T); }
+};
+// A block's catalog items, with its labels' records (a labelled item points to one).
+struct ItemRun : Run<CatalogItem> {
+    ItemRun(std::vector<CatalogItem> items, KeptRecords labels) : Run(std::move(items)), labels(std::move(labels)) {}
+    KeptRecords labels;
+    std::size_t held_bytes() const { return Run::held_bytes() + labels.held_bytes(); }
 };
 inline const Key& key_of(const Segment& g) { return g.first; }
 inline const Key& key_of(const CatalogItem& i) { return i.key; }
@@ -128,21 +137,22 @@ inline bool before(const CatalogItem& a, const CatalogItem& b) { return a < b; }
 // take(run) takes the run's head, until it returns false. Few runs are in flight (the blocks
 // that overlap in time), and a run's items come in stretches: each stretch up to the other
 // runs' next item is taken without looking at them again.
-template <class T, class Take>
-void merge_runs(std::vector<std::unique_ptr<Run<T>>>& runs, std::uint64_t frontier, Take take) {
+template <class R, class Take>
+void merge_runs(std::vector<std::unique_ptr<R>>& runs, std::uint64_t frontier, Take take) {
+    using T = typename R::Item;
     for (;;) {
-        Run<T>* first = nullptr;  // the run whose next item comes first
-        for (const std::unique_ptr<Run<T>>& r : runs)
+        R* first = nullptr;  // the run whose next item comes first
+        for (const std::unique_ptr<R>& r : runs)
             if (r->head() && (!first || before(*r->head(), *first->head()))) first = r.get();
         if (!first || key_of(*first->head()).time >= frontier) break;
         const T* other = nullptr;  // the next item of the other runs
-        for (const std::unique_ptr<Run<T>>& r : runs)
+        for (const std::unique_ptr<R>& r : runs)
             if (r.get() != first && r->head() && (!other || before(*r->head(), *other))) other = r->head();
         do {
             if (!take(*first)) return;
         } while (first->head() && key_of(*first->head()).time < frontier && (!other || before(*first->head(), *other)));
     }
-    std::erase_if(runs, [](const std::unique_ptr<Run<T>>& r) { return !r->head(); });
+    std::erase_if(runs, [](const std::unique_ptr<R>& r) { return !r->head(); });
 }
 
 // The first run or stop of a block's capability, which meets what the blocks before it left.
@@ -202,6 +212,12 @@ struct Share {
     std::vector<CatalogItem> items;  // in order (end_block())
     KeptRecords labels;              // the labels' records
     KeptRecords kept;                // the run's facts; the messages, to rewrite
+
+    // What it holds that grows with its block's records (held_back_bytes).
+    std::size_t held_bytes() const {
+        return threads.size() * sizeof(ThreadEntry) + segments.size() * sizeof(Segment) +
+               items.size() * sizeof(CatalogItem) + labels.held_bytes() + kept.held_bytes();
+    }
 };
 
 // A reader for one checking thread (block_reader.cpp).

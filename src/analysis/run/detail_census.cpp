@@ -35,9 +35,8 @@ DetailCensusCollector::ThreadState& DetailCensusCollector::live_thread(eventlog:
 }
 
 void DetailCensusCollector::finished(ThreadState& t) {
-    census_.runs_by_thread.push_back(t.runs);
+    finished_runs_.add(census_, t.runs);
     t.live = false;
-    if (busiest_ && census_.runs_by_thread.size() > next_prune_) prune_runs();
 }
 
 void DetailCensusCollector::forget(eventlog::ThreadId id) {
@@ -112,11 +111,6 @@ bool DetailCensusCollector::tells_apart(std::uint16_t tag) {
 }
 
 // Keeps the most runs; waits for the list to double again, so the time is linear.
-void DetailCensusCollector::prune_runs() {
-    census_.keep_busiest_runs(*busiest_);
-    next_prune_ = std::max(prune_above_, 2 * census_.runs_by_thread.size());
-}
-
 DetailCensus DetailCensusCollector::finish(std::span<const ThreadState> states) {
     for (Capability& c : caps_) {  // spans still open at the end of the log
         if (c.running) census_.running.add(now_ - c.running_since);

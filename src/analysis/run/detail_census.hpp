@@ -77,6 +77,27 @@ struct DetailCensus {
     void keep_busiest_runs(std::size_t n);
 };
 
+// A census's finished threads' runs (DetailCensus::runs_by_thread): with `busiest`, once they
+// outgrow a threshold (at first `prune_above`) only the busiest threads' are kept, and the
+// threshold doubles what was kept. The census pass and the census from the blocks alike.
+class FinishedRuns {
+public:
+    FinishedRuns(std::optional<std::size_t> busiest, std::size_t prune_above)
+        : busiest_(busiest), next_prune_(prune_above), prune_above_(prune_above) {}
+    // A thread's runs, at its finish.
+    void add(DetailCensus& census, std::uint32_t runs) {
+        census.runs_by_thread.push_back(runs);
+        if (busiest_ && census.runs_by_thread.size() > next_prune_) {
+            census.keep_busiest_runs(*busiest_);
+            next_prune_ = std::max(prune_above_, 2 * census.runs_by_thread.size());
+        }
+    }
+
+private:
+    std::optional<std::size_t> busiest_;
+    std::size_t next_prune_, prune_above_;
+};
+
 class DetailCensusCollector {
 public:
     // A thread as the histograms follow it, from its first run or stop to its finish. The
@@ -93,7 +114,7 @@ public:
     // runs_by_thread keeps the `busiest` threads' runs (all: none), the others summed in
     // other_runs, once it holds more than `prune_above` threads: memory bounded by the live threads.
     explicit DetailCensusCollector(std::optional<std::size_t> busiest = std::nullopt, std::size_t prune_above = 100'000)
-        : busiest_(busiest), next_prune_(prune_above), prune_above_(prune_above) {}
+        : finished_runs_(busiest, prune_above) {}
 
     // Every event, in time order.
     void handle(const eventlog::Event& event);
@@ -195,9 +216,7 @@ private:
     // live_'s recently asked elements (which never move; an erased one leaves here first).
     util::RecentIds<ThreadState*> recent_;
     std::uint64_t now_ = 0;
-    void prune_runs();
-    std::optional<std::size_t> busiest_;
-    std::size_t next_prune_, prune_above_;
+    FinishedRuns finished_runs_;
 };
 
 }  // namespace el2fx::run

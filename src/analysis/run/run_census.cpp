@@ -44,15 +44,9 @@ void RunCensusCollector::forget_finished_threads() {
     for (std::size_t i = 0; i < keep.size(); ++i)
         if (!keep[i] && detail_by_ordinal_[i].live) detail_.adopt(threads[i].id, detail_by_ordinal_[i]);
     census_.threads.forget_unless(keep);
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < keep.size(); ++i)
-        if (keep[i]) {
-            running[kept] = running[i];
-            detail_by_ordinal_[kept++] = detail_by_ordinal_[i];
-        }
-    running.resize(kept);  // its storage kept for the next round's threads
-    detail_by_ordinal_.resize(kept);
-    next_forgetting_ = std::max(limits_.forget_above, 2 * kept);
+    keep_ordinals(running, keep);
+    keep_ordinals(detail_by_ordinal_, keep);
+    next_forgetting_ = next_forgetting(limits_.forget_above, running.size());
     forget_at_ = next_forgetting_;
 }
 

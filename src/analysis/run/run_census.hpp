@@ -47,6 +47,20 @@ struct ThreadRank {
 // ones. `running`: the time each ran, by ordinal (at least one per thread).
 std::vector<bool> threads_to_keep(const ThreadCatalog& catalog, const std::vector<std::uint64_t>& running,
                                   std::size_t tracks);
+// Once the catalog forgot the threads `keep` does not hold: a table by the catalog's ordinal
+// keeps the kept threads' entries, in order (its storage kept for the next round's threads).
+template <class T>
+void keep_ordinals(std::vector<T>& by_ordinal, const std::vector<bool>& keep) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < keep.size() && i < by_ordinal.size(); ++i)
+        if (keep[i]) by_ordinal[kept++] = std::move(by_ordinal[i]);
+    by_ordinal.resize(kept);
+}
+// The catalog's size past which a census forgets again, once `kept` threads are left: double,
+// so that forgetting costs a constant per thread.
+inline std::size_t next_forgetting(std::size_t forget_above, std::size_t kept) {
+    return std::max(forget_above, 2 * kept);
+}
 
 // What the census may forget, so that its memory stays bounded by the live threads.
 struct CensusLimits {
@@ -57,7 +71,9 @@ struct CensusLimits {
     // holds more threads than this, so logs with fewer keep every thread as before.
     std::size_t forget_above = 100'000;
     // What the census learnt from the blocks may hold of blocks that wait for an earlier one
-    // (block_census.hpp): a capability's block that spans much of the log holds the others back.
+    // (block_census.hpp): a capability's block that spans much of the log holds the others back
+    // behind the frontier, and a block still being checked holds back the shares of the blocks
+    // after it that the other checking thread finished.
     std::size_t held_back_bytes = std::size_t{32} << 20;
 };
 

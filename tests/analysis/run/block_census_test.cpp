@@ -9,6 +9,7 @@
 #include <string>
 
 #include "analysis/run/block_census.hpp"
+#include "analysis/run/block_combiner.hpp"
 #include "census_fields.hpp"
 #include "eventlog/event_prefetcher.hpp"
 #include "eventlog/time_ordered_reader.hpp"
@@ -318,6 +319,41 @@ BOOST_AUTO_TEST_CASE(blocks_held_back_by_a_long_one) {
     const Taken bounded = take_both(log, {.thread_tracks = 64, .held_back_bytes = 1000});
     BOOST_TEST(!bounded.learnt);
     BOOST_TEST(bounded.why == "blocks held back too long (a block spanning much of the log)");
+}
+
+// The shares of later blocks that wait for an earlier one (a checking thread still on a long
+// block while the other checks the rest) count against the same bound, before the earlier one
+// ever comes: the combiner is given them out of file order.
+BOOST_AUTO_TEST_CASE(shares_waiting_for_an_earlier_block_are_bounded) {
+    const CensusLimits limits{.thread_tracks = 64, .held_back_bytes = 4000};
+    const BlockCensus::Rewrite rewrite = [](const ev::Event& e) -> const ev::Event& { return e; };
+    const auto share = [](std::size_t block) {
+        auto s = std::make_unique<blocks::Share>();
+        s->block = block;
+        s->cap = 0;
+        s->kept.bytes.assign(400, 0);  // records it keeps for the census (messages, say)
+        return s;
+    };
+    const auto put_all = [&](std::size_t count, bool first_last) {
+        auto c = std::make_unique<blocks::Combiner>(limits, rewrite);
+        c->starts.assign(count, 0);
+        c->frontier_after.assign(count, 0);
+        std::size_t waited = 0;
+        for (std::size_t block = 1; block < count && !c->failed; ++block, ++waited) c->put(share(block));
+        if (!c->failed && first_last) c->put(share(0));
+        return std::pair{std::move(c), waited};
+    };
+    // A few wait, within the bound: nothing declines, and once the first comes none waits.
+    const auto [few, few_waited] = put_all(4, true);
+    BOOST_TEST(few->failed == nullptr);
+    BOOST_TEST(few->waiting.empty());
+    BOOST_TEST(few->waiting_bytes == 0u);
+    // Many: they decline while they wait, before block 0 comes.
+    const auto [many, many_waited] = put_all(1000, false);
+    BOOST_REQUIRE(many->failed != nullptr);
+    BOOST_TEST(std::string(many->failed) == "blocks held back too long (a block spanning much of the log)");
+    BOOST_TEST(many_waited < 100u);
+    BOOST_TEST(many->next == 0u);
 }
 
 // A log that creates a thread every few records: the census pass is quicker.

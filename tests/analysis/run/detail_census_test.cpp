@@ -2,6 +2,9 @@
 // per-thread spans, its counts, and the histogram the output budget reads.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+#include <vector>
+
 #include "analysis/run/detail_census.hpp"
 #include "eventlog/event_types.hpp"
 #include "make_event.hpp"
@@ -37,6 +40,32 @@ BOOST_AUTO_TEST_CASE(the_tags_told_apart_are_the_ones_not_counted_as_others) {
         others += counted_as_other;
     }
     BOOST_TEST(others == 246u);
+}
+
+// The finished threads' runs: all kept up to the threshold; past it only the busiest, the
+// rest summed, and the threshold is then double what was kept (at least the first one).
+BOOST_AUTO_TEST_CASE(finished_runs_keep_the_busiest_past_a_doubling_threshold) {
+    DetailCensus census;
+    FinishedRuns runs(2, 4);
+    for (std::uint32_t r : {5u, 1u, 7u, 2u}) runs.add(census, r);
+    BOOST_TEST(census.runs_by_thread.size() == 4u);  // at the threshold: nothing pruned
+    runs.add(census, 3);                            // past it: the two busiest stay
+    BOOST_TEST(census.runs_by_thread.size() == 2u);
+    BOOST_TEST(census.other_runs == 1u + 2u + 3u);
+    for (std::uint32_t r : {9u, 4u}) runs.add(census, r);  // 4 again: the threshold is max(4, 2 * 2)
+    BOOST_TEST(census.runs_by_thread.size() == 4u);
+    runs.add(census, 6);
+    BOOST_TEST(census.runs_by_thread.size() == 2u);
+    BOOST_TEST(census.other_runs == 1u + 2u + 3u + 4u + 5u + 6u);
+    std::vector<std::uint32_t> kept = census.runs_by_thread;
+    std::sort(kept.begin(), kept.end());
+    BOOST_TEST(kept == (std::vector<std::uint32_t>{7, 9}), boost::test_tools::per_element());
+
+    DetailCensus all;
+    FinishedRuns every(std::nullopt, 2);  // no limit on tracks: every thread's runs
+    for (std::uint32_t r = 1; r <= 10; ++r) every.add(all, r);
+    BOOST_TEST(all.runs_by_thread.size() == 10u);
+    BOOST_TEST(all.other_runs == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(histogram_counts_lengths_at_least_a_resolution) {
