@@ -110,7 +110,6 @@ bool DetailCensusCollector::tells_apart(std::uint16_t tag) {
     }
 }
 
-// Keeps the most runs; waits for the list to double again, so the time is linear.
 DetailCensus DetailCensusCollector::finish(std::span<const ThreadState> states) {
     for (Capability& c : caps_) {  // spans still open at the end of the log
         if (c.running) census_.running.add(now_ - c.running_since);
