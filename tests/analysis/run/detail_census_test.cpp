@@ -49,7 +49,7 @@ BOOST_AUTO_TEST_CASE(finished_runs_keep_the_busiest_past_a_doubling_threshold) {
     FinishedRuns runs(2, 4);
     for (std::uint32_t r : {5u, 1u, 7u, 2u}) runs.add(census, r);
     BOOST_TEST(census.runs_by_thread.size() == 4u);  // at the threshold: nothing pruned
-    runs.add(census, 3);  // past it: the two busiest stay
+    runs.add(census, 3);                             // past it: the two busiest stay
     BOOST_TEST(census.runs_by_thread.size() == 2u);
     BOOST_TEST(census.other_runs == 1u + 2u + 3u);
     for (std::uint32_t r : {9u, 4u}) runs.add(census, r);  // 4 again: the threshold is max(4, 2 * 2)
