@@ -16,7 +16,11 @@ bool is_scheduler_event(const eventlog::Event& event) {
 }  // namespace
 
 ThreadingAnalysis::ThreadingAnalysis(Diagnostics& diagnostics, ThreadingOptions options, ThreadingSink* sink)
-    : diagnostics_(diagnostics), options_(options), sink_(sink ? *sink : collector_), own_sink_(sink == nullptr) {
+    : diagnostics_(diagnostics),
+      options_(options),
+      sink_(sink ? *sink : collector_),
+      own_sink_(sink == nullptr),
+      lives_(diagnostics, options.sampling_interval_ns, sink_) {
     check_sampling_interval(options_.sampling_interval_ns);
 }
 
@@ -48,16 +52,14 @@ void ThreadingAnalysis::handle_capability_event(const eventlog::Event& event, ev
         case eventlog::RunThread::tag:
             if (const auto* run = event.as<eventlog::RunThread>()) {
                 record(*c, time, c->usage.run_thread(time, run->thread));
-                if (ThreadTrack* t = thread(run->thread)) record(*t, time, t->state.run_thread(time, cap));
+                if (follows(run->thread)) lives_.run_thread(run->thread, cap, time);
             }
             break;
         case eventlog::StopThread::tag:
             if (const auto* stop = event.as<eventlog::StopThread>()) {
                 record(*c, time, c->usage.stop_thread(time, stop->thread, stop->status));
-                if (ThreadTrack* t = thread(stop->thread))
-                    record(*t, time,
-                           event.synthetic ? t->state.stopped_at_start(time, stop->status, stop->blocker.value_or(0))
-                                           : t->state.stop_thread(time, stop->status, stop->blocker.value_or(0)));
+                if (follows(stop->thread))
+                    lives_.stop_thread(stop->thread, time, stop->status, stop->blocker.value_or(0), event.synthetic);
             }
             break;
         case eventlog::StartGC::tag:
@@ -76,12 +78,8 @@ void ThreadingAnalysis::handle_capability_event(const eventlog::Event& event, ev
             if (event.as<eventlog::GCDone>()) gc_phase_event(*c, time, GcPhase::done);
             break;
         case eventlog::WakeupThread::tag:
-            if (const auto* wakeup = event.as<eventlog::WakeupThread>()) {
-                if (ThreadTrack* t = live_thread(wakeup->thread))
-                    t->state.wakeup_thread();
-                else if (finished_.contains(wakeup->thread))
-                    diagnostics_.add(Diagnostic::event_after_thread_finished);
-            }
+            if (const auto* wakeup = event.as<eventlog::WakeupThread>())
+                if (follows(wakeup->thread)) lives_.wakeup_thread(wakeup->thread);
             break;
         default: break;
     }
@@ -98,20 +96,6 @@ ThreadingAnalysis::CapabilityTrack& ThreadingAnalysis::start_capability(eventlog
         drain(*slot);
     }
     return *slot;
-}
-
-ThreadingAnalysis::ThreadTrack* ThreadingAnalysis::thread(eventlog::ThreadId id) {
-    if (ThreadTrack* t = live_thread(id)) return t;
-    if (finished_.contains(id)) {
-        diagnostics_.add(Diagnostic::event_after_thread_finished);
-        return nullptr;
-    }
-    // Noted as recent at once: a new thread's next events follow closely.
-    return recent_.note(id, &threads_
-                                 .emplace(id, ThreadTrack{id, ThreadStateAnalysis(diagnostics_),
-                                                          VirtualSamplingTimer<ThreadActivity>(
-                                                              options_.sampling_interval_ns, &thread_nodes_)})
-                                 .first->second);
 }
 
 void ThreadingAnalysis::record(CapabilityTrack& track, std::uint64_t time, const std::optional<CapabilitySpan>& span) {
@@ -140,29 +124,11 @@ void ThreadingAnalysis::settle_census_candidate(GcPhase phase) {
     record(track, pending.time, std::nullopt);
 }
 
-void ThreadingAnalysis::record(ThreadTrack& track, std::uint64_t time, const std::optional<ThreadStateSpan>& span) {
-    if (span) sink_.thread_span(track.id, *span);
-    if (track.state.finished()) {
-        track.timer.finish(time);
-        drain(track);
-        finished_.insert(track.id);
-        recent_.forget(track.id);
-        threads_.erase(track.id);  // `track` is gone from here on
-        return;
-    }
-    if (const ThreadActivity* activity = track.state.activity()) track.timer.enter(time, *activity);
-    drain(track);
-}
-
 void ThreadingAnalysis::drain(CapabilityTrack& track) {
     track.timer.drain([&](const Sample<CapabilityActivity>& s) { sink_.capability_sample(track.cap, s); });
 }
 
-void ThreadingAnalysis::drain(ThreadTrack& track) {
-    track.timer.drain([&](const Sample<ThreadActivity>& s) { sink_.thread_sample(track.id, s); });
-}
-
-ThreadingResult ThreadingAnalysis::finish() {
+ThreadingResult ThreadingAnalysis::finish(const std::function<void(eventlog::ThreadId)>& before_thread) {
     settle_census_candidate(GcPhase::done);
     ThreadingResult lives;
     lives.end_time = now_;
@@ -174,18 +140,7 @@ ThreadingResult ThreadingAnalysis::finish() {
         lives.capabilities.push_back(CapabilityTimeline{track->cap, track->usage.start_time(), now_, {}, {}});
     }
     capabilities_.clear();
-    std::vector<ThreadTrack*> threads;  // in id order: what a sink sees must not depend on hashing
-    threads.reserve(threads_.size());
-    for (auto& [id, track] : threads_) threads.push_back(&track);
-    std::sort(threads.begin(), threads.end(), [](const ThreadTrack* a, const ThreadTrack* b) { return a->id < b->id; });
-    for (ThreadTrack* track : threads) {
-        if (auto span = track->state.finish(now_)) sink_.thread_span(track->id, *span);
-        track->timer.finish(now_);
-        drain(*track);
-    }
-    threads_.clear();
-    recent_.clear();
-    finished_ = util::IdSet();
+    lives_.finish(now_, before_thread);
     if (!own_sink_) return lives;
     ThreadingResult result = collector_.take(now_);
     // Capabilities whose life started: the collector knows their start too.

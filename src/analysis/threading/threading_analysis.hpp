@@ -7,12 +7,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <memory_resource>
 #include <unordered_map>
 #include <vector>
 
 #include "analysis/threading/capability_usage_analysis.hpp"
+#include "analysis/threading/thread_lives.hpp"
 #include "analysis/threading/thread_state_analysis.hpp"
 #include "analysis/threading/threading_result.hpp"
 #include "analysis/threading/threading_sink.hpp"
@@ -21,14 +23,16 @@
 #include "pass/interests.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "util/diagnostics.hpp"
-#include "util/id_map.hpp"
-#include "util/recent_ids.hpp"
-#include "util/recycling_memory.hpp"
+#include "util/fixed_id_set.hpp"
 
 namespace el2fx::analysis {
 
 struct ThreadingOptions {
     std::uint64_t sampling_interval_ns = kDefaultSamplingIntervalNs;
+    // The threads whose lives it follows; null: every thread. The others' lives are kept
+    // elsewhere (a FoldedThreadLives on the reader's thread); their events still move the
+    // capabilities.
+    const util::FixedIdSet* followed_threads = nullptr;
 };
 
 class ThreadingAnalysis {
@@ -48,18 +52,14 @@ public:
     // Closes every open span at the end of the log (threads in id order). Without a sink it
     // hands over everything; with one, the result has the end time and the capabilities'
     // lives (start, end) but no spans or samples: the sink had them.
-    ThreadingResult finish();
+    // `before_thread`: ThreadLives::finish()'s, for the threads it follows.
+    ThreadingResult finish(const std::function<void(eventlog::ThreadId)>& before_thread = {});
 
 private:
     struct CapabilityTrack {
         eventlog::CapNo cap;
         CapabilityUsageAnalysis usage;
         VirtualSamplingTimer<CapabilityActivity> timer;
-    };
-    struct ThreadTrack {
-        eventlog::ThreadId id;
-        ThreadStateAnalysis state;
-        VirtualSamplingTimer<ThreadActivity> timer;
     };
 
     // Inline: every event of a capability asks; only its first starts the track.
@@ -68,14 +68,8 @@ private:
         return start_capability(cap, time);
     }
     CapabilityTrack& start_capability(eventlog::CapNo cap, std::uint64_t time);
-    // nullptr for a finished thread (the event is counted as coming after its end).
-    ThreadTrack* thread(eventlog::ThreadId id);
-    // The live thread's track, else nullptr; through recent_ first.
-    ThreadTrack* live_thread(eventlog::ThreadId id) {
-        if (ThreadTrack** t = recent_.find(id)) return *t;
-        auto it = threads_.find(id);
-        if (it == threads_.end()) return nullptr;
-        return recent_.note(id, &it->second);
+    bool follows(eventlog::ThreadId id) const {
+        return !options_.followed_threads || options_.followed_threads->contains(id);
     }
     void handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap, std::uint64_t time);
     void record(CapabilityTrack& track, std::uint64_t time, const std::optional<CapabilitySpan>& span);
@@ -83,9 +77,7 @@ private:
     void gc_phase_event(CapabilityTrack& track, std::uint64_t time, GcPhase phase);
     // The pending GC_DONE (see census_candidate_) takes effect as `phase`.
     void settle_census_candidate(GcPhase phase);
-    void record(ThreadTrack& track, std::uint64_t time, const std::optional<ThreadStateSpan>& span);
     void drain(CapabilityTrack& track);
-    void drain(ThreadTrack& track);
 
     Diagnostics& diagnostics_;
     ThreadingOptions options_;
@@ -104,16 +96,7 @@ private:
         std::uint64_t time;
     };
     std::optional<PendingDone> census_candidate_;
-    // Live threads. Their nodes and their timers' buffers come from recycled memory: a log may start
-    // and finish millions of threads, each a node made and freed.
-    util::RecyclingMemory thread_nodes_;
-    std::pmr::unordered_map<eventlog::ThreadId, ThreadTrack> threads_{&thread_nodes_};
-    // The tracks of recently seen live threads: a scheduler event (tens of millions) finds
-    // its thread without hashing. The map's elements never move; an erased one leaves here first.
-    util::RecentIds<ThreadTrack*> recent_;
-    // Finished threads are forgotten but for their id: later events of theirs only count as
-    // a diagnostic, and a program with a million short-lived threads keeps a million ids only.
-    util::IdSet finished_;
+    ThreadLives lives_;  // of the threads it follows
 };
 
 // Reads the whole log through the driver.

@@ -1,0 +1,74 @@
+// The Haskell threads' half of the threading analysis: one ThreadStateAnalysis and one
+// VirtualSamplingTimer per live thread, driven by the scheduler's thread events, their spans
+// and samples handed to a sink as they become final. The threading analysis keeps one for the
+// threads it follows; a pass may keep another on the reader's thread for the threads no track
+// shows one by one (folded_thread_lives.hpp): each thread's life depends on its own events only.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory_resource>
+#include <unordered_map>
+
+#include "analysis/threading/thread_state_analysis.hpp"
+#include "analysis/threading/threading_sink.hpp"
+#include "analysis/threading/virtual_sampling_timer.hpp"
+#include "eventlog/event_types.hpp"
+#include "util/diagnostics.hpp"
+#include "util/id_map.hpp"
+#include "util/recent_ids.hpp"
+#include "util/recycling_memory.hpp"
+
+namespace el2fx::analysis {
+
+class ThreadLives {
+public:
+    // `diagnostics` and `sink` must outlive it.
+    ThreadLives(Diagnostics& diagnostics, std::uint64_t sampling_interval_ns, ThreadingSink& sink);
+
+    // The thread events of a capability's block, at `time` (the latest event's: the clock
+    // never goes back). A finished thread's later events count event_after_thread_finished.
+    void run_thread(eventlog::ThreadId id, eventlog::CapNo cap, std::uint64_t time);
+    // `at_start`: a window's stated state (the thread was stopped when the window began).
+    void stop_thread(eventlog::ThreadId id, std::uint64_t time, std::uint16_t status, std::uint32_t blocker,
+                     bool at_start);
+    void wakeup_thread(eventlog::ThreadId id);
+    // Closes every live thread's open span at `now`, in id order (what a sink sees must not
+    // depend on hashing), and forgets every thread. `before_thread`, if any, is called with
+    // each thread's id before it closes.
+    void finish(std::uint64_t now, const std::function<void(eventlog::ThreadId)>& before_thread = {});
+
+private:
+    struct ThreadTrack {
+        eventlog::ThreadId id;
+        ThreadStateAnalysis state;
+        VirtualSamplingTimer<ThreadActivity> timer;
+    };
+    // nullptr for a finished thread (the event is counted as coming after its end).
+    ThreadTrack* thread(eventlog::ThreadId id);
+    // The live thread's track, else nullptr; through recent_ first.
+    ThreadTrack* live_thread(eventlog::ThreadId id) {
+        if (ThreadTrack** t = recent_.find(id)) return *t;
+        auto it = threads_.find(id);
+        if (it == threads_.end()) return nullptr;
+        return recent_.note(id, &it->second);
+    }
+    void record(ThreadTrack& track, std::uint64_t time, const std::optional<ThreadStateSpan>& span);
+    void drain(ThreadTrack& track);
+
+    Diagnostics& diagnostics_;
+    std::uint64_t sampling_interval_ns_;
+    ThreadingSink& sink_;
+    // Live threads. Their nodes and their timers' buffers come from recycled memory: a log may start
+    // and finish millions of threads, each a node made and freed.
+    util::RecyclingMemory thread_nodes_;
+    std::pmr::unordered_map<eventlog::ThreadId, ThreadTrack> threads_{&thread_nodes_};
+    // The tracks of recently seen live threads: a scheduler event (tens of millions) finds
+    // its thread without hashing. The map's elements never move; an erased one leaves here first.
+    util::RecentIds<ThreadTrack*> recent_;
+    // Finished threads are forgotten but for their id: later events of theirs only count as
+    // a diagnostic, and a program with a million short-lived threads keeps a million ids only.
+    util::IdSet finished_;
+};
+
+}  // namespace el2fx::analysis
