@@ -42,8 +42,9 @@ inline void copy_record(std::uint8_t* to, const std::uint8_t* from, std::size_t 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events)
     : EventPrefetcher(reader, diagnostics, batch_events, std::nullopt) {}
 
-EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::optional<OrderKey> from)
-    : EventPrefetcher(reader, diagnostics, kBatchEvents, from) {}
+EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::optional<OrderKey> from,
+                                 WorkerPart* part, std::size_t batch_events)
+    : EventPrefetcher(reader, diagnostics, batch_events, from, nullptr, {}, nullptr, part) {}
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, CountOnly count_only,
                                  std::size_t batch_events)
@@ -55,12 +56,14 @@ EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnos
 
 EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
                                  std::optional<OrderKey> from, const TagSet* count_only,
-                                 std::span<RepeatFilter* const> repeats, EventPrefetcher* other)
+                                 std::span<RepeatFilter* const> repeats, EventPrefetcher* other, WorkerPart* part)
     : reader_(reader),
       header_(reader.header()),
       diagnostics_(diagnostics),
       batch_events_(std::max<std::size_t>(1, batch_events)),
+      part_(part),
       other_(other) {
+    if (part_) part_tags_ = part_->tags();
     reader_.restart(reader_diagnostics_, from);
     if (count_only) reader_.count_only(*count_only, repeats);  // before the worker starts
     for (std::size_t i = 0; i < kBatches; ++i) {
@@ -69,6 +72,7 @@ EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnos
         // Not value-initialised: only the pages records are copied to become resident (a
         // batch of usual records fills a third of it).
         batch->bytes.reset(new std::uint8_t[kBatchBytes]);
+        if (part_) batch->output = part_->make_output();
         free_.push_back(std::move(batch));
     }
     worker_ = std::thread([this] { run(); });
@@ -131,7 +135,22 @@ void EventPrefetcher::run() {
     r.cap = record.cap.value_or(kGlobalCap);
     r.tag = load_be16(record.bytes);
     used += record.size;
+    if (part_) {
+        latest_ = std::max(latest_, record.time);
+        if (part_tags_[r.tag] && !give_part(batch, record, r.tag)) return false;
+    }
     return batch.size < batch_events_ && kBatchBytes - used >= kMaxRecordBytes;
+}
+
+bool EventPrefetcher::give_part(Batch& batch, const RawRecord& record, std::uint16_t tag) {
+    part_event_.time = record.time;
+    part_event_.offset = record.offset;
+    part_event_.size = record.size;
+    part_event_.tag = tag;
+    part_event_.cap = record.cap;
+    const std::size_t at = payload_offset(header_, tag);
+    decode_payload_into(tag, record.bytes + at, record.size - at, part_event_.payload);
+    return part_->handle(part_event_, latest_, batch.size - 1, *batch.output);
 }
 
 // Frames records in time order and copies their bytes into the batch.
@@ -140,6 +159,7 @@ void EventPrefetcher::fill(Batch& batch) {
     batch.diagnostics.clear();
     batch.last = false;
     batch.failure = nullptr;
+    if (batch.output) batch.output->clear();
     if (other_) return fill_merging(batch);
     std::size_t used = 0;
     try {
@@ -150,6 +170,7 @@ void EventPrefetcher::fill(Batch& batch) {
             const RawRecord* record = reader_.next_record();
             if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
             if (!record) {
+                if (part_) part_->finish(latest_, batch.size, *batch.output);
                 batch.last = true;
                 batch.counted = reader_.counted();
                 return;
@@ -268,6 +289,8 @@ void EventPrefetcher::take_next_batch() {
         consumer_waited_ = false;
     }
     reading_ = std::move(ready_.front());
+    new_output_ = true;
+    next_output_at_ = 0;
     ready_.pop_front();
     if (reading_->last) counted_ = reading_->counted;
     position_ = 0;

@@ -24,6 +24,7 @@
 #include "eventlog/event.hpp"
 #include "eventlog/skip_before.hpp"
 #include "eventlog/time_ordered_reader.hpp"
+#include "eventlog/worker_part.hpp"
 #include "util/diagnostics.hpp"
 
 namespace el2fx::eventlog {
@@ -44,8 +45,10 @@ public:
     // Restarts `reader` and reads it on a worker thread; its diagnostics go to `diagnostics`
     // (on this thread, as the events that caused them come out).
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events = kBatchEvents);
-    // The same, from `from` on (TimeOrderedReader::restart).
-    EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::optional<OrderKey> from);
+    // The same, from `from` on (TimeOrderedReader::restart); with `part`, which then runs on
+    // the worker (worker_part.hpp) and must outlive the prefetcher.
+    EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::optional<OrderKey> from,
+                    WorkerPart* part = nullptr, std::size_t batch_events = kBatchEvents);
     // The same, from the start, but the reader counts the records of `count_only`'s tags
     // instead of giving them (TimeOrderedReader::count_only(): a log in order only);
     // counted() tells what it counted.
@@ -96,6 +99,18 @@ public:
         }
     }
 
+    // With a WorkerPart: hands it, on this thread, what it left for the events taken so far
+    // (after each event; WorkerPart::deliver()). At the end (next() gave nullptr), the
+    // same to the end: what its finish() left too.
+    void deliver_worker_outputs() {
+        if (position_ > next_output_at_ && part_ && reading_)
+            next_output_at_ = part_->deliver(*reading_->output, position_, std::exchange(new_output_, false));
+    }
+    void deliver_worker_outputs_to_end() {
+        if (part_ && reading_)
+            part_->deliver(*reading_->output, static_cast<std::size_t>(-1), std::exchange(new_output_, false));
+    }
+
     // With CountOnly: what the reader counted instead of giving, once next() gave nullptr
     // (nothing before).
     const CountedRecords& counted() const { return counted_; }
@@ -132,12 +147,14 @@ private:
         std::vector<DiagnosticCount> diagnostics;
         bool last = false;  // the reader's end (or its error) follows the events
         std::exception_ptr failure;
-        CountedRecords counted;  // the last batch's: the reader's, in the end
+        CountedRecords counted;                // the last batch's: the reader's, in the end
+        std::unique_ptr<WorkerOutput> output;  // the WorkerPart's, if any
     };
 
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
                     std::optional<OrderKey> from, const TagSet* count_only = nullptr,
-                    std::span<RepeatFilter* const> repeats = {}, EventPrefetcher* other = nullptr);
+                    std::span<RepeatFilter* const> repeats = {}, EventPrefetcher* other = nullptr,
+                    WorkerPart* part = nullptr);
     void run();  // the worker
     void fill(Batch& batch);
     void fill_merging(Batch& batch);  // with other_
@@ -163,6 +180,8 @@ private:
         __builtin_prefetch(reading_->records.data() + position_ + kRecordsAhead);
         __builtin_prefetch(reading_->bytes.get() + at_ + kBytesAhead);
     }
+    // The record just added to `batch` to the WorkerPart, decoded; whether its output has room.
+    bool give_part(Batch& batch, const RawRecord& record, std::uint16_t tag);
     void note_diagnostics(Batch& batch);
     void take_next_batch();
     void count_diagnostics_before(std::size_t index);
@@ -172,14 +191,17 @@ private:
     const Header header_;       // a copy: the reader's own shares cache lines with its busy state
     Diagnostics& diagnostics_;  // the consumer's
     const std::size_t batch_events_;
+    WorkerPart* const part_;
 
     // The consumer's.
     alignas(kSeparateCacheLines) std::unique_ptr<Batch> reading_;
     std::size_t position_ = 0;  // next event of reading_
     std::size_t at_ = 0;        // its bytes in reading_
     std::size_t next_diagnostic_ = 0;
-    TagSet undecoded_;  // leave_undecoded()'s
-    Event event_;       // the last one decoded; its text fields point into reading_'s bytes
+    TagSet undecoded_;                // leave_undecoded()'s
+    Event event_;                     // the last one decoded; its text fields point into reading_'s bytes
+    bool new_output_ = true;          // reading_'s part output not delivered from yet
+    std::size_t next_output_at_ = 0;  // of reading_: the first event whose outputs wait
 
     // The worker's: what the reader counts, and what of it went into batches already.
     alignas(kSeparateCacheLines) Diagnostics reader_diagnostics_;
@@ -188,6 +210,9 @@ private:
     double* worker_cpu_to_ = nullptr;   // the consumer's: where the destructor reports it
     EventPrefetcher* other_ = nullptr;  // the records merged with the reader's (fill_merging())
     RawRecord pending_;                 // the reader's next, taken while other_'s came first
+    TagSet part_tags_;                  // part_'s
+    Event part_event_;                  // the last one given to part_
+    std::uint64_t latest_ = 0;          // the latest time of the records added (with part_)
     bool has_pending_ = false, reader_done_ = false;
 
     // Shared, under the mutex. Four batches: the one the consumer reads, the one the worker

@@ -250,6 +250,99 @@ BOOST_AUTO_TEST_CASE(tags_left_undecoded_keep_all_but_their_payload) {
     }
 }
 
+namespace {
+
+// A part on the worker that leaves, for each event of its tags, its thread and the latest
+// time so far, and one more at the end; what the consumer gets back, in order.
+class EchoPart final : public WorkerPart {
+public:
+    struct Left {
+        std::uint64_t sequence;  // the event's place in the whole pass (~0: finish()'s)
+        ThreadId thread;
+        std::uint64_t now;
+        bool operator==(const Left&) const = default;
+    };
+    const TagSet& tags() const override { return tags_; }
+    std::unique_ptr<WorkerOutput> make_output() const override { return std::make_unique<Output>(); }
+    bool handle(const Event& event, std::uint64_t now, std::size_t index, WorkerOutput& out) override {
+        const auto* run = event.as<RunThread>();
+        BOOST_REQUIRE(run);  // decoded on the worker
+        auto& left = static_cast<Output&>(out).left;
+        left.push_back({index, {worker_seen_, run->thread, now}});
+        ++worker_seen_;
+        return left.size() < room;
+    }
+    std::size_t room = static_cast<std::size_t>(-1);  // outputs a batch takes
+    void finish(std::uint64_t now, std::size_t index, WorkerOutput& out) override {
+        static_cast<Output&>(out).left.push_back({index, {~std::uint64_t{0}, 0, now}});
+    }
+    std::size_t deliver(const WorkerOutput& out, std::size_t end, bool from_start) override {
+        const auto& left = static_cast<const Output&>(out).left;
+        if (from_start) {
+            at_ = 0;
+            ++outputs;
+        }
+        most_left = std::max(most_left, left.size());
+        for (; at_ < left.size() && left[at_].first < end; ++at_) delivered.push_back(left[at_].second);
+        return at_ < left.size() ? left[at_].first : static_cast<std::size_t>(-1);
+    }
+    std::vector<Left> delivered;
+    std::size_t outputs = 0, most_left = 0;  // batches delivered from, most outputs one held
+
+private:
+    struct Output final : WorkerOutput {
+        std::vector<std::pair<std::size_t, Left>> left;
+        void clear() override { left.clear(); }
+    };
+    TagSet tags_ = [] {
+        TagSet t;
+        t.set(RunThread::tag);
+        return t;
+    }();
+    std::uint64_t worker_seen_ = 0;  // the worker's
+    std::size_t at_ = 0;             // the consumer's
+};
+
+}  // namespace
+
+// What a part on the worker leaves for an event reaches the consumer once it took that event
+// and not before, in the order of the events, across batches of every size; the end's after the last.
+BOOST_AUTO_TEST_CASE(a_worker_parts_outputs_come_back_with_their_events) {
+    el2fx::testing::IndexedLog log(disordered_log(4));
+    TimeOrderedReader& reader = log.reader;
+    for (std::size_t batch : {std::size_t{1}, std::size_t{7}, EventPrefetcher::kBatchEvents, std::size_t{0}}) {
+        BOOST_TEST_CONTEXT("batch of " << batch) {
+            EchoPart part;
+            if (batch == 0) {  // a part whose output is full after 3 events ends the batch there
+                part.room = 3;
+                batch = EventPrefetcher::kBatchEvents;
+            }
+            Diagnostics d;
+            EventPrefetcher prefetcher(reader, d, std::nullopt, &part, batch);
+            std::uint64_t runs = 0, latest = 0;
+            while (const Event* e = prefetcher.next()) {
+                latest = std::max(latest, e->time);
+                prefetcher.deliver_worker_outputs();
+                if (const auto* run = e->as<RunThread>()) {
+                    BOOST_REQUIRE(part.delivered.size() == runs + 1);
+                    BOOST_TEST((part.delivered.back() == EchoPart::Left{runs, run->thread, latest}));
+                    ++runs;
+                } else {
+                    BOOST_TEST(part.delivered.size() == runs);
+                }
+            }
+            BOOST_TEST(runs > 500u);
+            prefetcher.deliver_worker_outputs_to_end();
+            BOOST_REQUIRE(part.delivered.size() == runs + 1);
+            BOOST_TEST((part.delivered.back() == EchoPart::Left{~std::uint64_t{0}, 0, latest}));
+            if (part.room == 3) {
+                BOOST_TEST(part.most_left <= 4u);  // three events' and the end's
+                BOOST_TEST(part.outputs >= runs / 3);
+            }
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(stopping_early_stops_the_worker) {
     el2fx::testing::IndexedLog log(disordered_log(9));
     TimeOrderedReader& reader = log.reader;
