@@ -6,6 +6,7 @@
 #include <malloc.h>
 #endif
 
+#include "analysis/threading/folded_thread_lives.hpp"
 #include "analysis/threading/threading_analysis.hpp"
 #include "convert/contributors.hpp"
 #include "convert/run_comparison.hpp"
@@ -265,6 +266,17 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     const bool planned = options.pass_mode != pass::PassMode::naive && !options.window.spec.active();
     analysis::ThreadingOptions threading_options;
     threading_options.sampling_interval_ns = options.sampling_interval_ns;
+    // The folded threads' lives on the reader's thread (folded_thread_lives.hpp), where the
+    // events reach both threads as they are and the sink needs their samples only.
+    std::optional<util::FixedIdSet> followed;
+    std::optional<analysis::FoldedThreadLives> folded;
+    if (planned && !keep_threading && !rewriting.shift_to_zero && !options.folded_thread_names &&
+        parts.threading->folds_threads()) {
+        const std::vector<eventlog::ThreadId> own = parts.threading->own_thread_ids();
+        threading_options.followed_threads = &followed.emplace(own);
+        folded.emplace(*followed, options.sampling_interval_ns, *parts.threading, report.diagnostics);
+        report.timings.folded_lives_beside_reader = true;
+    }
     analysis::ThreadingAnalysis threading(report.diagnostics, threading_options, &threading_sink);
 
     run::ForgottenLabels forgotten_labels(census.threads, run::forgotten_grace_ns(options.sampling_interval_ns));
@@ -273,7 +285,8 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     context.running_threads = &running_threads;
     redaction::EventRewriter rewriter(rewriting);
     eventlog::EventPrefetcher events(reader, report.diagnostics,
-                                     window_start ? std::optional(window_start->first) : std::nullopt);
+                                     window_start ? std::optional(window_start->first) : std::nullopt,
+                                     folded ? &*folded : nullptr);
     events.report_worker_cpu(&report.timings.events_cpu.reader);  // when it is destroyed, below
     // Every contributor gets the events its interests hold; what no part on this thread reads
     // comes undecoded.
@@ -292,12 +305,20 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
         forgotten_labels.handle(*event);
         running_threads.handle(*event);
         threading.handle(*event);
+        if (folded) events.deliver_worker_outputs();
         clock.add(event->time);
         dispatch.handle(*event);
         watcher.after(*event, diagnostic_moments);
     }
     context.event_clock = &clock;
-    analysis::ThreadingResult lives = threading.finish();
+    analysis::ThreadingResult lives;
+    if (folded) {
+        events.deliver_worker_outputs_to_end();
+        lives = threading.finish([&](eventlog::ThreadId id) { folded->deliver_finished_before(id); });
+        folded->deliver_finished_before(std::nullopt);
+    } else {
+        lives = threading.finish();
+    }
     if (keep_threading) kept_result = collector.take(lives.end_time);
     context.time_shift = rewriter.shift();
     std::uint64_t end = std::max(lives.end_time, report.run.last_time);

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/threading/folded_thread_lives.hpp"
 #include "fxprof/flat_index.hpp"
 #include "fxprof/handles.hpp"
 #include "fxprof/hash_mix.hpp"
@@ -30,10 +31,16 @@ struct FoldedSample {
 
 class FoldedChunk {
 public:
-    static constexpr std::size_t kSamples = std::size_t{1} << 16;  // taken per chunk
+    static constexpr std::size_t kSamples = analysis::FoldedSampleSink::kChunkSamples;  // taken per chunk
 
     // Whether the chunk is full after this sample.
     bool add(const FoldedSample& s) {
+        add_summed(s);
+        return ++taken_ == kSamples;
+    }
+    // A sum of samples taken elsewhere (analysis::FoldedSampleSink): merged as add() merges,
+    // but the chunk is full when the one who took them says so.
+    void add_summed(const FoldedSample& s) {
         const auto next = static_cast<std::uint32_t>(distinct_.size());
         auto [row, added] = index_.intern(fxprof::hash_combine(s.time, s.stack.index()), next, [&](std::uint32_t r) {
             return distinct_[r].time == s.time && distinct_[r].stack == s.stack;
@@ -42,9 +49,8 @@ public:
             distinct_.push_back(s);
         else
             distinct_[row].weight += s.weight;
-        return ++taken_ == kSamples;
     }
-    bool empty() const { return taken_ == 0; }
+    bool empty() const { return distinct_.empty(); }
 
     // The chunk's samples by time, then stack, each (time, stack) once; empties the chunk.
     template <class Each>

@@ -69,6 +69,15 @@ const MappingSummary& ThreadingMapper::summary() const {
     return parts_ ? parts_->layout.summary() : none;
 }
 
+std::vector<ThreadId> ThreadingMapper::own_thread_ids() const {
+    std::vector<ThreadId> ids;
+    if (parts_)
+        for (const ThreadTrackLayout::OwnTrack& own : parts_->layout.own_tracks()) ids.push_back(own.id);
+    return ids;
+}
+
+bool ThreadingMapper::folds_threads() const { return parts_ && parts_->layout.folded_track().has_value(); }
+
 void ThreadingMapper::begin(ProfileContext& context) {
     parts_ = std::make_unique<Parts>(context);
     parts_->markers.declare();  // their strings first, then the layout's thread names
@@ -127,9 +136,16 @@ void ThreadingMapper::thread_sample(ThreadId id, const analysis::Sample<ThreadAc
     // The shared track carries no CPU deltas, only weights (threads' deltas do not add up as
     // one thread's): its samples sit on the timer's grid (an off-CPU group's ends move by less
     // than half an interval), which keeps the many threads' times cheap to store and merge.
-    const std::uint64_t interval = m.ctx.options.sampling_interval_ns;
-    const std::uint64_t on_grid = (s.time + interval / 2) / interval * interval;
+    const std::uint64_t on_grid = analysis::on_sampling_grid(s.time, m.ctx.options.sampling_interval_ns);
     if (m.folded.add({on_grid, s.weight, m.stacks->folded_stack(id, s.key)})) m.flush_folded();
 }
+
+void ThreadingMapper::folded_activity(const ThreadActivity& key) { parts_->stacks->folded_stack(0, key); }
+
+void ThreadingMapper::folded_sum(std::uint64_t time, const ThreadActivity& key, std::uint64_t weight) {
+    parts_->folded.add_summed({time, weight, parts_->stacks->folded_stack(0, key)});
+}
+
+void ThreadingMapper::folded_chunk_full() { parts_->flush_folded(); }
 
 }  // namespace el2fx::convert

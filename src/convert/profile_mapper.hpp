@@ -6,8 +6,10 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "analysis/run/thread_catalog.hpp"
+#include "analysis/threading/folded_thread_lives.hpp"
 #include "analysis/threading/threading_sink.hpp"
 #include "convert/profile_contributor.hpp"
 #include "convert/thread_track_layout.hpp"
@@ -18,7 +20,9 @@ namespace el2fx::convert {
 // the census (context.census, first pass); the analysis then hands over spans and samples as
 // they become final, and handle() follows the threads' moments (second pass); contribute()
 // adds what is pending. It runs first: the other contributors draw on its tracks.
-class ThreadingMapper final : public ProfileContributor, public analysis::ThreadingSink {
+class ThreadingMapper final : public ProfileContributor,
+                              public analysis::ThreadingSink,
+                              public analysis::FoldedSampleSink {
 public:
     ThreadingMapper();
     ~ThreadingMapper() override;
@@ -31,12 +35,21 @@ public:
     std::span<const std::uint16_t> shown_tags() const override;
     // How many threads got a track of their own (after begin()).
     const MappingSummary& summary() const;
+    // After begin(): the threads with a track of their own, and whether others share one.
+    std::vector<eventlog::ThreadId> own_thread_ids() const;
+    bool folds_threads() const;
 
     void capability_started(eventlog::CapNo cap, std::uint64_t time) override;
     void capability_span(eventlog::CapNo cap, const analysis::CapabilitySpan& span) override;
     void capability_sample(eventlog::CapNo cap, const analysis::Sample<analysis::CapabilityActivity>& sample) override;
     void thread_span(eventlog::ThreadId thread, const analysis::ThreadStateSpan& span) override;
     void thread_sample(eventlog::ThreadId thread, const analysis::Sample<analysis::ThreadActivity>& sample) override;
+
+    // The folded threads' samples summed elsewhere (folded_thread_lives.hpp): only where the
+    // folded threads go without their names (their stacks do not depend on the thread).
+    void folded_activity(const analysis::ThreadActivity& key) override;
+    void folded_sum(std::uint64_t time, const analysis::ThreadActivity& key, std::uint64_t weight) override;
+    void folded_chunk_full() override;
 
 private:
     struct Parts;

@@ -95,9 +95,68 @@ std::string every_event_type_log() {
     return b.finish();
 }
 
+// Two capabilities' blocks of thousands of short-lived threads (created, run, blocked,
+// woken, finished; a few still live at the end, a few events after a finish), too many for
+// their names in a small profile: the folded threads' lives are then kept beside the reader.
+std::string many_threads_log() {
+    testing::EventlogBuilder b;
+    b.declare_block_marker()
+        .declare<ev::CreateThread>()
+        .declare<ev::RunThread>()
+        .declare<ev::StopThread>()
+        .declare<ev::WakeupThread>()
+        .declare<ev::ThreadLabel>()
+        .declare<ev::CapCreate>();
+    constexpr std::uint64_t kEnd = 40'000'000;
+    for (ev::CapNo cap = 0; cap < 2; ++cap) {
+        b.begin_block(100 + cap, cap, kEnd);
+        std::uint64_t t = 100 + cap;
+        b.event(t, ev::CapCreate{cap});
+        for (ev::ThreadId id = 1 + cap; id < 6000; id += 2) {
+            b.event(t += 50, ev::CreateThread{id});
+            if (id % 97 == 0) b.event(t += 10, ev::ThreadLabel{id, ev::Text{"handler"}});
+            b.event(t += 100, ev::RunThread{id});
+            b.event(t += 1000 + id % 7 * 500, ev::StopThread{id, 7, 0});  // blocked on an MVar
+            b.event(t += 200, ev::WakeupThread{id, cap});
+            b.event(t += 3000, ev::RunThread{id});
+            if (id > 5990) continue;  // live at the end
+            b.event(t += 400 + id % 13 * 100, ev::StopThread{id, id % 5 == 0 ? std::uint16_t{3} : std::uint16_t{5}, 0});
+            if (id % 5 == 0) {  // yielded, then finished
+                b.event(t += 100, ev::RunThread{id});
+                b.event(t += 100, ev::StopThread{id, 5, 0});
+            }
+            if (id % 1001 == 0) b.event(t += 10, ev::WakeupThread{id, cap});  // after its finish
+        }
+        b.end_block();
+    }
+    return b.finish();
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(naive_pass)
+
+// The folded threads' lives beside the reader (analysis/threading/folded_thread_lives.hpp):
+// only in a planned pass, and where the budget leaves the folded threads without their names.
+BOOST_AUTO_TEST_CASE(the_folded_threads_lives_beside_the_reader_give_the_same_profile) {
+    const testing::TempFile log(many_threads_log());
+    convert::ConvertOptions small;
+    small.max_threads = 8;
+    small.max_profile_bytes = 400'000;
+    convert::ConversionReport planned;
+    small.pass_mode = pass::PassMode::planned;
+    const std::string profile = fxprof::profile_to_json(convert::build_profile(log.path, small, planned));
+    BOOST_TEST(planned.timings.folded_lives_beside_reader);
+    BOOST_TEST(planned.diagnostics.count(Diagnostic::event_after_thread_finished) > 0u);
+    same_profile_in_every_mode(log.path, small);
+    convert::ConvertOptions named = small;  // a budget that keeps their names: not beside the reader
+    named.max_profile_bytes = 200'000'000;
+    convert::ConversionReport named_report;
+    named.pass_mode = pass::PassMode::planned;
+    (void)convert::build_profile(log.path, named, named_report);
+    BOOST_TEST(!named_report.timings.folded_lives_beside_reader);
+    same_profile_in_every_mode(log.path, named);
+}
 
 BOOST_AUTO_TEST_CASE(a_log_of_every_event_type_gives_the_same_profile) {
     const testing::TempFile log(every_event_type_log());
