@@ -25,7 +25,7 @@ void print_timings(std::FILE* err, const std::string& input, const convert::Phas
     if (t.blocks_declined) std::fprintf(err, "; a pass, as the blocks cannot tell it: %s", t.blocks_declined);
     std::fprintf(err, "), events %.2f s (CPU: reader %.2f s, analyses %.2f s", t.events, t.events_cpu.reader,
                  t.events_cpu.analyses);
-    if (t.folded_lives_beside_reader) std::fprintf(err, "; the folded threads' lives beside the reader");
+    if (t.lives_beside_reader) std::fprintf(err, "; the threads' lives beside the reader");
     std::fprintf(err, ")");
     if (write > 0) std::fprintf(err, ", write %.2f s", write);
     std::fprintf(err, "; total %.2f s\n", t.index + t.census + t.events + write);

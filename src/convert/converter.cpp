@@ -6,7 +6,7 @@
 #include <malloc.h>
 #endif
 
-#include "analysis/threading/folded_thread_lives.hpp"
+#include "analysis/threading/reader_thread_lives.hpp"
 #include "analysis/threading/threading_analysis.hpp"
 #include "convert/contributors.hpp"
 #include "convert/run_comparison.hpp"
@@ -266,16 +266,21 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     const bool planned = options.pass_mode != pass::PassMode::naive && !options.window.spec.active();
     analysis::ThreadingOptions threading_options;
     threading_options.sampling_interval_ns = options.sampling_interval_ns;
-    // The folded threads' lives on the reader's thread (folded_thread_lives.hpp), where the
-    // events reach both threads as they are and the sink needs their samples only.
-    std::optional<util::FixedIdSet> followed;
-    std::optional<analysis::FoldedThreadLives> folded;
-    if (planned && !keep_threading && !rewriting.shift_to_zero && !options.folded_thread_names &&
-        parts.threading->folds_threads()) {
-        const std::vector<eventlog::ThreadId> own = parts.threading->own_thread_ids();
-        threading_options.followed_threads = &followed.emplace(own);
-        folded.emplace(*followed, options.sampling_interval_ns, *parts.threading, report.diagnostics);
-        report.timings.folded_lives_beside_reader = true;
+    // The threads' lives on the reader's thread (reader_thread_lives.hpp): the folded ones
+    // where they go without their names, else those with a track of their own; the consumer's
+    // analysis follows the others. Not where the sink needs every span and sample (ticks).
+    std::optional<analysis::ReaderThreadLives> beside;
+    const bool folded = !options.folded_thread_names && parts.threading->folds_threads();
+    std::vector<eventlog::ThreadId> own = parts.threading->own_thread_ids();
+    if (planned && !keep_threading && !rewriting.shift_to_zero && (folded || !own.empty())) {
+        beside.emplace(analysis::ReaderThreadLives::Setup{std::move(own), folded, options.sampling_interval_ns,
+                                                          context.span_detail},
+                       *parts.threading, report.diagnostics);
+        using enum analysis::ThreadingOptions::LivesElsewhere;
+        threading_options.lives_elsewhere = folded ? others : own;
+        threading_options.own_threads = &beside->own();
+        if (!folded) parts.threading->flush_elsewhere([&beside](std::size_t track) { beside->deliver_flush_of(track); });
+        report.timings.lives_beside_reader = true;
     }
     analysis::ThreadingAnalysis threading(report.diagnostics, threading_options, &threading_sink);
 
@@ -286,7 +291,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     redaction::EventRewriter rewriter(rewriting);
     eventlog::EventPrefetcher events(reader, report.diagnostics,
                                      window_start ? std::optional(window_start->first) : std::nullopt,
-                                     folded ? &*folded : nullptr);
+                                     beside ? &*beside : nullptr);
     events.report_worker_cpu(&report.timings.events_cpu.reader);  // when it is destroyed, below
     // Every contributor gets the events its interests hold; what no part on this thread reads
     // comes undecoded.
@@ -305,17 +310,17 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
         forgotten_labels.handle(*event);
         running_threads.handle(*event);
         threading.handle(*event);
-        if (folded) events.deliver_worker_outputs();
+        if (beside) events.deliver_worker_outputs();
         clock.add(event->time);
         dispatch.handle(*event);
         watcher.after(*event, diagnostic_moments);
     }
     context.event_clock = &clock;
     analysis::ThreadingResult lives;
-    if (folded) {
+    if (beside) {
         events.deliver_worker_outputs_to_end();
-        lives = threading.finish([&](eventlog::ThreadId id) { folded->deliver_finished_before(id); });
-        folded->deliver_finished_before(std::nullopt);
+        lives = threading.finish([&](eventlog::ThreadId id) { beside->deliver_ends_before(id); });
+        beside->deliver_ends_before(std::nullopt);
     } else {
         lives = threading.finish();
     }

@@ -32,8 +32,8 @@ struct PhaseTimes {
     // (run/block_census.hpp); else, where the blocks were read, why they could not tell it.
     bool census_from_blocks = false;
     const char* blocks_declined = nullptr;
-    // The folded threads' lives kept beside the reader (analysis/threading/folded_thread_lives.hpp).
-    bool folded_lives_beside_reader = false;
+    // The threads' lives kept beside the reader (analysis/threading/reader_thread_lives.hpp).
+    bool lives_beside_reader = false;
 };
 
 struct ConversionReport {

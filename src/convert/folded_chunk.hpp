@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "analysis/threading/folded_thread_lives.hpp"
+#include "analysis/threading/reader_thread_lives.hpp"
 #include "fxprof/flat_index.hpp"
 #include "fxprof/handles.hpp"
 #include "fxprof/hash_mix.hpp"
@@ -31,14 +31,14 @@ struct FoldedSample {
 
 class FoldedChunk {
 public:
-    static constexpr std::size_t kSamples = analysis::FoldedSampleSink::kChunkSamples;  // taken per chunk
+    static constexpr std::size_t kSamples = analysis::ReaderLivesSink::kChunkSamples;  // taken per chunk
 
     // Whether the chunk is full after this sample.
     bool add(const FoldedSample& s) {
         add_summed(s);
         return ++taken_ == kSamples;
     }
-    // A sum of samples taken elsewhere (analysis::FoldedSampleSink): merged as add() merges,
+    // A sum of samples taken elsewhere (analysis::ReaderLivesSink): merged as add() merges,
     // but the chunk is full when the one who took them says so.
     void add_summed(const FoldedSample& s) {
         const auto next = static_cast<std::uint32_t>(distinct_.size());

@@ -97,7 +97,7 @@ void ThreadingMapper::handle(const eventlog::Event& event) {
 }
 
 void ThreadingMapper::contribute(ProfileContext& /*context*/, std::uint64_t /*end*/) {
-    parts_->markers.finish();
+    parts_->markers.finish(flush_elsewhere_);
     parts_->flush_folded();
     parts_->layout.choose_visible_tracks();
 }
@@ -138,6 +138,22 @@ void ThreadingMapper::thread_sample(ThreadId id, const analysis::Sample<ThreadAc
     // than half an interval), which keeps the many threads' times cheap to store and merge.
     const std::uint64_t on_grid = analysis::on_sampling_grid(s.time, m.ctx.options.sampling_interval_ns);
     if (m.folded.add({on_grid, s.weight, m.stacks->folded_stack(id, s.key)})) m.flush_folded();
+}
+
+void ThreadingMapper::own_sample(ThreadId thread, const analysis::Sample<ThreadActivity>& sample) {
+    thread_sample(thread, sample);
+}
+void ThreadingMapper::running_span(std::size_t track, std::uint64_t start, std::uint64_t end, CapNo cap) {
+    parts_->markers.running_span(track, start, end, cap);
+}
+void ThreadingMapper::running_merged(std::size_t track, const analysis::MergedSpans& group) {
+    parts_->markers.running_merged(track, group);
+}
+void ThreadingMapper::stopped_span(std::size_t track, std::uint64_t start, std::uint64_t end, const ThreadActivity& a) {
+    parts_->markers.stopped_span(track, start, end, a);
+}
+void ThreadingMapper::stopped_merged(std::size_t track, const analysis::MergedSpans& group, std::uint16_t status) {
+    parts_->markers.stopped_merged(track, group, status);
 }
 
 void ThreadingMapper::folded_activity(const ThreadActivity& key) { parts_->stacks->folded_stack(0, key); }

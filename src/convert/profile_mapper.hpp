@@ -5,11 +5,13 @@
 // markers (threading_markers.hpp).
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <memory>
 #include <vector>
 
 #include "analysis/run/thread_catalog.hpp"
-#include "analysis/threading/folded_thread_lives.hpp"
+#include "analysis/threading/reader_thread_lives.hpp"
 #include "analysis/threading/threading_sink.hpp"
 #include "convert/profile_contributor.hpp"
 #include "convert/thread_track_layout.hpp"
@@ -22,7 +24,7 @@ namespace el2fx::convert {
 // adds what is pending. It runs first: the other contributors draw on its tracks.
 class ThreadingMapper final : public ProfileContributor,
                               public analysis::ThreadingSink,
-                              public analysis::FoldedSampleSink {
+                              public analysis::ReaderLivesSink {
 public:
     ThreadingMapper();
     ~ThreadingMapper() override;
@@ -45,15 +47,26 @@ public:
     void thread_span(eventlog::ThreadId thread, const analysis::ThreadStateSpan& span) override;
     void thread_sample(eventlog::ThreadId thread, const analysis::Sample<analysis::ThreadActivity>& sample) override;
 
-    // The folded threads' samples summed elsewhere (folded_thread_lives.hpp): only where the
-    // folded threads go without their names (their stacks do not depend on the thread).
+    // What the threads' lives kept on the reader's thread give (reader_thread_lives.hpp). The
+    // folded threads' sums only where they go without their names (their stacks then do not
+    // depend on the thread).
+    void own_sample(eventlog::ThreadId thread, const analysis::Sample<analysis::ThreadActivity>& sample) override;
+    void running_span(std::size_t track, std::uint64_t start, std::uint64_t end, eventlog::CapNo cap) override;
+    void running_merged(std::size_t track, const analysis::MergedSpans& group) override;
+    void stopped_span(std::size_t track, std::uint64_t start, std::uint64_t end,
+                      const analysis::ThreadActivity& a) override;
+    void stopped_merged(std::size_t track, const analysis::MergedSpans& group, std::uint16_t status) override;
     void folded_activity(const analysis::ThreadActivity& key) override;
     void folded_sum(std::uint64_t time, const analysis::ThreadActivity& key, std::uint64_t weight) override;
     void folded_chunk_full() override;
+    // Where the own threads' span filters ran elsewhere: called with each own track's index
+    // where contribute() flushes its filters (their pending groups delivered then).
+    void flush_elsewhere(std::function<void(std::size_t)> flush) { flush_elsewhere_ = std::move(flush); }
 
 private:
     struct Parts;
     std::unique_ptr<Parts> parts_;  // made by begin()
+    std::function<void(std::size_t)> flush_elsewhere_;
     run::ThreadMoments moments_;
 };
 

@@ -34,16 +34,11 @@ void ThreadingMarkers::declare() {
 }
 
 void ThreadingMarkers::begin() {
-    for (const auto& [cap, t] : layout_.capability_tracks())
-        caps_.emplace(cap, CapabilityTrack{t});
+    for (const auto& [cap, t] : layout_.capability_tracks()) caps_.emplace(cap, CapabilityTrack{t});
     merger_.emplace(ctx_.span_detail);
-    const StoppedFilter stopped(ctx_.span_detail);
     const SpanDetailFilter<run::ThreadMoment> moments(ctx_.span_detail);
     for (const ThreadTrackLayout::OwnTrack& t : layout_.own_tracks())
-        own_.push_back(OwnThread{t.handle,
-                                 SpanDetailFilter<CapNo>(ctx_.span_detail),
-                                 {stopped, stopped, stopped, stopped},
-                                 {moments, moments}});
+        own_.push_back(OwnThread{t.handle, analysis::ThreadSpanFilters(ctx_.span_detail), {moments, moments}});
     recent_own_.clear();  // own_ has its tracks now: no answer from before stands
 }
 
@@ -79,8 +74,10 @@ struct ThreadingMarkers::StoppedSink {
                         m.stopped_category(a.reason.status),
                         ThreadStoppedMarker{.reason = reason, .status = a.reason.status, .blocker = a.reason.blocker});
     }
-    void merged(const MergedSpans& group, const StoppedTally& tally) {
-        const std::uint16_t status = tally.by_status.dominant();
+    void merged(const MergedSpans& group, const analysis::StoppedTally& tally) {
+        merged(group, tally.by_status.dominant());
+    }
+    void merged(const MergedSpans& group, std::uint16_t status) {
         add_merged_marker(m.p_, t, m.stopped_name(status), m.stopped_category(status), group);
     }
 };
@@ -92,8 +89,7 @@ void ThreadingMarkers::MomentSink::merged(const MergedSpans& group) {
 }
 
 template <class Text>
-StringHandle ThreadingMarkers::by_status(StatusStrings& kept, std::uint16_t status, bool kept_for_status,
-                                         Text&& text) {
+StringHandle ThreadingMarkers::by_status(StatusStrings& kept, std::uint16_t status, bool kept_for_status, Text&& text) {
     const std::size_t slot = std::min<std::size_t>(status, kept.size() - 1);
     if (slot == kept.size() - 1 || !kept_for_status) return p_.handle_for_string(text());
     if (!kept[slot]) kept[slot] = p_.handle_for_string(text());
@@ -110,13 +106,14 @@ CategoryHandle ThreadingMarkers::stopped_category(std::uint16_t status) const {
     return stopped_categories_[static_cast<std::size_t>(off_cpu_kind(status))];
 }
 
-void ThreadingMarkers::finish() {
+void ThreadingMarkers::finish(const std::function<void(std::size_t)>& flush_elsewhere) {
     merger_->finish([this](CapNo cap, const analysis::KeptCapabilitySpan& kept) { capability_marker(cap, kept); });
-    for (OwnThread& track : own_) {
+    for (std::size_t i = 0; i < own_.size(); ++i) {
+        OwnThread& track = own_[i];
+        if (flush_elsewhere) flush_elsewhere(i);
         RunningSink running{*this, track.handle};
-        track.running.finish(running);
         StoppedSink stopped{*this, track.handle};
-        for (StoppedFilter& filter : track.stopped) filter.finish(stopped);
+        track.spans.finish(running, stopped);
     }
     // Last, track by track (own_ is in track order), migrations before wake-ups.
     for (OwnThread& track : own_)
@@ -153,15 +150,23 @@ void ThreadingMarkers::capability_marker(CapNo cap, const analysis::KeptCapabili
 void ThreadingMarkers::thread_span(ThreadId id, const analysis::ThreadStateSpan& span) {
     OwnThread* own = own_thread(id);
     if (!own) return;  // folded threads: samples only
-    OwnThread& track = *own;
-    if (span.activity.state == ThreadState::running) {
-        RunningSink sink{*this, track.handle};
-        track.running.offer(span.start, span.end, span.activity.cap, sink);
-    } else {
-        StoppedFilter& filter = track.stopped[static_cast<std::size_t>(off_cpu_kind(span.activity.reason.status))];
-        StoppedSink sink{*this, track.handle};
-        filter.offer(span.start, span.end, span.activity, sink);
-    }
+    RunningSink running{*this, own->handle};
+    StoppedSink stopped{*this, own->handle};
+    own->spans.offer(span, off_cpu_kind(span.activity.reason.status), running, stopped);
+}
+
+void ThreadingMarkers::running_span(std::size_t track, std::uint64_t start, std::uint64_t end, CapNo cap) {
+    RunningSink{*this, own_[track].handle}.span(start, end, cap);
+}
+void ThreadingMarkers::running_merged(std::size_t track, const MergedSpans& group) {
+    RunningSink{*this, own_[track].handle}.merged(group);
+}
+void ThreadingMarkers::stopped_span(std::size_t track, std::uint64_t start, std::uint64_t end,
+                                    const analysis::ThreadActivity& a) {
+    StoppedSink{*this, own_[track].handle}.span(start, end, a);
+}
+void ThreadingMarkers::stopped_merged(std::size_t track, const MergedSpans& group, std::uint16_t status) {
+    StoppedSink{*this, own_[track].handle}.merged(group, status);
 }
 
 void ThreadingMarkers::rare_moment(const run::ThreadMoment& m) {

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "analysis/threading/capability_span_merger.hpp"
 #include "analysis/threading/off_cpu_state.hpp"
 #include "analysis/threading/stop_status_text.hpp"
+#include "analysis/threading/thread_span_filters.hpp"
 #include "analysis/threading/threading_sink.hpp"
 #include "convert/capability_table.hpp"
 #include "convert/merged_markers.hpp"
@@ -34,8 +37,9 @@ public:
     // After the layout: a span filter for each track.
     void begin();
     void capability_span(eventlog::CapNo cap, const analysis::CapabilitySpan& span) {
-        merger_->offer(cap, span,
-                       [this](eventlog::CapNo c, const analysis::KeptCapabilitySpan& kept) { capability_marker(c, kept); });
+        merger_->offer(cap, span, [this](eventlog::CapNo c, const analysis::KeptCapabilitySpan& kept) {
+            capability_marker(c, kept);
+        });
     }
     void thread_span(eventlog::ThreadId id, const analysis::ThreadStateSpan& span);
     // Created, migrated, woken, labelled, finished (run::ThreadCatalog), as they happen.
@@ -50,35 +54,31 @@ public:
         MomentSink sink{*this, own->handle, m.kind};
         filter.offer(m.time, m.time, m, sink);
     }
-    // Adds the markers the filters still hold.
-    void finish();
+    // What the span filters of own track `track` (the layout's own track index) kept where they
+    // ran elsewhere (analysis/threading/reader_thread_lives.hpp): the markers their sinks add.
+    void running_span(std::size_t track, std::uint64_t start, std::uint64_t end, eventlog::CapNo cap);
+    void running_merged(std::size_t track, const MergedSpans& group);
+    void stopped_span(std::size_t track, std::uint64_t start, std::uint64_t end, const analysis::ThreadActivity& a);
+    void stopped_merged(std::size_t track, const MergedSpans& group, std::uint16_t status);
+    // Adds the markers the filters still hold. `flush_elsewhere`, if any, is called with each
+    // own track's index where its span filters are flushed: for those that ran elsewhere.
+    void finish(const std::function<void(std::size_t)>& flush_elsewhere = {});
 
 private:
     void capability_marker(eventlog::CapNo cap, const analysis::KeptCapabilitySpan& kept);
     struct CapabilityTrack {
         fxprof::ThreadHandle handle;
     };
-    // A group of merged stopped spans is named by the stop status that took most of its time.
-    struct StoppedTally {
-        analysis::StopStatusTally by_status;
-        void add(const analysis::ThreadActivity& a, std::uint64_t duration) {
-            by_status.add(a.reason.status, duration);
-        }
-        void reset() { by_status.reset(); }
-    };
-    using StoppedFilter = SpanDetailFilter<analysis::ThreadActivity, StoppedTally>;
     // By the layout's own track index.
     struct OwnThread {
         fxprof::ThreadHandle handle;
-        SpanDetailFilter<eventlog::CapNo> running;
-        // One stream per kind of stop (waiting for GC, runnable, …): each is a row of its own.
-        std::array<StoppedFilter, analysis::kOffCpuKinds> stopped;
+        analysis::ThreadSpanFilters spans;
         // Its migrations and wake-ups (kMergedMoments), merged where they crowd.
         std::array<SpanDetailFilter<run::ThreadMoment>, 2> moments;
     };
     // The moment kinds that come often enough to be merged, by their place in OwnThread::moments.
     static constexpr std::array<run::ThreadMoment::Kind, 2> kMergedMoments = {run::ThreadMoment::Kind::migrated,
-                                                                               run::ThreadMoment::Kind::woken};
+                                                                              run::ThreadMoment::Kind::woken};
     // The sinks of the filters: a track and what to call back (two words to make); the
     // markers' names are looked up only when one is added.
     struct MutatorSink;
@@ -121,8 +121,8 @@ private:
     const ThreadTrackLayout& layout_;
     fxprof::CategoryHandle other_{0}, idle_{0}, running_{0};
     std::array<fxprof::CategoryHandle, analysis::kOffCpuKinds> stopped_categories_;  // by OffCpuKind
-    StatusStrings stopped_names_;  // marker names by stop status
-    StatusStrings reason_texts_;   // stopped markers' reasons, where the status alone words them
+    StatusStrings stopped_names_;                                                    // marker names by stop status
+    StatusStrings reason_texts_;  // stopped markers' reasons, where the status alone words them
     ThreadingMarkerNames names_;
     std::array<analysis::OffCpuKind, 32> off_cpu_kinds_{};  // by stop status
     CapabilityTable<CapabilityTrack> caps_;

@@ -136,26 +136,24 @@ std::string many_threads_log() {
 
 BOOST_AUTO_TEST_SUITE(naive_pass)
 
-// The folded threads' lives beside the reader (analysis/threading/folded_thread_lives.hpp):
-// only in a planned pass, and where the budget leaves the folded threads without their names.
-BOOST_AUTO_TEST_CASE(the_folded_threads_lives_beside_the_reader_give_the_same_profile) {
+// The threads' lives beside the reader (analysis/threading/reader_thread_lives.hpp): only in
+// a planned pass; the folded threads' too where the budget leaves them without their names.
+BOOST_AUTO_TEST_CASE(the_threads_lives_beside_the_reader_give_the_same_profile) {
     const testing::TempFile log(many_threads_log());
-    convert::ConvertOptions small;
+    convert::ConvertOptions small;  // folded threads without their names
     small.max_threads = 8;
     small.max_profile_bytes = 400'000;
-    convert::ConversionReport planned;
-    small.pass_mode = pass::PassMode::planned;
-    const std::string profile = fxprof::profile_to_json(convert::build_profile(log.path, small, planned));
-    BOOST_TEST(planned.timings.folded_lives_beside_reader);
-    BOOST_TEST(planned.diagnostics.count(Diagnostic::event_after_thread_finished) > 0u);
-    same_profile_in_every_mode(log.path, small);
-    convert::ConvertOptions named = small;  // a budget that keeps their names: not beside the reader
+    convert::ConvertOptions named = small;  // with them
     named.max_profile_bytes = 200'000'000;
-    convert::ConversionReport named_report;
-    named.pass_mode = pass::PassMode::planned;
-    (void)convert::build_profile(log.path, named, named_report);
-    BOOST_TEST(!named_report.timings.folded_lives_beside_reader);
-    same_profile_in_every_mode(log.path, named);
+    for (convert::ConvertOptions options : {small, named}) {
+        convert::ConversionReport planned;
+        options.pass_mode = pass::PassMode::planned;
+        (void)convert::build_profile(log.path, options, planned);
+        BOOST_TEST(planned.timings.lives_beside_reader);
+        BOOST_TEST(planned.diagnostics.count(Diagnostic::event_after_thread_finished) > 0u);
+        BOOST_TEST(planned.detail.detail.folded_names == (options.max_profile_bytes == named.max_profile_bytes));
+        same_profile_in_every_mode(log.path, options);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(a_log_of_every_event_type_gives_the_same_profile) {

@@ -1,8 +1,8 @@
 // The Haskell threads' half of the threading analysis: one ThreadStateAnalysis and one
 // VirtualSamplingTimer per live thread, driven by the scheduler's thread events, their spans
 // and samples handed to a sink as they become final. The threading analysis keeps one for the
-// threads it follows; a pass may keep another on the reader's thread for the threads no track
-// shows one by one (folded_thread_lives.hpp): each thread's life depends on its own events only.
+// threads it follows; a pass may keep another on the reader's thread for the others
+// (reader_thread_lives.hpp): each thread's life depends on its own events only.
 #pragma once
 
 #include <cstdint>

@@ -29,10 +29,11 @@ namespace el2fx::analysis {
 
 struct ThreadingOptions {
     std::uint64_t sampling_interval_ns = kDefaultSamplingIntervalNs;
-    // The threads whose lives it follows; null: every thread. The others' lives are kept
-    // elsewhere (a FoldedThreadLives on the reader's thread); their events still move the
-    // capabilities.
-    const util::FixedIdSet* followed_threads = nullptr;
+    // The threads whose lives are kept elsewhere (a ReaderThreadLives on the reader's thread):
+    // none, those `own_threads` holds, or the others. Their events still move the capabilities.
+    enum class LivesElsewhere : std::uint8_t { none, own, others };
+    LivesElsewhere lives_elsewhere = LivesElsewhere::none;
+    const util::FixedIdSet* own_threads = nullptr;
 };
 
 class ThreadingAnalysis {
@@ -69,7 +70,9 @@ private:
     }
     CapabilityTrack& start_capability(eventlog::CapNo cap, std::uint64_t time);
     bool follows(eventlog::ThreadId id) const {
-        return !options_.followed_threads || options_.followed_threads->contains(id);
+        using enum ThreadingOptions::LivesElsewhere;
+        return options_.lives_elsewhere == none ||
+               options_.own_threads->contains(id) == (options_.lives_elsewhere == others);
     }
     void handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap, std::uint64_t time);
     void record(CapabilityTrack& track, std::uint64_t time, const std::optional<CapabilitySpan>& span);
