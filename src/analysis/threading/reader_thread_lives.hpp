@@ -81,7 +81,7 @@ public:
     // Room for more while the output holds fewer than kRoomyItems: one event adds at most two
     // chunks' sums (a thread's samples between two of its events are at most kMaxSamplesPerGap),
     // and as many own samples.
-    static constexpr std::size_t kRoomyItems = std::size_t{1} << 16;
+    static constexpr std::size_t kRoomyItems = std::size_t{1} << 14;
     bool handle(const eventlog::Event& event, std::uint64_t now, std::size_t index,
                 eventlog::WorkerOutput& out) override;
     void finish(std::uint64_t now, std::size_t index, eventlog::WorkerOutput& out) override;

@@ -184,7 +184,10 @@ std::vector<ev::Event> events() {
         out.push_back(event(t += 900, cap, ev::StopThread{id, kFinished, 0}));
         const ev::ThreadId own = id % 2 ? 1 : 7;
         out.push_back(event(t += 10, 1 - cap, ev::RunThread{own}));  // own threads' spans, short and long
-        out.push_back(event(t += 300 + id % 7 * 700, 1 - cap, ev::StopThread{own, id % 3 ? kYield : kMVar, 0}));
+        // Blocked briefly (merged), then runnable until its next turn (kept as it is).
+        out.push_back(event(t += 300 + id % 7 * 700, 1 - cap, ev::StopThread{own, kMVar, 0}));
+        out.push_back(event(t += 200 + id % 5 * 300, 1 - cap, ev::RunThread{own}));
+        out.push_back(event(t += 150, 1 - cap, ev::StopThread{own, kYield, 0}));
     }
     out.push_back(event(t += 100, 0, ev::WakeupThread{10, 1}));  // after its finish
     out.push_back(event(t += 100, 1, ev::RunThread{11}));        // the same
@@ -307,10 +310,12 @@ BOOST_AUTO_TEST_CASE(it_asks_for_the_thread_events_only_and_its_outputs_clear) {
     BOOST_TEST(d.count(Diagnostic::event_after_thread_finished) == 1u);
     out->clear();
     BOOST_TEST(beside.deliver(*out, 3, true) == static_cast<std::size_t>(-1));
-    // A thread running for as long as a timer samples at most fills a chunk: the output is full.
-    BOOST_TEST(beside.handle(event(7000, 0, ev::RunThread{4}), 7000, 0, *out));
-    BOOST_TEST(!beside.handle(event(7000 + 70'000 * kInterval, 0, ev::StopThread{4, kYield, 0}),
-                              7000 + 70'000 * kInterval, 1, *out));
+    // Two long runs fill a chunk of samples of distinct times: the output is full.
+    std::uint64_t t = 7000;
+    BOOST_TEST(beside.handle(event(t, 0, ev::RunThread{4}), t, 0, *out));
+    BOOST_TEST(beside.handle(event(t += 60'000 * kInterval, 0, ev::StopThread{4, kYield, 0}), t, 1, *out));
+    BOOST_TEST(beside.handle(event(t += 10, 0, ev::RunThread{4}), t, 2, *out));
+    BOOST_TEST(!beside.handle(event(t += 60'000 * kInterval, 0, ev::StopThread{4, kYield, 0}), t, 3, *out));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
