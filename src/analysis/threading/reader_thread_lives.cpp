@@ -69,7 +69,7 @@ bool ReaderThreadLives::handle(const eventlog::Event& event, std::uint64_t now, 
         default: break;
     }
     if (found_.total() != noted_.total()) note_diagnostics();
-    return out_->items.size() < kRoomyItems;
+    return out_->items.size() < kRoomyItems && out_->sums.size() < kRoomyItems;
 }
 
 void ReaderThreadLives::finish(std::uint64_t now, std::size_t index, eventlog::WorkerOutput& out) {
@@ -173,7 +173,7 @@ std::uint32_t ReaderThreadLives::add_to_row(eventlog::ThreadId thread, const Sum
         return slot;
     }
     // A key the chunk holds was seen before: only a new row may be a new key.
-    if (seen_.insert(key.key).second) {
+    if (seen_.try_emplace(key.key, static_cast<std::uint32_t>(seen_.size())).second) {
         Item item;
         item.thread = thread;
         item.kind = Kind::folded_activity;
@@ -200,13 +200,14 @@ std::uint32_t& ReaderThreadLives::sum_slot(const SumKey& key) {
 }
 
 void ReaderThreadLives::push_sums(eventlog::ThreadId thread) {
-    for (std::size_t i = 0; i < sum_keys_.size(); ++i) {
+    if (!sum_keys_.empty()) {
         Item item;
         item.thread = thread;
-        item.kind = Kind::folded_sum;
-        item.key = sum_keys_[i].key;
-        item.time = sum_keys_[i].time;
-        item.count = sum_weights_[i];
+        item.kind = Kind::folded_sums;
+        item.time = out_->sums.size();
+        item.count = sum_keys_.size();
+        for (std::size_t i = 0; i < sum_keys_.size(); ++i)
+            out_->sums.push_back(SumRow{sum_keys_[i].time, sum_weights_[i], seen_.find(sum_keys_[i].key)->second});
         push(item);
     }
     if (!sum_keys_.empty()) std::fill(sum_slots_.begin(), sum_slots_.end(), 0);
@@ -235,17 +236,24 @@ std::size_t ReaderThreadLives::deliver(const eventlog::WorkerOutput& out, std::s
     if (from_start) delivered_ = 0;
     for (; delivered_ < items.size() && items[delivered_].index < end; ++delivered_) {
         const Item& item = items[delivered_];
-        if (item.flush)
+        if (item.flush) {
             flushes_.push_back(item);
-        else if (item.at_end)
+        } else if (item.at_end) {
             ends_.push_back(item);
-        else
-            deliver(item);
+            if (item.kind == Kind::folded_sums) {  // its rows kept with it
+                const auto& sums = static_cast<const Output&>(out).sums;
+                ends_.back().time = end_sums_.size();
+                end_sums_.insert(end_sums_.end(), sums.begin() + static_cast<std::ptrdiff_t>(item.time),
+                                 sums.begin() + static_cast<std::ptrdiff_t>(item.time + item.count));
+            }
+        } else {
+            deliver(item, static_cast<const Output&>(out).sums);
+        }
     }
     return delivered_ < items.size() ? items[delivered_].index : static_cast<std::size_t>(-1);
 }
 
-void ReaderThreadLives::deliver(const Item& item) {
+void ReaderThreadLives::deliver(const Item& item, const std::vector<SumRow>& sums) {
     switch (item.kind) {
         case Kind::diagnostic: diagnostics_.add(item.diagnostic, item.count); break;
         case Kind::own_sample:
@@ -255,8 +263,14 @@ void ReaderThreadLives::deliver(const Item& item) {
         case Kind::running_merged: sink_.running_merged(item.track, item.merged); break;
         case Kind::stopped_span: sink_.stopped_span(item.track, item.time, item.end, item.key); break;
         case Kind::stopped_merged: sink_.stopped_merged(item.track, item.merged, item.status); break;
-        case Kind::folded_activity: sink_.folded_activity(item.key); break;
-        case Kind::folded_sum: sink_.folded_sum(item.time, item.key, item.count); break;
+        case Kind::folded_activity:
+            keys_.push_back(item.key);
+            sink_.folded_activity(item.key);
+            break;
+        case Kind::folded_sums:
+            for (std::size_t i = item.time; i < item.time + item.count; ++i)
+                sink_.folded_sum(sums[i].time, keys_[sums[i].key], sums[i].weight);
+            break;
         case Kind::folded_chunk_full: sink_.folded_chunk_full(); break;
     }
 }
@@ -266,13 +280,13 @@ void ReaderThreadLives::deliver_ends_before(std::optional<eventlog::ThreadId> id
     for (; ends_at_ < ends_.size(); ++ends_at_) {
         const Item& item = ends_[ends_at_];
         if (id && item.kind != Kind::diagnostic && item.thread >= *id) return;
-        deliver(item);
+        deliver(item, end_sums_);
     }
 }
 
 void ReaderThreadLives::deliver_flush_of(std::size_t track) {
     for (; flushes_at_ < flushes_.size() && flushes_[flushes_at_].track <= track; ++flushes_at_)
-        deliver(flushes_[flushes_at_]);
+        deliver(flushes_[flushes_at_], end_sums_);
 }
 
 }  // namespace el2fx::analysis

@@ -78,9 +78,9 @@ public:
 
     const eventlog::TagSet& tags() const override;
     std::unique_ptr<eventlog::WorkerOutput> make_output() const override;
-    // Room for more while the output holds fewer than kRoomyItems: one event adds at most two
-    // chunks' sums (a thread's samples between two of its events are at most kMaxSamplesPerGap),
-    // and as many own samples.
+    // Room for more while the output holds fewer than kRoomyItems items and as many sums' rows:
+    // one event adds at most two chunks' sums (a thread's samples between two of its events
+    // are at most kMaxSamplesPerGap), or as many own samples.
     static constexpr std::size_t kRoomyItems = std::size_t{1} << 14;
     bool handle(const eventlog::Event& event, std::uint64_t now, std::size_t index,
                 eventlog::WorkerOutput& out) override;
@@ -103,7 +103,7 @@ private:
         stopped_span,
         stopped_merged,
         folded_activity,
-        folded_sum,
+        folded_sums,  // `count` rows of the output's sums from `time`
         folded_chunk_full,
     };
     // What crosses the cores; the fields a kind uses (the others 0).
@@ -123,9 +123,23 @@ private:
         std::uint64_t cpu_delta_ns = 0;
         MergedSpans merged;
     };
+    // A folded_sums item's rows, apart: a chunk's sums come at once, by the ten thousand.
+    struct SumRow {
+        std::uint64_t time;
+        std::uint64_t weight;
+        std::uint32_t key;  // its place among the activities in the order they were told
+    };
     struct Output final : eventlog::WorkerOutput {
         std::vector<Item> items;
-        void clear() override { items.clear(); }
+        std::vector<SumRow> sums;
+        // Memory a chunk's sums took is given back, not kept by each batch.
+        void clear() override {
+            items.clear();
+            if (sums.capacity() > kRoomyItems)
+                sums = std::vector<SumRow>();
+            else
+                sums.clear();
+        }
     };
     // The lives' sink, on the worker: own threads' spans through their filters and samples as
     // items; the folded threads' samples summed, their spans dropped (no track draws them).
@@ -183,7 +197,7 @@ private:
     // The row (from 1) of `key`, made if new, with `weight` added.
     std::uint32_t add_to_row(eventlog::ThreadId thread, const SumKey& key, std::uint64_t weight);
     void note_diagnostics();  // what lives_ counted since the last note, as items
-    void deliver(const Item& item);
+    void deliver(const Item& item, const std::vector<SumRow>& sums);
 
     const Setup setup_;
     const util::FixedIdSet own_;
@@ -194,9 +208,9 @@ private:
     ThreadLives lives_;
     std::unordered_map<eventlog::ThreadId, std::uint32_t> track_of_;
     util::RecentIds<std::optional<std::uint32_t>> recent_tracks_;
-    std::vector<ThreadSpanFilters> filters_;                 // by own track
-    std::unordered_set<ThreadActivity, ActivityHash> seen_;  // folded keys with a sample so far
-    std::vector<SumKey> sum_keys_;                           // the chunk's, in the order they came
+    std::vector<ThreadSpanFilters> filters_;                                // by own track
+    std::unordered_map<ThreadActivity, std::uint32_t, ActivityHash> seen_;  // folded keys so far, by place
+    std::vector<SumKey> sum_keys_;                                          // the chunk's, in the order they came
     std::vector<std::uint64_t> sum_weights_;
     // Open addressing: row + 1 by hash, 0 for none; at most half full.
     std::vector<std::uint32_t> sum_slots_ = std::vector<std::uint32_t>(1024);
@@ -209,7 +223,9 @@ private:
     alignas(128) std::size_t delivered_ = 0;  // items of the output being delivered
     ReaderLivesSink& sink_;
     Diagnostics& diagnostics_;
-    std::vector<Item> ends_;  // the ends', by thread id
+    std::vector<Item> ends_;            // the ends', by thread id
+    std::vector<SumRow> end_sums_;      // their folded_sums items' rows
+    std::vector<ThreadActivity> keys_;  // the folded activities in the order they were told
     std::size_t ends_at_ = 0;
     std::vector<Item> flushes_;  // the filters' pending groups, by track
     std::size_t flushes_at_ = 0;
