@@ -271,13 +271,13 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     // analysis follows the others. Not where the sink needs every span and sample (ticks).
     std::optional<analysis::ReaderThreadLives> beside;
     const bool folded = !options.folded_thread_names && parts.threading->folds_threads();
-    std::vector<eventlog::ThreadId> own = parts.threading->own_thread_ids();
-    if (planned && !keep_threading && !rewriting.shift_to_zero && (folded || !own.empty())) {
-        beside.emplace(analysis::ReaderThreadLives::Setup{std::move(own), folded, options.sampling_interval_ns,
+    std::vector<eventlog::ThreadId> own_ids = parts.threading->own_thread_ids();
+    if (planned && !keep_threading && !rewriting.shift_to_zero && (folded || !own_ids.empty())) {
+        beside.emplace(analysis::ReaderThreadLives::Setup{std::move(own_ids), folded, options.sampling_interval_ns,
                                                           context.span_detail},
                        *parts.threading, report.diagnostics);
-        using enum analysis::ThreadingOptions::LivesElsewhere;
-        threading_options.lives_elsewhere = folded ? others : own;
+        using LivesElsewhere = analysis::ThreadingOptions::LivesElsewhere;
+        threading_options.lives_elsewhere = folded ? LivesElsewhere::others : LivesElsewhere::own;
         threading_options.own_threads = &beside->own();
         if (!folded) parts.threading->flush_elsewhere([&beside](std::size_t track) { beside->deliver_flush_of(track); });
         report.timings.lives_beside_reader = true;
