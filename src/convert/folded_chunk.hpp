@@ -17,7 +17,7 @@
 #include "analysis/threading/reader_thread_lives.hpp"
 #include "fxprof/flat_index.hpp"
 #include "fxprof/handles.hpp"
-#include "fxprof/hash_mix.hpp"
+#include "util/hash_mix.hpp"
 
 namespace el2fx::convert {
 
@@ -42,7 +42,7 @@ public:
     // but the chunk is full when the one who took them says so.
     void add_summed(const FoldedSample& s) {
         const auto next = static_cast<std::uint32_t>(distinct_.size());
-        auto [row, added] = index_.intern(fxprof::hash_combine(s.time, s.stack.index()), next, [&](std::uint32_t r) {
+        auto [row, added] = index_.intern(util::hash_combine(s.time, s.stack.index()), next, [&](std::uint32_t r) {
             return distinct_[r].time == s.time && distinct_[r].stack == s.stack;
         });
         if (added)

@@ -2,7 +2,7 @@
 
 #include <type_traits>
 
-#include "fxprof/hash_mix.hpp"
+#include "util/hash_mix.hpp"
 
 namespace el2fx::fxprof {
 
@@ -17,12 +17,12 @@ std::uint64_t opt_bits(const std::optional<T>& v) {
 }  // namespace
 
 std::size_t FuncRows::hash(const FuncInfo& f) noexcept {
-    std::uint64_t h = mix64(f.name.index());
-    h = hash_combine(h, opt_bits(f.resource));
-    h = hash_combine(h, opt_bits(f.source));
-    h = hash_combine(h, opt_bits(f.line));
-    h = hash_combine(h, opt_bits(f.column));
-    h = hash_combine(h, (f.is_js ? 1u : 0u) | (f.relevant_for_js ? 2u : 0u));
+    std::uint64_t h = util::mix64(f.name.index());
+    h = util::hash_combine(h, opt_bits(f.resource));
+    h = util::hash_combine(h, opt_bits(f.source));
+    h = util::hash_combine(h, opt_bits(f.line));
+    h = util::hash_combine(h, opt_bits(f.column));
+    h = util::hash_combine(h, (f.is_js ? 1u : 0u) | (f.relevant_for_js ? 2u : 0u));
     return static_cast<std::size_t>(h);
 }
 

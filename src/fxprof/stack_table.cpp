@@ -1,6 +1,6 @@
 #include "fxprof/stack_table.hpp"
 
-#include "fxprof/hash_mix.hpp"
+#include "util/hash_mix.hpp"
 #include "util/error.hpp"
 
 namespace el2fx::fxprof {
@@ -20,7 +20,7 @@ StackHandle StackTable::handle_for(std::optional<StackHandle> prefix, FrameHandl
     if (frames_.size() >= INT32_MAX) throw Error("profile stack table is full");
     const std::uint32_t f = frame.index();
     const auto next = static_cast<std::uint32_t>(frames_.size());
-    auto [row, added] = index_.intern(mix64((std::uint64_t(p) << 32) | f), next,
+    auto [row, added] = index_.intern(util::mix64((std::uint64_t(p) << 32) | f), next,
                                       [&](std::uint32_t r) { return frames_[r] == f && prefixes_[r] == p; });
     if (added) {
         frames_.push_back(f);

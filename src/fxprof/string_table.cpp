@@ -3,7 +3,7 @@
 #include <cstring>
 #include <functional>
 
-#include "fxprof/hash_mix.hpp"
+#include "util/hash_mix.hpp"
 #include "util/error.hpp"
 
 namespace el2fx::fxprof {
@@ -60,7 +60,7 @@ void StringTable::replace_distinct(StringHandle h, std::string_view s) {
 StringHandle StringTable::handle_for(std::string_view s) {
     if (strings_.size() >= UINT32_MAX) throw Error("profile string table is full");
     const auto next = static_cast<std::uint32_t>(strings_.size());
-    const std::uint64_t hash = mix64(std::hash<std::string_view>{}(s));
+    const std::uint64_t hash = util::mix64(std::hash<std::string_view>{}(s));
     auto [row, added] = index_.intern(hash, next, [&](std::uint32_t r) { return stored(strings_[r]) == s; });
     if (added) strings_.push_back(store(s));
     return StringHandle(row);

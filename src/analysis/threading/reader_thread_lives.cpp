@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "eventlog/event_types.hpp"
+#include "util/hash_mix.hpp"
 
 namespace el2fx::analysis {
 
@@ -20,20 +21,16 @@ ReaderThreadLives::ReaderThreadLives(Setup setup, ReaderLivesSink& sink, Diagnos
 }
 
 namespace {
-std::size_t mix(std::uint64_t a, std::uint64_t b) {  // splitmix64's finalizer: every bit of both
-    std::uint64_t h = a * 0x9e3779b97f4a7c15ull ^ b;
-    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-    return static_cast<std::size_t>(h ^ (h >> 31));
-}
 std::uint64_t word(const ThreadActivity& a) {
     return static_cast<std::uint64_t>(a.state) | std::uint64_t{a.cap} << 8 | std::uint64_t{a.reason.status} << 24 |
            ((std::uint64_t{a.reason.blocker} << 40) ^ (std::uint64_t{a.reason.blocker} >> 24));
 }
 }  // namespace
 
-std::size_t ReaderThreadLives::SumKeyHash::operator()(const SumKey& k) const { return mix(k.time, word(k.key)); }
-std::size_t ReaderThreadLives::ActivityHash::operator()(const ThreadActivity& a) const { return mix(0, word(a)); }
+std::size_t ReaderThreadLives::SumKeyHash::operator()(const SumKey& k) const {
+    return util::hash_combine(k.time, word(k.key));
+}
+std::size_t ReaderThreadLives::ActivityHash::operator()(const ThreadActivity& a) const { return util::mix64(word(a)); }
 
 const eventlog::TagSet& ReaderThreadLives::tags() const {
     using namespace eventlog;
