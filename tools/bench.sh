@@ -122,6 +122,10 @@ for input in "${inputs[@]}"; do
   events=""
   for _ in $(seq 1 "$RUNS"); do
     status=0
+    # Warmed again before each run, of either: a machine may reclaim cached pages it thinks
+    # cold within seconds (a virtual machine's memory given back to its host, DAMON), and a
+    # run that reads part of its input from the disk measures the disk.
+    cat "$input" > /dev/null
     /usr/bin/time -o "$tmp/time.txt" -f "%e %M %U %S" build-release/src/cli/eventlog2fxprof "$input" -o "$out" --timings \
       > /dev/null 2> "$tmp/stderr.txt" || status=$?
     read -r wall rss_kb user sys < <(tail -n 1 "$tmp/time.txt")
@@ -129,6 +133,7 @@ for input in "${inputs[@]}"; do
     awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f\n", u + s }' >> "$tmp/cpus.txt"
     echo "$rss_kb" >> "$tmp/rss.txt"
     if [[ -n "$ghc_events" && "$events" != failed ]]; then
+      cat "$input" > /dev/null
       events=$(/usr/bin/time -o "$tmp/time.txt" -f "%e" "$ghc_events" "$input" 2> "$tmp/ge-err.txt") || events="failed"
       ge=$(tail -n 1 "$tmp/time.txt")
       echo "$ge" >> "$tmp/ge.txt"
