@@ -31,8 +31,11 @@ done
 
 # Larger logs, each tiled from a fixture (SIZE MB; each copy's threads are new threads) and
 # converted with the default budget and with a small one: GC and heap events; a quarter of a
-# million short-lived threads, past the census's forgetting and the budget's folding; sparks.
-for spec in gc-n4.eventlog:40 ghc-9.10.3/concurrency.eventlog:100 sparks.eventlog:20; do
+# million short-lived threads, past the census's forgetting and the budget's folding (the
+# census pass); a busy program's hundred thousand threads, each in many records, whose census
+# the index learns from the blocks, past its forgetting too (untrained, those paths were
+# compiled as rarely taken: the index phase of a dense log was slower than without PGO); sparks.
+for spec in gc-n4.eventlog:40 ghc-9.10.3/concurrency.eventlog:100 concurrency.eventlog:100 sparks.eventlog:20; do
   log=$tmp/tiled.eventlog
   "$tile" --size-mb "${spec##*:}" "fixtures/${spec%%:*}" "$log" >/dev/null 2>&1
   "$prog" convert "$log" -o "$tmp/out.json.gz" >/dev/null
