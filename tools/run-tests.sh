@@ -65,10 +65,11 @@ if [[ "${EL2FX_SKIP_SANITIZERS:-0}" != "1" ]]; then
   start=$(date +%s)
   configure build-tsan -Db_sanitize=thread -Dbuildtype=debugoptimized -Dcpp_args=-g1
   # gc, threading, pass: whole conversions of the fixtures (the reader's worker threads beside
-  # the analyses); gc's summary tests also run the binary.
+  # the analyses); gc's summary tests also run the binary. run: the census from the blocks,
+  # whose shares the index's two checking threads hand each other.
   meson compile -C build-tsan -j "$jobs" eventlog_tests fxprof_tests gc_tests threading_tests pass_tests \
-    src/cli/eventlog2fxprof
+    run_tests src/cli/eventlog2fxprof
   TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --no-rebuild --print-errorlogs \
-    --num-processes "$jobs" --timeout-multiplier 20 eventlog fxprof gc threading pass
+    --num-processes "$jobs" --timeout-multiplier 20 eventlog fxprof gc threading pass run
   stage tsan "$start"
 fi

@@ -35,17 +35,49 @@ BlockCensus::BlockCensus(bool include_env, CensusLimits limits, Rewrite rewrite,
 BlockCensus::~BlockCensus() = default;
 
 void BlockCensus::put(std::unique_ptr<blocks::Share> share) {
-    std::lock_guard lock(mutex_);
-    combiner_->put(std::move(share));
-    if (combiner_->failed) decline(combiner_->failed);
+    bool wait = false;
+    {
+        std::lock_guard lock(handed_mutex_);
+        handed_.push_back(std::move(share));
+        wait = handed_.size() > kMaxHanded;
+    }
+    // Whoever holds the combiner takes every share handed so far, then looks again once it let
+    // go: a share handed while it was letting go is not left behind.
+    for (;;) {
+        std::unique_lock lock(mutex_, std::defer_lock);
+        if (wait)
+            lock.lock();
+        else if (!lock.try_lock())
+            return;
+        combine_handed();
+        lock.unlock();
+        std::lock_guard handed(handed_mutex_);
+        if (handed_.empty()) return;
+        wait = false;
+    }
+}
+
+void BlockCensus::combine_handed() {
+    for (;;) {
+        std::unique_ptr<blocks::Share> share;
+        {
+            std::lock_guard lock(handed_mutex_);
+            if (handed_.empty()) return;
+            share = std::move(handed_.front());
+            handed_.erase(handed_.begin());
+        }
+        combiner_->put(std::move(share));
+        if (combiner_->failed) decline(combiner_->failed);
+    }
 }
 
 std::optional<RunCensus> BlockCensus::finish() {
     using namespace eventlog;
     using namespace blocks;
     Combiner& c = *combiner_;
+    combine_handed();  // none should be left: the readers are done
     if (declined_) return std::nullopt;
-    if (c.next == 0 || !c.waiting.empty()) return declined("blocks missing");
+    if (c.next == 0 || c.next != c.starts.size() || !c.waiting.empty()) return declined("blocks missing");
     c.fold(~std::uint64_t{0});
     c.tell_catalog(~std::uint64_t{0});
     if (c.failed) return declined(c.failed);

@@ -14,6 +14,8 @@
 // in once no block still to come can hold anything earlier, and the thread catalog is told
 // what the blocks say of threads in the log's order, so it forgets finished threads as the
 // census pass's does, at the same events (memory follows the live threads, not the log).
+// Putting a share in is serial: a checking thread that finds it under way leaves its share
+// to the thread at it and goes on checking blocks.
 //
 // It declines (finish() gives nullopt, and the census pass is taken as before) where the
 // blocks alone cannot tell the census exactly: a block not in time order, a capability's
@@ -76,7 +78,14 @@ private:
     eventlog::BlockReading reading_;
     std::mutex mutex_;                     // over combiner_
     std::unique_ptr<blocks::Combiner> combiner_;   // the shares put together
-    void put(std::unique_ptr<blocks::Share> share);  // a reader's, once its block is done
+    // A reader's share, once its block is done. The combiner is serial: a reader that finds it
+    // busy leaves its share to the one combining and goes on checking blocks (handed_), unless
+    // kMaxHanded wait there already.
+    void put(std::unique_ptr<blocks::Share> share);
+    void combine_handed();  // with mutex_ held, or once the readers are done
+    static constexpr std::size_t kMaxHanded = 4;
+    std::mutex handed_mutex_;                            // over handed_
+    std::vector<std::unique_ptr<blocks::Share>> handed_;  // left by readers, not yet combined
     // Set by a reader that meets what the blocks cannot tell.
     std::atomic<bool> declined_{false};
     std::atomic<const char*> why_{nullptr};  // the first reason

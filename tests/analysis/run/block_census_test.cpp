@@ -3,10 +3,12 @@
 // fixtures that need no forgetting and have no time-profile ticks, or it saves nothing.
 #include <boost/test/unit_test.hpp>
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "analysis/run/block_census.hpp"
 #include "analysis/run/block_combiner.hpp"
@@ -354,6 +356,49 @@ BOOST_AUTO_TEST_CASE(shares_waiting_for_an_earlier_block_are_bounded) {
     BOOST_TEST(std::string(many->failed) == "blocks held back too long (a block spanning much of the log)");
     BOOST_TEST(many_waited < 100u);
     BOOST_TEST(many->next == 0u);
+}
+
+// Two checking threads that end their blocks at the same moments, as the index's do: a share
+// left while the other thread puts one in is put in all the same (BlockCensus::put), on every
+// try, whichever thread ends up putting it in. Each block counts one record, so the census
+// counts every block's.
+BOOST_AUTO_TEST_CASE(every_share_is_put_in_however_the_checking_threads_meet) {
+    constexpr std::size_t kBlocks = 2000;
+    std::vector<ev::BlockReading::Start> starts;
+    for (std::size_t i = 0; i < kBlocks; ++i)
+        starts.push_back({.time = 10 * i + 1, .cap = static_cast<ev::CapNo>(i % 2), .bytes = 100});
+    for (int take = 0; take < 20; ++take) {
+        BlockCensus census(false, {.thread_tracks = 64});
+        census.reading().found(starts);
+        std::atomic<std::size_t> next{0};
+        std::atomic<int> ready{0};
+        std::atomic<bool> refused{false};  // Boost.Test's checks are the main thread's only
+        const auto check = [&] {
+            std::unique_ptr<ev::BlockReader> reader = census.reading().reader();
+            ++ready;
+            while (ready < 2) {}  // both start together
+            for (std::size_t i; (i = next.fetch_add(1)) < kBlocks;) {
+                if (!reader->begin_block(i, starts[i].cap)) {
+                    refused = true;
+                    return;
+                }
+                reader->records({});
+                ev::BlockTotals totals;
+                totals.by_tag[ev::BlockMarker::tag] = 1;
+                totals.min_time = totals.max_time = starts[i].time;
+                reader->end_block(totals);
+            }
+        };
+        std::thread helper(check);
+        check();
+        helper.join();
+        const std::optional<RunCensus> learnt = census.finish();
+        BOOST_TEST_CONTEXT("take " << take) {
+            BOOST_REQUIRE(!refused);
+            BOOST_REQUIRE_MESSAGE(learnt, "declined: " << census.declined_why());
+            BOOST_TEST(learnt->run.events == kBlocks);
+        }
+    }
 }
 
 // A log that creates a thread every few records: the census pass is quicker.
