@@ -116,11 +116,12 @@ std::optional<RunCensus> BlockCensus::finish() {
     }
     detail.capabilities = c.detail_caps;
     census.spark_series = std::move(c.spark_series);
-    for (const auto& [id, t] : c.threads)
+    c.threads.for_each([&](ThreadId, const ThreadSum& t) {
         if (t.live) {  // stopped to the end
             if (!t.running) detail.stopped.add(now - t.stopped_since);
             detail.runs_by_thread.push_back(t.runs);
         }
+    });
     std::sort(detail.runs_by_thread.begin(), detail.runs_by_thread.end(), std::greater<>());
 
     // The catalog, told everything; the running time of its threads not dropped.
@@ -128,8 +129,9 @@ std::optional<RunCensus> BlockCensus::finish() {
     census.threads = std::move(c.catalog);
     census.running_by_ordinal = std::move(c.running_by_ordinal);
     census.running_by_ordinal.resize(census.threads.threads().size(), 0);
-    for (const auto& [id, t] : c.threads)
+    c.threads.for_each([&](ThreadId id, const ThreadSum& t) {
         if (std::optional<std::uint32_t> i = census.threads.ordinal(id)) census.running_by_ordinal[*i] = t.running_ns;
+    });
     census.running_by_ordinal.shrink_to_fit();
 
     // The rest of the detail: what the events' numbers tell.

@@ -8,7 +8,7 @@
 
 #include "analysis/run/block_share.hpp"
 #include "util/id_map.hpp"
-#include "util/recycling_memory.hpp"
+#include "util/live_id_ring.hpp"
 
 namespace el2fx::run::blocks {
 
@@ -45,10 +45,9 @@ struct Combiner {
     std::size_t waiting_bytes = 0;  // what they hold (Share::held_bytes())
     std::size_t next = 0;  // the next block to put in
     std::map<CapNo, CapState> caps;
-    // Until the catalog is told their finish; millions of short-lived ones reuse their nodes' memory.
-    util::RecyclingMemory thread_nodes;
-    std::pmr::unordered_map<ThreadId, ThreadSum> threads{&thread_nodes};
-    std::vector<ThreadSum*> sums;  // by the entries of the share being put in
+    // Until the catalog is told their finish; by id (millions of short-lived ones, met in about
+    // the order of their ids).
+    util::LiveIdRing<ThreadSum> threads;
     util::IdSet gone;                                   // the threads dropped at their finish
     util::IdSet forgotten;                              // by the catalog (of the gone ones)
     // The dropped threads mentioned after their finish (a label, say): their latest mention,
@@ -97,9 +96,7 @@ struct Combiner {
             failed = "a run or stop before its block's start";
             return;
         }
-        sums.assign(s.threads.size(), nullptr);
-        for (std::size_t n = 0; n < s.threads.size(); ++n) {
-            const ThreadEntry& t = s.threads[n];
+        for (const ThreadEntry& t : s.threads) {
             if (t.first.time < told_below) {  // the catalog was told later events already
                 failed = "a thread's event before its block's start";
                 return;
@@ -117,16 +114,11 @@ struct Combiner {
                 if (l < t.last) l = t.last;
                 continue;
             }
-            auto [it, added] = threads.try_emplace(t.id);
-            ThreadSum& sum = it->second;
+            auto [sum, added] = threads.try_emplace(t.id);
             if (added || sum.last < t.last) sum.last = t.last;
             if (t.finished && (!sum.finished || *t.finished < *sum.finished)) sum.finished = t.finished;
             sum.running_ns += t.running_ns;
-            sums[n] = &sum;  // its node stays put until erased
         }
-        for (Segment& g : s.segments) g.sum = sums[g.entry];
-        for (CatalogItem& i : s.items)
-            if (i.kind == CatalogItem::finished) i.sum = sums[i.label];
         for (std::size_t t = 0; t < kTags; ++t) by_tag[t] += s.by_tag[t];
         if (s.min_time < min_time) {
             min_time = s.min_time;
@@ -205,7 +197,10 @@ struct Combiner {
                 failed = "a thread's events after its finish";
                 return false;
             }
-            fold(*g.sum, g);
+            if (ThreadSum* t = threads.find(g.id))
+                fold(*t, g);
+            else
+                failed = "a thread's segment without its thread";  // not expected: put_in_order() made it
             return !failed;
         });
     }
@@ -286,11 +281,12 @@ struct Combiner {
             failed = "a thread's events after its finish";
             return;
         }
-        if (!item.sum || item.sum->live) {  // the detail did not see the finish (not expected)
+        const ThreadSum* sum = threads.find(id);
+        if (!sum || sum->live) {  // the detail did not see the finish (not expected)
             failed = "a thread's finish the detail did not see";
             return;
         }
-        const ThreadSum& t = *item.sum;
+        const ThreadSum& t = *sum;
         if (t.finished && *t.finished < t.last) late[id] = t.last;
         const std::uint32_t ordinal = *catalog.ordinal(id);
         if (ordinal >= running_by_ordinal.size()) running_by_ordinal.resize(catalog.threads().size(), 0);
@@ -319,8 +315,8 @@ struct Combiner {
     // Running time added at the end of the log: to the thread's state, or the catalog's side
     // once dropped (nothing if forgotten, as the census pass).
     void add_running(ThreadId id, std::uint64_t ns) {
-        if (auto it = threads.find(id); it != threads.end()) {
-            it->second.running_ns += ns;
+        if (ThreadSum* t = threads.find(id)) {
+            t->running_ns += ns;
         } else if (std::optional<std::uint32_t> i = catalog.ordinal(id)) {
             if (*i >= running_by_ordinal.size()) running_by_ordinal.resize(catalog.threads().size(), 0);
             running_by_ordinal[*i] += ns;

@@ -224,7 +224,6 @@ private:
         if (t.open_segment < 0) {
             t.open_segment = static_cast<std::int32_t>(s.segments.size());
             s.segments.push_back(Segment{.id = t.id,
-                                         .entry = static_cast<std::uint32_t>(&t - s.threads.data()),
                                          .first = key,
                                          .last = key,
                                          .first_run = run,
@@ -270,7 +269,7 @@ private:
         ThreadEntry& t = thread(id, key);
         if (status == kFinished && (!t.finished || key < *t.finished)) {
             t.finished = key;
-            s.items.push_back({key, CatalogItem::finished, id, static_cast<std::uint32_t>(&t - s.threads.data())});  // seen too
+            s.items.push_back({key, CatalogItem::finished, id});  // seen too
         } else if (first_now_) {
             s.items.push_back({key, CatalogItem::seen, id});
         }

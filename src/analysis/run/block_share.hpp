@@ -87,8 +87,6 @@ struct ThreadSum {
 // A thread's runs and stops in one block, until it migrates away (the file's comment).
 struct Segment {
     ThreadId id = 0;
-    std::uint32_t entry = 0;  // its thread's in the block
-    ThreadSum* sum = nullptr;  // its thread's, once the block is put in
     Key first, last;
     bool first_run = false, last_run = false;
     bool last_finished = false;  // its last event is the thread's finish
@@ -104,8 +102,7 @@ struct CatalogItem {
     Key key;
     Kind kind = seen;
     ThreadId id = 0;
-    std::uint32_t label = 0;  // labelled: its record among the block's labels; finished: its thread's entry
-    ThreadSum* sum = nullptr;  // finished: its thread's, once the block is put in
+    std::uint32_t label = 0;  // labelled: its record among the block's labels
     friend bool operator<(const CatalogItem& a, const CatalogItem& b) {
         return a.key != b.key ? a.key < b.key : a.kind < b.kind;
     }
