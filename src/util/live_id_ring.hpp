@@ -43,17 +43,7 @@ public:
         ++size_;
         if (ring_[id & mask_].id_plus_one != 0 && beside_.size() * 16 > in_ring_ && ring_.size() < 2 * size_)
             resize(ring_.size() * 2);
-        Slot& s = ring_[id & mask_];
-        if (s.id_plus_one != 0) {
-            const auto other = static_cast<std::uint32_t>(s.id_plus_one - 1);
-            if (other > id) return {beside_.try_emplace(id).first->second, true};
-            beside_.try_emplace(other, std::move(s.value));
-            --in_ring_;
-        }
-        s.id_plus_one = std::uint64_t{id} + 1;
-        s.value = V{};
-        ++in_ring_;
-        return {s.value, true};
+        return {place(id, V{}), true};
     }
     V& operator[](std::uint32_t id) { return try_emplace(id).first; }
 
@@ -101,22 +91,20 @@ private:
             if (s.id_plus_one != 0) place(static_cast<std::uint32_t>(s.id_plus_one - 1), std::move(s.value));
         for (auto& [id, v] : was_beside) place(id, std::move(v));
     }
-    void place(std::uint32_t id, V&& v) {
+    // Puts `v` at the id's place, or beside the ring where an older id's value holds it (the
+    // newer id takes the place, the older value goes beside); where it went.
+    V& place(std::uint32_t id, V&& v) {
         Slot& s = ring_[id & mask_];
         if (s.id_plus_one == 0) {
-            s.id_plus_one = std::uint64_t{id} + 1;
-            s.value = std::move(v);
             ++in_ring_;
-            return;
+        } else {
+            const auto other = static_cast<std::uint32_t>(s.id_plus_one - 1);
+            if (other > id) return beside_.try_emplace(id, std::move(v)).first->second;
+            beside_.try_emplace(other, std::move(s.value));
         }
-        const auto other = static_cast<std::uint32_t>(s.id_plus_one - 1);
-        if (other > id) {
-            beside_.try_emplace(id, std::move(v));
-            return;
-        }
-        beside_.try_emplace(other, std::move(s.value));
         s.id_plus_one = std::uint64_t{id} + 1;
         s.value = std::move(v);
+        return s.value;
     }
 
     std::vector<Slot> ring_ = std::vector<Slot>(kMinSlots);
