@@ -1,6 +1,6 @@
 // FoldedChunk: a chunk of folded threads' samples comes out by (time, stack), each pair once
-// with the weights of its samples summed, whatever order they came in; it says when it is full
-// and starts afresh after each drain.
+// with the weights of its samples summed, whatever order they came in (summed as they come or
+// at the drain); it says when it is full and starts afresh after each drain.
 #include <boost/test/unit_test.hpp>
 
 #include <cstdint>
@@ -82,6 +82,22 @@ BOOST_AUTO_TEST_CASE(samples_come_out_by_time_then_stack) {
     check_random(3, 60'000, 1'000'000'000, 1'000'000);
     check_random(4, 60'000, 1, 100);
     check_random(5, 1, 1, 1);
+}
+
+// Named folded threads' pairs are nearly all new: more pairs than the chunk keeps at hand,
+// each added again after all the others, still come out once each, summed.
+BOOST_AUTO_TEST_CASE(a_pair_met_again_long_after_is_summed_at_the_drain) {
+    FoldedChunk chunk;
+    constexpr std::uint32_t kPairs = 20'000;
+    for (int round = 0; round < 2; ++round)
+        for (std::uint32_t i = 0; i < kPairs; ++i)
+            BOOST_REQUIRE(!chunk.add({1'000 + i % 13, std::uint64_t{1} + round, StackHandle(i)}));
+    const auto out = drained(chunk);
+    BOOST_REQUIRE_EQUAL(out.size(), kPairs);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        BOOST_TEST(out[i].second == 3u);
+        if (i > 0) BOOST_TEST((out[i - 1].first < out[i].first));
+    }
 }
 
 BOOST_AUTO_TEST_CASE(a_chunk_is_full_after_its_samples_and_starts_afresh_after_a_drain) {
