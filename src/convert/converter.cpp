@@ -99,10 +99,13 @@ std::optional<run::BlockCensus> block_census_for(const ConvertOptions& options,
 // thread's earliest; should the census have to forget threads after all, it is taken again
 // without counting them. Should a pass that counts meet any problem after all, the census is
 // taken again of every event. A pass that counts is bound by the reading, which two workers
-// then share (SplitPrefetcher). Of a window, it sets the bounds and where the second pass starts.
+// then share (SplitPrefetcher), unless `census_bound`: where threads are made every few records
+// the census's own work matches the reading, and two workers beside the consumer (three
+// threads on two cores) made that pass slower, not faster. Of a window, it sets the bounds and
+// where the second pass starts.
 [[gnu::noinline]] run::RunCensus take_census(eventlog::TimeOrderedReader& reader, ConvertOptions& options,
                                              const redaction::RewriteOptions& rewriting, ConversionReport& report,
-                                             std::optional<window::WindowStart>& window_start) {
+                                             std::optional<window::WindowStart>& window_start, bool census_bound) {
     // Threads that cannot get a track of their own are forgotten once finished (run_census.hpp).
     const run::CensusLimits limits = census_limits(options);
     enum class Counting { gc_and_wakeups, gc, none };
@@ -132,7 +135,7 @@ std::optional<run::BlockCensus> block_census_for(const ConvertOptions& options,
             // Not movable: made in place.
             std::optional<eventlog::SplitPrefetcher> split;
             std::optional<eventlog::EventPrefetcher> prefetcher;
-            if (counting != Counting::none && eventlog::SplitPrefetcher::worthwhile(reader))
+            if (counting != Counting::none && !census_bound && eventlog::SplitPrefetcher::worthwhile(reader))
                 take(split.emplace(reader, first_pass, plan.counted_only,
                                    std::array{collector.repeats(), collector.repeats()}));
             else if (counting != Counting::none)
@@ -203,6 +206,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     } else if (blocks) {
         report.timings.blocks_declined = "the index needed decoding";
     }
+    const bool census_bound = blocks && blocks->threads_made_often();
     blocks.reset();  // its shares' memory
 #ifdef __GLIBC__
     // Given back now, not kept by the arena of the index's helper thread, which no later phase
@@ -210,7 +214,7 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     malloc_trim(0);
 #endif
     std::optional<window::WindowStart> window_start;  // the second pass begins there
-    run::RunCensus census = learnt ? std::move(*learnt) : take_census(reader, options, rewriting, report, window_start);
+    run::RunCensus census = learnt ? std::move(*learnt) : take_census(reader, options, rewriting, report, window_start, census_bound);
     report.run = census.run;
     report.timings.census = stopwatch.lap();
     report.timings.census_cpu.analyses = util::thread_cpu_seconds() - cpu_mark;

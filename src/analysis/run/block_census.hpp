@@ -67,6 +67,9 @@ public:
 
     // Why finish() gave nullopt (for --timings and the tests); nullptr if it did not.
     const char* declined_why() const { return why_; }
+    // Declined as threads are made every few records: the census's own work then matches its
+    // reading, and a census pass is bound by its consumer, not by the reading.
+    bool threads_made_often() const { return threads_made_often_; }
 
 
 private:
@@ -99,6 +102,7 @@ private:
         return std::nullopt;
     }
     std::atomic<std::uint64_t> records_{0}, creations_{0};  // of the blocks read so far
+    std::atomic<bool> threads_made_often_{false};
 };
 
 }  // namespace el2fx::run

@@ -41,8 +41,10 @@ public:
         // pieces that the later phases' peak sits on).
         const std::uint64_t read = census_.records_ += records.size();
         const std::uint64_t made = census_.creations_ += std::exchange(creations_, 0);
-        if (read >= kJudgedAfter && made * kRecordsPerThread > read)
+        if (read >= kJudgedAfter && made * kRecordsPerThread > read) {
+            census_.threads_made_often_ = true;
             census_.decline("threads so many that a pass is quicker");
+        }
         if (census_.declined_) share_.reset();
     }
 

@@ -73,6 +73,7 @@ Outcome check_logs_in(const std::filesystem::path& dir, CensusLimits limits) {
 struct Taken {
     std::optional<RunCensus> learnt;
     std::string why;
+    bool threads_made_often = false;
     RunCensus every;
 };
 Taken take_both(const std::string& bytes, CensusLimits limits = {.thread_tracks = 64}) {
@@ -85,6 +86,7 @@ Taken take_both(const std::string& bytes, CensusLimits limits = {.thread_tracks 
     Taken t;
     t.learnt = blocks.finish();
     if (!t.learnt) t.why = blocks.declined_why();
+    t.threads_made_often = blocks.threads_made_often();
     t.every = census_of_every_event(reader, limits);
     return t;
 }
@@ -225,6 +227,7 @@ BOOST_AUTO_TEST_CASE(time_profile_ticks_are_declined) {
     const Taken t = take_both(b.finish());
     BOOST_TEST(!t.learnt);
     BOOST_TEST(t.why == "time-profile ticks");
+    BOOST_TEST(!t.threads_made_often);
 }
 
 // Short-lived threads on two capabilities, two blocks each, one long-lived thread migrating
@@ -413,6 +416,7 @@ BOOST_AUTO_TEST_CASE(threads_created_every_few_records_are_declined) {
     const Taken t = take_both(b.finish());
     BOOST_TEST(!t.learnt);
     BOOST_TEST(t.why == "threads so many that a pass is quicker");
+    BOOST_TEST(t.threads_made_often);  // the census pass then reads on one worker (converter.cpp)
 }
 
 // Labels, in the log's order whatever the block, and the catalog's order of first appearance.
