@@ -214,7 +214,8 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     malloc_trim(0);
 #endif
     std::optional<window::WindowStart> window_start;  // the second pass begins there
-    run::RunCensus census = learnt ? std::move(*learnt) : take_census(reader, options, rewriting, report, window_start, census_bound);
+    run::RunCensus census =
+        learnt ? std::move(*learnt) : take_census(reader, options, rewriting, report, window_start, census_bound);
     report.run = census.run;
     report.timings.census = stopwatch.lap();
     report.timings.census_cpu.analyses = util::thread_cpu_seconds() - cpu_mark;
