@@ -148,6 +148,14 @@ std::unique_ptr<BlockDeflater> make_block_deflater(DeflateEngine engine, int lev
 #endif
 }
 
+void slide_dictionary(std::vector<unsigned char>& dictionary, const std::vector<unsigned char>& input) {
+    constexpr std::size_t kWindow = 32 << 10;
+    const std::size_t from_input = std::min(input.size(), kWindow);
+    const std::size_t from_before = std::min(dictionary.size(), kWindow - from_input);
+    dictionary.erase(dictionary.begin(), dictionary.end() - static_cast<std::ptrdiff_t>(from_before));
+    dictionary.insert(dictionary.end(), input.end() - static_cast<std::ptrdiff_t>(from_input), input.end());
+}
+
 std::uint32_t gzip_crc32(std::uint32_t crc, const unsigned char* data, std::size_t size) {
 #ifdef EL2FX_HAVE_ISAL
     return crc32_gzip_refl(crc, data, size);

@@ -1,4 +1,4 @@
-// Deflates one block of a gzip member that ParallelGzipSink cuts into blocks: primed with the
+// Deflates one block of a gzip member written in blocks (segmented_gzip.hpp): primed with the
 // 32 KiB before it, ended on a byte boundary (or, the last, with the stream's end), so that the
 // blocks join into one deflate stream. Two engines: zlib, always there, and ISA-L's igzip
 // when the build found it (Debian's libisal-dev), which deflates profile JSON about four times
@@ -23,6 +23,10 @@ public:
     virtual void compress(const std::vector<unsigned char>& input, const std::vector<unsigned char>& dictionary,
                           bool last, std::vector<unsigned char>& output) = 0;
 };
+
+// The dictionary of the block after `input`: the last 32 KiB (deflate's reach back) of
+// `dictionary` (the one before it) followed by `input`.
+void slide_dictionary(std::vector<unsigned char>& dictionary, const std::vector<unsigned char>& input);
 
 // Whether this build has the engine (zlib: always).
 bool has_engine(DeflateEngine engine);

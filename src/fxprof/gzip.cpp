@@ -88,6 +88,21 @@ void GzipSink::finish() {
     if (rc != Z_OK) throw zlib_error("deflateEnd", rc, zs);
 }
 
+void write_gzip_header(ByteSink& out, int level) {
+    const unsigned char xfl = level == 9 ? 2 : level == 1 ? 4 : 0;
+    const unsigned char header[10] = {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, xfl, 255};
+    out.write(reinterpret_cast<const char*>(header), sizeof header);
+}
+
+void write_gzip_trailer(ByteSink& out, std::uint32_t crc, std::uint64_t size) {
+    unsigned char trailer[8];
+    for (int i = 0; i < 4; ++i) {
+        trailer[i] = static_cast<unsigned char>(crc >> (8 * i));
+        trailer[4 + i] = static_cast<unsigned char>(size >> (8 * i));  // ISIZE: modulo 2^32
+    }
+    out.write(reinterpret_cast<const char*>(trailer), sizeof trailer);
+}
+
 Error compression_error(const char* what, const char* library, int code, const char* detail) {
     std::string msg = std::string("gzip: ") + what + " failed (" + library + " " + std::to_string(code);
     if (detail) msg += std::string(": ") + detail;

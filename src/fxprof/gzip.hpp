@@ -3,6 +3,7 @@
 // gives the same bytes. And the reverse, for tests and tools: gunzip().
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -35,6 +36,13 @@ private:
     ByteSink& downstream_;
     bool finished_ = false;
 };
+
+// The 10-byte header of a gzip member written in deflated blocks (segmented_gzip.hpp): no
+// name, no mtime (the same input gives the same bytes), the extra flags as zlib sets them for
+// the level, OS unknown.
+void write_gzip_header(ByteSink& out, int level);
+// Its 8-byte trailer: the CRC-32 of the uncompressed bytes and their count modulo 2^32.
+void write_gzip_trailer(ByteSink& out, std::uint32_t crc, std::uint64_t size);
 
 // The error of a compression library's call: "gzip: <what> failed (<library> <code>[: <detail>])".
 Error compression_error(const char* what, const char* library, int code, const char* detail = nullptr);

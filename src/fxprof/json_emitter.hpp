@@ -97,6 +97,10 @@ public:
     void flat_scaled(std::int64_t value, unsigned scale);
     void end_flat_object();
 
+    // A value whose text another emitter writes where this one stops (the profile's parts,
+    // written apart): the comma or colon before it, and the count of values, as if written.
+    void value_written_elsewhere(rapidjson::Type type) { check(writer_.RawValue("", 0, type)); }
+
     bool complete() const { return writer_.IsComplete(); }
     std::uint64_t repaired_strings() const { return repaired_; }
 

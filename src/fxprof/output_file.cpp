@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "fxprof/gzip.hpp"
-#include "fxprof/parallel_gzip_sink.hpp"
 #include "util/temp_files.hpp"
 #include "util/error.hpp"
 
@@ -184,9 +183,7 @@ WriteStats naming_errors(const std::string& path, F&& f) {
 
 WriteStats write_profile_gz(const Profile& profile, OutputFile& out, int level) {
     return naming_errors(out.path(), [&] {
-        ParallelGzipSink gz(out.sink(), level);  // compressed on the other cores while the JSON is written
-        WriteStats stats = write_profile_json(profile, gz);
-        gz.finish();
+        WriteStats stats = write_profile_json_gz(profile, out.sink(), level);  // on two cores
         out.commit();
         return stats;
     });

@@ -18,10 +18,56 @@ namespace el2fx::fxprof::detail {
 
 namespace key = v70::key;
 
+// What every part's writer reads, made once per profile.
+struct WriterTables {
+    explicit WriterTables(const Profile& p);
+    // Each marker schema's name and field keys as JSON text: every marker's data repeats them.
+    struct EncodedSchema {
+        EncodedString name;
+        std::vector<EncodedString> keys;
+    };
+    std::vector<EncodedSchema> schemas;
+    const EncodedString type_key = JsonEmitter::encode(key::type);  // every marker's data has it
+    std::vector<std::uint32_t> order;     // written position -> thread handle index
+    std::vector<std::uint32_t> position;  // thread handle index -> written position
+};
+
+// A table is written a column at a time, and each column read from the SpillStore (where
+// most rows are, on file) would decode every row again: the rows of a table up to this size
+// are kept as its first column reads them, and its other columns written from them. Larger
+// tables are read once per column (bounded memory). One per writing thread, reused.
+struct KeptRows {
+    static constexpr std::size_t kMax = std::size_t{1} << 17;  // 4 MiB of samples, 3 of markers
+    // A marker's columns but its data (MarkerRow's values live only during the callback).
+    struct Marker {
+        std::int64_t start, end;
+        std::uint32_t name;
+        std::uint16_t category;
+        MarkerPhase phase;
+    };
+    std::vector<SampleRow> samples;
+    std::vector<Marker> markers;
+};
+
+// The profile's large values, each written apart from the rest of the document (the
+// skeleton: keys, brackets, meta, libs, each thread's fields, the small tables): the shared
+// tables, each thread's samples and markers, each counter.
+struct DocumentPart {
+    enum class Value { string_array, stack_table, frame_table, func_table, sources, samples, markers, counter };
+    std::string prefix;  // the skeleton's text before the value
+    Value value;
+    std::uint32_t index = 0;     // the thread's handle index, the counter's index
+    std::uint64_t estimate = 0;  // its size, roughly, from its rows: where segments are cut
+};
+
 class ProfileWriter {
 public:
-    ProfileWriter(const Profile& p, JsonEmitter& j);
-    void write();
+    ProfileWriter(const Profile& p, const WriterTables& tables, KeptRows& kept, JsonEmitter& j);
+    // The skeleton into `os` (which writes to `text`), a placeholder for each part: the parts,
+    // each with the text before it; returns the text after the last.
+    std::string write_skeleton(JsonOutStream& os, std::string& text, std::vector<DocumentPart>& parts);
+    // A part's value, as the document's root.
+    void write_part(const DocumentPart& part);
 
 private:
     // `key: [f(0), ..., f(n-1)]`
@@ -93,12 +139,25 @@ private:
         j_.end_array();
     }
 
+    // A row's text, roughly (where segments are cut: profile_writer.cpp).
+    static constexpr std::uint64_t kSampleBytes = 16, kMarkerBytes = 110, kObjectBytes = 512;
+    // In the skeleton: the placeholder of a part (write_skeleton).
+    void part(DocumentPart::Value value, std::uint32_t index, std::uint64_t estimate);
+
     // ---- the parts, each in its own file
     void write_meta();
     void write_schema(const MarkerSchema& s);
     void write_extra(const ExtraSection& s);
-    void write_shared();
-    void write_thread(const Thread& t);
+    void write_shared();  // skeleton
+    void write_string_array();
+    void write_stack_table();
+    void write_frame_table();
+    void write_func_table();
+    void write_resource_table();    // skeleton
+    void write_native_symbols();    // skeleton
+    void write_sources();
+    void write_source_locations();  // skeleton
+    void write_thread(std::uint32_t handle_index);  // skeleton
     void write_samples(const Thread& t);
     // A marker field's value, in its data's flat object (JsonEmitter::begin_flat_object).
     void write_field_value(const MarkerField& f, const FieldValue& v);
@@ -106,35 +165,16 @@ private:
     std::uint32_t main_thread_index(const Counter& c);
     void write_counter(const Counter& c);
 
-    std::uint32_t position(ThreadHandle h) const { return position_[h.index()]; }
-
-    // Each marker schema's name and field keys as JSON text: every marker's data repeats them.
-    struct EncodedSchema {
-        EncodedString name;
-        std::vector<EncodedString> keys;
-    };
-
-    // A table is written a column at a time, and each column read from the SpillStore (where
-    // most rows are, on file) would decode every row again: the rows of a table up to this
-    // size are kept as its first column reads them, and its other columns written from them.
-    // Larger tables are read once per column (bounded memory).
-    static constexpr std::size_t kKeptRows = std::size_t{1} << 17;  // 4 MiB of samples, 3 of markers
-    // A marker's columns but its data (MarkerRow's values live only during the callback).
-    struct KeptMarker {
-        std::int64_t start, end;
-        std::uint32_t name;
-        std::uint16_t category;
-        MarkerPhase phase;
-    };
+    std::uint32_t position(ThreadHandle h) const { return tables_.position[h.index()]; }
 
     const Profile& p_;
+    const WriterTables& tables_;
+    KeptRows& kept_;
     JsonEmitter& j_;
-    std::vector<SampleRow> kept_samples_;  // reused from thread to thread
-    std::vector<KeptMarker> kept_markers_;
-    std::vector<EncodedSchema> encoded_schemas_;
-    const EncodedString type_key_ = JsonEmitter::encode(key::type);  // every marker's data has it
-    std::vector<std::uint32_t> order_;     // written position -> thread handle index
-    std::vector<std::uint32_t> position_;  // thread handle index -> written position
+    // While the skeleton is written: its stream, the text it writes to, the parts so far.
+    JsonOutStream* skeleton_ = nullptr;
+    std::string* skeleton_text_ = nullptr;
+    std::vector<DocumentPart>* parts_ = nullptr;
 };
 
 }  // namespace el2fx::fxprof::detail

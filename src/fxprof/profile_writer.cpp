@@ -1,24 +1,40 @@
 #include "fxprof/profile_writer.hpp"
 
+#include <array>
+
 #include "fxprof/json_stream.hpp"
 #include "fxprof/profile_json_writer.hpp"
+#include "fxprof/segmented_gzip.hpp"
 #include "fxprof/thread_order.hpp"
 #include "util/error.hpp"
 
 namespace el2fx::fxprof {
 namespace detail {
 
-ProfileWriter::ProfileWriter(const Profile& p, JsonEmitter& j)
-    : p_(p), j_(j), order_(thread_write_order(p)), position_(order_.size()) {
-    for (std::size_t pos = 0; pos < order_.size(); ++pos) position_[order_[pos]] = static_cast<std::uint32_t>(pos);
+WriterTables::WriterTables(const Profile& p) : order(thread_write_order(p)), position(order.size()) {
+    for (std::size_t pos = 0; pos < order.size(); ++pos) position[order[pos]] = static_cast<std::uint32_t>(pos);
     for (const MarkerSchema& s : p.marker_schemas()) {
-        EncodedSchema& e = encoded_schemas_.emplace_back();
+        EncodedSchema& e = schemas.emplace_back();
         e.name = JsonEmitter::encode(s.name);
         for (const MarkerField& f : s.fields) e.keys.push_back(JsonEmitter::encode(f.key));
     }
 }
 
-void ProfileWriter::write() {
+ProfileWriter::ProfileWriter(const Profile& p, const WriterTables& tables, KeptRows& kept, JsonEmitter& j)
+    : p_(p), tables_(tables), kept_(kept), j_(j) {}
+
+void ProfileWriter::part(DocumentPart::Value value, std::uint32_t index, std::uint64_t estimate) {
+    j_.value_written_elsewhere(value == DocumentPart::Value::string_array ? rapidjson::kArrayType
+                                                                          : rapidjson::kObjectType);
+    skeleton_->Flush();
+    parts_->push_back(DocumentPart{std::move(*skeleton_text_), value, index, kObjectBytes + estimate});
+    skeleton_text_->clear();
+}
+
+std::string ProfileWriter::write_skeleton(JsonOutStream& os, std::string& text, std::vector<DocumentPart>& parts) {
+    skeleton_ = &os;
+    skeleton_text_ = &text;
+    parts_ = &parts;
     j_.begin_object();
     write_meta();
     j_.key(key::libs);
@@ -35,30 +51,129 @@ void ProfileWriter::write() {
         j_.end_object();
     }
     j_.end_array();
+    j_.key(key::shared);
     write_shared();
     j_.key(key::threads);
     j_.begin_array();
     // Shown threads first (thread_order.hpp): every thread index written is a position.
-    for (std::uint32_t h : order_) write_thread(p_.threads()[h]);
+    for (std::uint32_t h : tables_.order) write_thread(h);
     j_.end_array();
     j_.key(key::counters);
     j_.begin_array();
-    for (const Counter& c : p_.counters()) write_counter(c);
+    for (std::size_t i = 0; i < p_.counters().size(); ++i)
+        part(DocumentPart::Value::counter, static_cast<std::uint32_t>(i),
+             kSampleBytes * p_.counters()[i].samples.size());
     j_.end_array();
     j_.end_object();
     if (!j_.complete()) throw Error("JSON writer: the profile object is incomplete");
+    os.Flush();
+    skeleton_ = nullptr;
+    return std::move(text);
 }
 
+void ProfileWriter::write_part(const DocumentPart& part) {
+    switch (part.value) {
+        case DocumentPart::Value::string_array: write_string_array(); break;
+        case DocumentPart::Value::stack_table: write_stack_table(); break;
+        case DocumentPart::Value::frame_table: write_frame_table(); break;
+        case DocumentPart::Value::func_table: write_func_table(); break;
+        case DocumentPart::Value::sources: write_sources(); break;
+        case DocumentPart::Value::samples: write_samples(p_.threads()[part.index]); break;
+        case DocumentPart::Value::markers: write_markers(p_.threads()[part.index]); break;
+        case DocumentPart::Value::counter: write_counter(p_.counters()[part.index]); break;
+    }
+    if (!j_.complete()) throw Error("JSON writer: a part of the profile is incomplete");
+}
+
+namespace {
+
+// The profile's JSON as segments of parts: each segment some consecutive parts (with the
+// skeleton's text before each), the last also the skeleton's end.
+class ProfileDocument {
+public:
+    explicit ProfileDocument(const Profile& p) : p_(p), tables_(p) {
+        std::string text;
+        StringSink sink(text);
+        JsonOutStream os(sink);
+        JsonEmitter skeleton(os);
+        KeptRows unused;
+        tail_ = ProfileWriter(p_, tables_, unused, skeleton).write_skeleton(os, text, parts_);
+        repaired_ = skeleton.repaired_strings();
+        // A segment ends at the part that takes it past kSegmentBytes: few segments, each
+        // deflated apart, whose first blocks have no dictionary (segmented_gzip.hpp).
+        std::uint64_t size = 0;
+        for (std::size_t i = 0; i < parts_.size(); ++i) {
+            size += parts_[i].estimate;
+            if (size >= kSegmentBytes) {
+                segment_ends_.push_back(i + 1);
+                size = 0;
+            }
+        }
+        if (segment_ends_.empty() || segment_ends_.back() != parts_.size()) segment_ends_.push_back(parts_.size());
+    }
+
+    std::size_t segments() const { return segment_ends_.size(); }
+
+    // Writes segment `s`'s text to `sink`.
+    WriteStats write_segment(std::size_t s, ByteSink& sink, KeptRows& kept) const {
+        WriteStats stats;
+        stats.repaired_strings = s == 0 ? repaired_ : 0;
+        const std::size_t first = s == 0 ? 0 : segment_ends_[s - 1];
+        JsonOutStream os(sink);
+        for (std::size_t i = first; i < segment_ends_[s]; ++i) {
+            const DocumentPart& part = parts_[i];
+            os.PutBytes(part.prefix.data(), part.prefix.size());
+            JsonEmitter value(os);
+            ProfileWriter(p_, tables_, kept, value).write_part(part);
+            stats.repaired_strings += value.repaired_strings();
+        }
+        if (s + 1 == segments()) os.PutBytes(tail_.data(), tail_.size());
+        os.Flush();
+        stats.json_bytes = os.bytes_written();
+        return stats;
+    }
+
+private:
+    static constexpr std::uint64_t kSegmentBytes = std::uint64_t{1} << 20;
+
+    const Profile& p_;
+    const WriterTables tables_;
+    std::vector<DocumentPart> parts_;
+    std::string tail_;
+    std::vector<std::size_t> segment_ends_;  // the end of each segment's parts
+    std::uint64_t repaired_ = 0;             // in the skeleton
+};
+
+}  // namespace
 }  // namespace detail
 
 WriteStats write_profile_json(const Profile& profile, ByteSink& sink) {
-    JsonOutStream os(sink);
-    JsonEmitter emitter(os);
-    detail::ProfileWriter(profile, emitter).write();
-    os.Flush();
+    const detail::ProfileDocument document(profile);
+    detail::KeptRows kept;
     WriteStats stats;
-    stats.json_bytes = os.bytes_written();
-    stats.repaired_strings = emitter.repaired_strings();
+    for (std::size_t s = 0; s < document.segments(); ++s) {
+        const WriteStats segment = document.write_segment(s, sink, kept);
+        stats.json_bytes += segment.json_bytes;
+        stats.repaired_strings += segment.repaired_strings;
+    }
+    return stats;
+}
+
+WriteStats write_profile_json_gz(const Profile& profile, ByteSink& sink, int level) {
+    const detail::ProfileDocument document(profile);
+    std::array<detail::KeptRows, 2> kept;  // one per thread
+    std::array<std::uint64_t, 2> repaired{};
+    SegmentedGzipOptions options;
+    options.level = level;
+    options.threads = static_cast<unsigned>(kept.size());
+    WriteStats stats;
+    stats.json_bytes = write_segmented_gzip(
+        sink, document.segments(),
+        [&](unsigned slot, std::size_t s, ByteSink& text) {
+            repaired[slot] += document.write_segment(s, text, kept[slot]).repaired_strings;
+        },
+        options);
+    stats.repaired_strings = repaired[0] + repaired[1];
     return stats;
 }
 

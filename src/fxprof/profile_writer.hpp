@@ -18,6 +18,9 @@ struct WriteStats {
 // Throws el2fx::Error on any failure (the sink's, or a profile that cannot be written, such as
 // a counter whose process has no thread).
 WriteStats write_profile_json(const Profile& profile, ByteSink& sink);
+// The same JSON as one gzip member, written by two threads (segmented_gzip.hpp): each renders
+// and deflates its share of the profile's parts. `level` as GzipSink's.
+WriteStats write_profile_json_gz(const Profile& profile, ByteSink& sink, int level);
 
 // The JSON text in memory (tests).
 std::string profile_to_json(const Profile& profile, WriteStats* stats = nullptr);

@@ -4,26 +4,50 @@
 
 namespace el2fx::fxprof::detail {
 
+// The large tables are parts of their own (two threads write them), the rest is skeleton.
 void ProfileWriter::write_shared() {
-    j_.key(key::shared);
+    // A row's text, roughly (where segments are cut: profile_writer.cpp).
+    constexpr std::uint64_t kStringBytes = 20, kStackBytes = 8, kFrameBytes = 48, kFuncBytes = 44;
     j_.begin_object();
+    j_.key(key::stringArray);
+    part(DocumentPart::Value::string_array, 0, kStringBytes * p_.strings().size());
+    j_.key(key::stackTable);
+    part(DocumentPart::Value::stack_table, 0, kStackBytes * p_.stacks().size());
+    j_.key(key::frameTable);
+    part(DocumentPart::Value::frame_table, 0, kFrameBytes * p_.frames().size());
+    j_.key(key::funcTable);
+    part(DocumentPart::Value::func_table, 0, kFuncBytes * p_.funcs().size());
+    write_resource_table();
+    write_native_symbols();
+    j_.key(key::sources);
+    std::uint64_t source_bytes = 0;
+    for (std::size_t i = 0; i < p_.sources().filenames().size(); ++i)
+        if (const std::string* text = p_.sources().content(i)) source_bytes += text->size();
+    part(DocumentPart::Value::sources, 0, source_bytes);
+    write_source_locations();
+    j_.end_object();
+}
 
+void ProfileWriter::write_string_array() {
     const StringTable& strings = p_.strings();
-    column(key::stringArray, strings.size(),
-           [&](std::size_t i) { j_.string(strings.get(StringHandle(std::uint32_t(i)))); });
+    j_.begin_array();
+    for (std::size_t i = 0; i < strings.size(); ++i) j_.string(strings.get(StringHandle(std::uint32_t(i))));
+    j_.end_array();
+}
 
+void ProfileWriter::write_stack_table() {
     const StackTable& stacks = p_.stacks();
     const std::size_t ns = stacks.size();
-    j_.key(key::stackTable);
     j_.begin_object();
     column(key::frame, ns, [&](std::size_t i) { j_.uint64(stacks.frame_index(std::uint32_t(i))); });
     column(key::prefixOffset, ns, [&](std::size_t i) { j_.uint64(stacks.prefix_offset(std::uint32_t(i))); });
     length(ns);
     j_.end_object();
+}
 
+void ProfileWriter::write_frame_table() {
     const auto frames = p_.frames().rows();
     const std::size_t nf = frames.size();
-    j_.key(key::frameTable);
     j_.begin_object();
     column(key::address, nf, [&](std::size_t i) {
         const auto a = frames[i].address;
@@ -54,10 +78,11 @@ void ProfileWriter::write_shared() {
     null_column(key::originalLocation, nf);
     length(nf);
     j_.end_object();
+}
 
+void ProfileWriter::write_func_table() {
     const auto funcs = p_.funcs().rows();
     const std::size_t nfn = funcs.size();
-    j_.key(key::funcTable);
     j_.begin_object();
     column(key::name, nfn, [&](std::size_t i) { j_.uint64(funcs[i].name.index()); });
     column(key::isJS, nfn, [&](std::size_t i) { j_.boolean(funcs[i].is_js); });
@@ -74,7 +99,9 @@ void ProfileWriter::write_shared() {
     null_column(key::originalLocation, nfn);
     length(nfn);
     j_.end_object();
+}
 
+void ProfileWriter::write_resource_table() {
     const auto& resources = p_.resources().rows();
     const std::size_t nr = resources.size();
     j_.key(key::resourceTable);
@@ -84,7 +111,9 @@ void ProfileWriter::write_shared() {
     column(key::type, nr, [&](std::size_t i) { j_.uint64(static_cast<unsigned>(resources[i].type)); });
     length(nr);
     j_.end_object();
+}
 
+void ProfileWriter::write_native_symbols() {
     j_.key(key::nativeSymbols);
     j_.begin_object();
     null_column(key::libIndex, 0);
@@ -93,10 +122,11 @@ void ProfileWriter::write_shared() {
     null_column(key::functionSize, 0);
     length(0);
     j_.end_object();
+}
 
+void ProfileWriter::write_sources() {
     const auto& files = p_.sources().filenames();
     const std::size_t nsrc = files.size();
-    j_.key(key::sources);
     j_.begin_object();
     null_column(key::id, nsrc);
     column(key::filename, nsrc, [&](std::size_t i) { j_.uint64(files[i].index()); });
@@ -111,7 +141,9 @@ void ProfileWriter::write_shared() {
     });
     length(nsrc);
     j_.end_object();
+}
 
+void ProfileWriter::write_source_locations() {
     j_.key(key::sourceLocationTable);
     j_.begin_object();
     null_column(key::source, 0);
@@ -119,10 +151,6 @@ void ProfileWriter::write_shared() {
     null_column(key::column, 0);
     length(0);
     j_.end_object();
-
-    j_.end_object();
 }
-
-// ---- threads ----------------------------------------------------------------------------
 
 }  // namespace el2fx::fxprof::detail

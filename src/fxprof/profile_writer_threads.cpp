@@ -4,7 +4,8 @@
 
 namespace el2fx::fxprof::detail {
 
-void ProfileWriter::write_thread(const Thread& t) {
+void ProfileWriter::write_thread(std::uint32_t h) {
+    const Thread& t = p_.threads()[h];
     const Process& proc = p_.processes()[t.process.index()];
     j_.begin_object();
     string_field(key::name, t.name);
@@ -34,28 +35,29 @@ void ProfileWriter::write_thread(const Thread& t) {
     string_field(key::pid, proc.pid);
     j_.key(key::tid);
     j_.int64(t.tid);
-    write_samples(t);
-    write_markers(t);
+    j_.key(key::samples);
+    part(DocumentPart::Value::samples, h, kSampleBytes * t.samples.size());
+    j_.key(key::markers);
+    part(DocumentPart::Value::markers, h, kMarkerBytes * t.markers.size());
     j_.end_object();
 }
 
 void ProfileWriter::write_samples(const Thread& t) {
     const SampleTable& s = t.samples;
     const std::size_t n = s.size();
-    const bool keep = n <= kKeptRows;
-    kept_samples_.clear();
+    const bool keep = n <= KeptRows::kMax;
+    kept_.samples.clear();
     // Each further column from the rows kept, or from the table again.
     const auto samples_column = [&](std::string_view k, auto&& f) {
         if (keep)
-            kept_column(k, kept_samples_, f);
+            kept_column(k, kept_.samples, f);
         else
             rows_column(k, s, f);
     };
 
-    j_.key(key::samples);
     j_.begin_object();
     rows_column(key::stack, s, [&](const SampleRow& r) {
-        if (keep) kept_samples_.push_back(r);
+        if (keep) kept_.samples.push_back(r);
         if (r.stack == SampleTable::kNoStack)
             j_.null();
         else
@@ -111,28 +113,28 @@ void ProfileWriter::write_field_value(const MarkerField& f, const FieldValue& v)
 void ProfileWriter::write_markers(const Thread& t) {
     const MarkerTable& m = t.markers;
     const auto& schemas = p_.marker_schemas();
-    const bool keep = m.size() <= kKeptRows;
-    kept_markers_.clear();
+    const bool keep = m.size() <= KeptRows::kMax;
+    kept_.markers.clear();
     // Each further column from the markers kept, or from the table again (without values).
     const auto markers_column = [&](std::string_view k, auto&& f) {
         if (keep)
-            kept_column(k, kept_markers_, f);
+            kept_column(k, kept_.markers, f);
         else
-            marker_column(k, m, [&](const MarkerRow& r) { f(KeptMarker{r.start, r.end, r.name, r.category, r.phase}); });
+            marker_column(k, m,
+                          [&](const MarkerRow& r) { f(KeptRows::Marker{r.start, r.end, r.name, r.category, r.phase}); });
     };
-    j_.key(key::markers);
     j_.begin_object();
     rows_column(key::data, m, [&](const MarkerRow& r) {
-        if (keep) kept_markers_.push_back(KeptMarker{r.start, r.end, r.name, r.category, r.phase});
+        if (keep) kept_.markers.push_back(KeptRows::Marker{r.start, r.end, r.name, r.category, r.phase});
         if (r.schema == MarkerTable::kNoSchema) {
             j_.null();
             return;
         }
         const MarkerSchema& s = schemas[r.schema];
-        const EncodedSchema& e = encoded_schemas_[r.schema];
+        const WriterTables::EncodedSchema& e = tables_.schemas[r.schema];
         if (r.values.size() != s.fields.size()) throw Error("JSON writer: a marker's values do not match its schema");
         j_.begin_flat_object();
-        j_.flat_key(type_key_);
+        j_.flat_key(tables_.type_key);
         j_.flat_encoded_string(e.name);
         for (std::size_t i = 0; i < s.fields.size(); ++i) {
             // No value: no key (the profiler's tooltip, sidebar and search skip it).
@@ -142,21 +144,21 @@ void ProfileWriter::write_markers(const Thread& t) {
         }
         j_.end_flat_object();
     });
-    markers_column(key::name, [&](const KeptMarker& r) { j_.uint64(r.name); });
-    markers_column(key::startTime, [&](const KeptMarker& r) {
+    markers_column(key::name, [&](const KeptRows::Marker& r) { j_.uint64(r.name); });
+    markers_column(key::startTime, [&](const KeptRows::Marker& r) {
         if (r.phase == MarkerPhase::interval_end)
             j_.null();
         else
             j_.ms_from_ns(r.start);
     });
-    markers_column(key::endTime, [&](const KeptMarker& r) {
+    markers_column(key::endTime, [&](const KeptRows::Marker& r) {
         if (r.phase == MarkerPhase::interval || r.phase == MarkerPhase::interval_end)
             j_.ms_from_ns(r.end);
         else
             j_.null();
     });
-    markers_column(key::phase, [&](const KeptMarker& r) { j_.uint64(static_cast<unsigned>(r.phase)); });
-    markers_column(key::category, [&](const KeptMarker& r) { j_.uint64(r.category); });
+    markers_column(key::phase, [&](const KeptRows::Marker& r) { j_.uint64(static_cast<unsigned>(r.phase)); });
+    markers_column(key::category, [&](const KeptRows::Marker& r) { j_.uint64(r.category); });
     length(m.size());
     j_.end_object();
 }
