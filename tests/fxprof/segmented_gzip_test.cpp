@@ -125,13 +125,8 @@ std::vector<std::string> segments_of(const std::vector<std::size_t>& sizes) {
 
 SegmentedGzipOptions options(unsigned threads, std::size_t block, std::size_t held = std::size_t{8} << 20,
                              int level = GzipSink::kDefaultLevel, std::optional<DeflateEngine> engine = {}) {
-    SegmentedGzipOptions o;
-    o.threads = threads;
-    o.block_bytes = block;
-    o.held_bytes = held;
-    o.level = level;
-    o.engine = engine;
-    return o;
+    return SegmentedGzipOptions{
+        .level = level, .engine = engine, .threads = threads, .block_bytes = block, .held_bytes = held};
 }
 
 }  // namespace
