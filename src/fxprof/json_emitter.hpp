@@ -102,6 +102,9 @@ public:
     void value_written_elsewhere(rapidjson::Type type) { check(writer_.RawValue("", 0, type)); }
 
     bool complete() const { return writer_.IsComplete(); }
+    // After a complete value: the next on the same stream (the profile's parts, one after
+    // another), with the buffers kept and the repaired strings counted on.
+    void restart() { writer_.Reset(os_); }
     std::uint64_t repaired_strings() const { return repaired_; }
 
 private:

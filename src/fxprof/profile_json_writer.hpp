@@ -12,6 +12,7 @@
 
 #include "fxprof/format_v70.hpp"
 #include "fxprof/json_emitter.hpp"
+#include "fxprof/json_stream.hpp"
 #include "fxprof/profile.hpp"
 
 namespace el2fx::fxprof::detail {
@@ -56,16 +57,28 @@ struct DocumentPart {
     enum class Value { string_array, stack_table, frame_table, func_table, sources, samples, markers, counter };
     std::string prefix;  // the skeleton's text before the value
     Value value;
-    std::uint32_t index = 0;     // the thread's handle index, the counter's index
-    std::uint64_t estimate = 0;  // its size, roughly, from its rows: where segments are cut
+    std::uint32_t index = 0;  // the thread's handle index, the counter's index
 };
 
+// The skeleton as it is written: its text since the last part, and the parts so far.
+struct Skeleton {
+    std::string text;
+    StringSink sink{text};
+    JsonOutStream os{sink};
+    std::vector<DocumentPart> parts;
+};
+
+// Writes either the skeleton (with a placeholder for each part) or one part, as the
+// constructor says.
 class ProfileWriter {
 public:
-    ProfileWriter(const Profile& p, const WriterTables& tables, KeptRows& kept, JsonEmitter& j);
-    // The skeleton into `os` (which writes to `text`), a placeholder for each part: the parts,
-    // each with the text before it; returns the text after the last.
-    std::string write_skeleton(JsonOutStream& os, std::string& text, std::vector<DocumentPart>& parts);
+    // The skeleton's writer: `j` writes to `skeleton.os`.
+    ProfileWriter(const Profile& p, const WriterTables& tables, JsonEmitter& j, Skeleton& skeleton);
+    // A part's writer.
+    ProfileWriter(const Profile& p, const WriterTables& tables, JsonEmitter& j, KeptRows& kept);
+    // The skeleton, its parts in `skeleton.parts`, each with the text before it; returns the
+    // text after the last.
+    std::string write_skeleton();
     // A part's value, as the document's root.
     void write_part(const DocumentPart& part);
 
@@ -139,10 +152,8 @@ private:
         j_.end_array();
     }
 
-    // A row's text, roughly (where segments are cut: profile_writer.cpp).
-    static constexpr std::uint64_t kSampleBytes = 16, kMarkerBytes = 110, kObjectBytes = 512;
     // In the skeleton: the placeholder of a part (write_skeleton).
-    void part(DocumentPart::Value value, std::uint32_t index, std::uint64_t estimate);
+    void part(DocumentPart::Value value, std::uint32_t index = 0);
 
     // ---- the parts, each in its own file
     void write_meta();
@@ -169,12 +180,9 @@ private:
 
     const Profile& p_;
     const WriterTables& tables_;
-    KeptRows& kept_;
     JsonEmitter& j_;
-    // While the skeleton is written: its stream, the text it writes to, the parts so far.
-    JsonOutStream* skeleton_ = nullptr;
-    std::string* skeleton_text_ = nullptr;
-    std::vector<DocumentPart>* parts_ = nullptr;
+    Skeleton* skeleton_ = nullptr;  // the skeleton's writer's
+    KeptRows* kept_ = nullptr;      // a part's writer's
 };
 
 }  // namespace el2fx::fxprof::detail

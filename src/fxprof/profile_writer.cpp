@@ -20,21 +20,21 @@ WriterTables::WriterTables(const Profile& p) : order(thread_write_order(p)), pos
     }
 }
 
-ProfileWriter::ProfileWriter(const Profile& p, const WriterTables& tables, KeptRows& kept, JsonEmitter& j)
-    : p_(p), tables_(tables), kept_(kept), j_(j) {}
+ProfileWriter::ProfileWriter(const Profile& p, const WriterTables& tables, JsonEmitter& j, Skeleton& skeleton)
+    : p_(p), tables_(tables), j_(j), skeleton_(&skeleton) {}
 
-void ProfileWriter::part(DocumentPart::Value value, std::uint32_t index, std::uint64_t estimate) {
+ProfileWriter::ProfileWriter(const Profile& p, const WriterTables& tables, JsonEmitter& j, KeptRows& kept)
+    : p_(p), tables_(tables), j_(j), kept_(&kept) {}
+
+void ProfileWriter::part(DocumentPart::Value value, std::uint32_t index) {
     j_.value_written_elsewhere(value == DocumentPart::Value::string_array ? rapidjson::kArrayType
                                                                           : rapidjson::kObjectType);
-    skeleton_->Flush();
-    parts_->push_back(DocumentPart{std::move(*skeleton_text_), value, index, kObjectBytes + estimate});
-    skeleton_text_->clear();
+    skeleton_->os.Flush();
+    skeleton_->parts.push_back(DocumentPart{std::move(skeleton_->text), value, index});
+    skeleton_->text.clear();
 }
 
-std::string ProfileWriter::write_skeleton(JsonOutStream& os, std::string& text, std::vector<DocumentPart>& parts) {
-    skeleton_ = &os;
-    skeleton_text_ = &text;
-    parts_ = &parts;
+std::string ProfileWriter::write_skeleton() {
     j_.begin_object();
     write_meta();
     j_.key(key::libs);
@@ -61,14 +61,12 @@ std::string ProfileWriter::write_skeleton(JsonOutStream& os, std::string& text, 
     j_.key(key::counters);
     j_.begin_array();
     for (std::size_t i = 0; i < p_.counters().size(); ++i)
-        part(DocumentPart::Value::counter, static_cast<std::uint32_t>(i),
-             kSampleBytes * p_.counters()[i].samples.size());
+        part(DocumentPart::Value::counter, static_cast<std::uint32_t>(i));
     j_.end_array();
     j_.end_object();
     if (!j_.complete()) throw Error("JSON writer: the profile object is incomplete");
-    os.Flush();
-    skeleton_ = nullptr;
-    return std::move(text);
+    skeleton_->os.Flush();
+    return std::move(skeleton_->text);
 }
 
 void ProfileWriter::write_part(const DocumentPart& part) {
@@ -92,18 +90,16 @@ namespace {
 class ProfileDocument {
 public:
     explicit ProfileDocument(const Profile& p) : p_(p), tables_(p) {
-        std::string text;
-        StringSink sink(text);
-        JsonOutStream os(sink);
-        JsonEmitter skeleton(os);
-        KeptRows unused;
-        tail_ = ProfileWriter(p_, tables_, unused, skeleton).write_skeleton(os, text, parts_);
-        repaired_ = skeleton.repaired_strings();
+        Skeleton skeleton;
+        JsonEmitter emitter(skeleton.os);
+        tail_ = ProfileWriter(p_, tables_, emitter, skeleton).write_skeleton();
+        parts_ = std::move(skeleton.parts);
+        repaired_ = emitter.repaired_strings();
         // A segment ends at the part that takes it past kSegmentBytes: few segments, each
         // deflated apart, whose first blocks have no dictionary (segmented_gzip.hpp).
         std::uint64_t size = 0;
         for (std::size_t i = 0; i < parts_.size(); ++i) {
-            size += parts_[i].estimate;
+            size += estimated_bytes(parts_[i]);
             if (size >= kSegmentBytes) {
                 segment_ends_.push_back(i + 1);
                 size = 0;
@@ -120,13 +116,14 @@ public:
         stats.repaired_strings = s == 0 ? repaired_ : 0;
         const std::size_t first = s == 0 ? 0 : segment_ends_[s - 1];
         JsonOutStream os(sink);
+        JsonEmitter value(os);
         for (std::size_t i = first; i < segment_ends_[s]; ++i) {
             const DocumentPart& part = parts_[i];
             os.PutBytes(part.prefix.data(), part.prefix.size());
-            JsonEmitter value(os);
-            ProfileWriter(p_, tables_, kept, value).write_part(part);
-            stats.repaired_strings += value.repaired_strings();
+            ProfileWriter(p_, tables_, value, kept).write_part(part);
+            value.restart();
         }
+        stats.repaired_strings += value.repaired_strings();
         if (s + 1 == segments()) os.PutBytes(tail_.data(), tail_.size());
         os.Flush();
         stats.json_bytes = os.bytes_written();
@@ -135,6 +132,28 @@ public:
 
 private:
     static constexpr std::uint64_t kSegmentBytes = std::uint64_t{1} << 20;
+
+    // A part's text, roughly, from its rows: where segments are cut, and nothing else.
+    std::uint64_t estimated_bytes(const DocumentPart& part) const {
+        constexpr std::uint64_t kObject = 512, kString = 20, kStack = 8, kFrame = 48, kFunc = 44, kSample = 16,
+                                kMarker = 110;
+        switch (part.value) {
+            case DocumentPart::Value::string_array: return kObject + kString * p_.strings().size();
+            case DocumentPart::Value::stack_table: return kObject + kStack * p_.stacks().size();
+            case DocumentPart::Value::frame_table: return kObject + kFrame * p_.frames().size();
+            case DocumentPart::Value::func_table: return kObject + kFunc * p_.funcs().size();
+            case DocumentPart::Value::sources: {
+                std::uint64_t bytes = kObject;
+                for (std::size_t i = 0; i < p_.sources().filenames().size(); ++i)
+                    if (const std::string* text = p_.sources().content(i)) bytes += text->size();
+                return bytes;
+            }
+            case DocumentPart::Value::samples: return kObject + kSample * p_.threads()[part.index].samples.size();
+            case DocumentPart::Value::markers: return kObject + kMarker * p_.threads()[part.index].markers.size();
+            case DocumentPart::Value::counter: return kObject + kSample * p_.counters()[part.index].samples.size();
+        }
+        return kObject;
+    }
 
     const Profile& p_;
     const WriterTables tables_;

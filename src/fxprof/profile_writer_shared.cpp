@@ -6,24 +6,19 @@ namespace el2fx::fxprof::detail {
 
 // The large tables are parts of their own (two threads write them), the rest is skeleton.
 void ProfileWriter::write_shared() {
-    // A row's text, roughly (where segments are cut: profile_writer.cpp).
-    constexpr std::uint64_t kStringBytes = 20, kStackBytes = 8, kFrameBytes = 48, kFuncBytes = 44;
     j_.begin_object();
     j_.key(key::stringArray);
-    part(DocumentPart::Value::string_array, 0, kStringBytes * p_.strings().size());
+    part(DocumentPart::Value::string_array);
     j_.key(key::stackTable);
-    part(DocumentPart::Value::stack_table, 0, kStackBytes * p_.stacks().size());
+    part(DocumentPart::Value::stack_table);
     j_.key(key::frameTable);
-    part(DocumentPart::Value::frame_table, 0, kFrameBytes * p_.frames().size());
+    part(DocumentPart::Value::frame_table);
     j_.key(key::funcTable);
-    part(DocumentPart::Value::func_table, 0, kFuncBytes * p_.funcs().size());
+    part(DocumentPart::Value::func_table);
     write_resource_table();
     write_native_symbols();
     j_.key(key::sources);
-    std::uint64_t source_bytes = 0;
-    for (std::size_t i = 0; i < p_.sources().filenames().size(); ++i)
-        if (const std::string* text = p_.sources().content(i)) source_bytes += text->size();
-    part(DocumentPart::Value::sources, 0, source_bytes);
+    part(DocumentPart::Value::sources);
     write_source_locations();
     j_.end_object();
 }

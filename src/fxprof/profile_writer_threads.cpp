@@ -36,9 +36,9 @@ void ProfileWriter::write_thread(std::uint32_t h) {
     j_.key(key::tid);
     j_.int64(t.tid);
     j_.key(key::samples);
-    part(DocumentPart::Value::samples, h, kSampleBytes * t.samples.size());
+    part(DocumentPart::Value::samples, h);
     j_.key(key::markers);
-    part(DocumentPart::Value::markers, h, kMarkerBytes * t.markers.size());
+    part(DocumentPart::Value::markers, h);
     j_.end_object();
 }
 
@@ -46,18 +46,19 @@ void ProfileWriter::write_samples(const Thread& t) {
     const SampleTable& s = t.samples;
     const std::size_t n = s.size();
     const bool keep = n <= KeptRows::kMax;
-    kept_.samples.clear();
+    KeptRows& kept = *kept_;
+    kept.samples.clear();
     // Each further column from the rows kept, or from the table again.
     const auto samples_column = [&](std::string_view k, auto&& f) {
         if (keep)
-            kept_column(k, kept_.samples, f);
+            kept_column(k, kept.samples, f);
         else
             rows_column(k, s, f);
     };
 
     j_.begin_object();
     rows_column(key::stack, s, [&](const SampleRow& r) {
-        if (keep) kept_.samples.push_back(r);
+        if (keep) kept.samples.push_back(r);
         if (r.stack == SampleTable::kNoStack)
             j_.null();
         else
@@ -114,18 +115,19 @@ void ProfileWriter::write_markers(const Thread& t) {
     const MarkerTable& m = t.markers;
     const auto& schemas = p_.marker_schemas();
     const bool keep = m.size() <= KeptRows::kMax;
-    kept_.markers.clear();
+    KeptRows& kept = *kept_;
+    kept.markers.clear();
     // Each further column from the markers kept, or from the table again (without values).
     const auto markers_column = [&](std::string_view k, auto&& f) {
         if (keep)
-            kept_column(k, kept_.markers, f);
+            kept_column(k, kept.markers, f);
         else
             marker_column(k, m,
                           [&](const MarkerRow& r) { f(KeptRows::Marker{r.start, r.end, r.name, r.category, r.phase}); });
     };
     j_.begin_object();
     rows_column(key::data, m, [&](const MarkerRow& r) {
-        if (keep) kept_.markers.push_back(KeptRows::Marker{r.start, r.end, r.name, r.category, r.phase});
+        if (keep) kept.markers.push_back(KeptRows::Marker{r.start, r.end, r.name, r.category, r.phase});
         if (r.schema == MarkerTable::kNoSchema) {
             j_.null();
             return;
