@@ -189,6 +189,37 @@ BOOST_AUTO_TEST_CASE(emitter_refuses_what_is_not_json) {
     BOOST_TEST(out == "[1,0.1,0,1.5]");
 }
 
+BOOST_AUTO_TEST_CASE(an_emitter_restarted_writes_the_next_value_as_a_new_one_and_counts_repairs_on) {
+    std::string out;
+    StringSink sink(out);
+    JsonOutStream os(sink);
+    JsonEmitter j(os);
+    j.begin_array();
+    j.uint64(1);
+    j.string("bad \xff");
+    j.end_array();
+    BOOST_TEST(j.complete());
+    j.restart();
+    BOOST_TEST(!j.complete());
+    os.Put('|');
+    // The first value after a restart has no comma before it, though the last one ended an array.
+    j.begin_array();
+    j.int64(-2);
+    j.string("\xc3");
+    j.end_array();
+    BOOST_TEST(j.complete());
+    j.restart();
+    os.Put('|');
+    j.begin_object();
+    j.key("k");
+    j.null();
+    j.end_object();
+    BOOST_TEST(j.complete());
+    os.Flush();
+    BOOST_TEST(out == "[1,\"bad \xef\xbf\xbd\"]|[-2,\"\xef\xbf\xbd\"]|{\"k\":null}");
+    BOOST_TEST(j.repaired_strings() == 2u);
+}
+
 BOOST_AUTO_TEST_CASE(repeated_literals_are_the_bytes_of_values_written_one_by_one) {
     // Across the emitter's pieces (1024 values each), between other values, and none at all.
     for (std::size_t n : {0u, 1u, 2u, 1023u, 1024u, 1025u, 2048u, 3000u}) {
