@@ -19,17 +19,22 @@ namespace {
 
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 
-// Deflated bytes and what the trailer needs of their input: its CRC and size.
+// What the trailer needs of some input: its CRC-32 and size.
+struct InputSum {
+    std::uint32_t crc = 0;
+    std::uint64_t size = 0;
+
+    // The input followed by more.
+    void add(const InputSum& more) {
+        crc = static_cast<std::uint32_t>(crc32_combine(crc, more.crc, static_cast<z_off_t>(more.size)));
+        size += more.size;
+    }
+};
+
+// Deflated bytes and the sum of their input.
 struct Deflated {
     std::vector<unsigned char> bytes;
-    std::uint32_t crc = 0;
-    std::uint64_t input_size = 0;
-
-    void append(std::span<const unsigned char> more, std::uint32_t more_crc, std::uint64_t more_input) {
-        bytes.insert(bytes.end(), more.begin(), more.end());
-        crc = static_cast<std::uint32_t>(crc32_combine(crc, more_crc, static_cast<z_off_t>(more_input)));
-        input_size += more_input;
-    }
+    InputSum input;
 };
 
 // What the threads share: which segment comes next, and the order of the blocks downstream.
@@ -49,17 +54,18 @@ public:
     // A block of `segment`: downstream if every segment before it has gone, else kept (its
     // bytes only: the caller reuses its buffer), and then, with too much kept, waits for its
     // turn.
-    void put(std::size_t segment, std::span<const unsigned char> bytes, std::uint32_t crc, std::size_t input_size) {
+    void put(std::size_t segment, std::span<const unsigned char> bytes, const InputSum& input) {
         std::unique_lock lock(mutex_);
         if (failure_) throw Error("gzip: stopped by another thread's failure");
         if (head_ == segment) {
             write_held(segment);
-            write(bytes, crc, input_size);
+            write(bytes, input);
             return;
         }
         Deflated& held = held_[segment].deflated;
         held_bytes_ -= held.bytes.capacity();  // the memory held, not only the bytes
-        held.append(bytes, crc, input_size);
+        held.bytes.insert(held.bytes.end(), bytes.begin(), bytes.end());
+        held.input.add(input);
         held_bytes_ += held.bytes.capacity();
         changed_.wait(lock, [&] { return failure_ || head_ == segment || held_bytes_ <= held_limit_; });
         if (failure_) throw Error("gzip: stopped by another thread's failure");
@@ -86,8 +92,7 @@ public:
     }
     // After the threads stopped.
     std::exception_ptr failure() const { return failure_; }
-    std::uint32_t crc() const { return crc_; }
-    std::uint64_t total() const { return total_; }
+    const InputSum& written() const { return written_; }
 
 private:
     struct Held {
@@ -95,15 +100,14 @@ private:
         bool done = false;
     };
 
-    void write(std::span<const unsigned char> bytes, std::uint32_t crc, std::uint64_t input_size) {
+    void write(std::span<const unsigned char> bytes, const InputSum& input) {
         downstream_.write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-        crc_ = static_cast<std::uint32_t>(crc32_combine(crc_, crc, static_cast<z_off_t>(input_size)));
-        total_ += input_size;
+        written_.add(input);
     }
     void write_held(std::size_t segment) {
         Deflated& held = held_[segment].deflated;
         if (held.bytes.empty()) return;
-        write(held.bytes, held.crc, held.input_size);
+        write(held.bytes, held.input);
         held_bytes_ -= held.bytes.capacity();
         held = Deflated{};  // its memory freed
         changed_.notify_all();
@@ -115,8 +119,7 @@ private:
     std::size_t held_bytes_ = 0;
     std::size_t next_ = 0;  // the next segment to take
     std::size_t head_ = 0;  // the first segment not yet all downstream
-    std::uint32_t crc_ = 0;
-    std::uint64_t total_ = 0;
+    InputSum written_;  // downstream so far
     std::exception_ptr failure_;
     std::mutex mutex_;
     std::condition_variable changed_;
@@ -156,9 +159,9 @@ public:
 private:
     void deflate(bool last) {
         deflater_->compress(input_, dictionary_, last, output_);
-        const std::uint32_t crc = gzip_crc32(0, input_.data(), input_.size());
+        const InputSum sum{gzip_crc32(0, input_.data(), input_.size()), input_.size()};
         slide_dictionary(dictionary_, input_);  // the segment's so far: the next block's
-        order_.put(segment_, output_, crc, input_.size());
+        order_.put(segment_, output_, sum);
         input_.clear();
     }
 
@@ -206,8 +209,8 @@ std::uint64_t write_segmented_gzip(ByteSink& downstream, std::size_t segments, c
         render_segments(0, order, segments, render, o, engine);
     }  // the others joined
     if (order.failure()) std::rethrow_exception(order.failure());
-    write_gzip_trailer(downstream, order.crc(), order.total());
-    return order.total();
+    write_gzip_trailer(downstream, order.written().crc, order.written().size);
+    return order.written().size;
 }
 
 }  // namespace el2fx::fxprof
