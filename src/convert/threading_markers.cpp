@@ -39,7 +39,8 @@ void ThreadingMarkers::begin() {
     const SpanDetailFilter<run::ThreadMoment> moments(ctx_.span_detail);
     for (const ThreadTrackLayout::OwnTrack& t : layout_.own_tracks())
         own_.push_back(OwnThread{t.handle, analysis::ThreadSpanFilters(ctx_.span_detail), {moments, moments}});
-    recent_own_.clear();  // own_ has its tracks now: no answer from before stands
+    // own_ has its tracks now: no answer from before stands. Room for each own thread's.
+    recent_own_.reset(util::recent_slots_for(own_.size()));
 }
 
 // A capability's mutator spans: a marker naming the thread that ran.

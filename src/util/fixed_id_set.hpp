@@ -24,9 +24,12 @@ public:
                 continue;
             }
             if (id >= bits_.size()) bits_.resize(std::size_t{id} + 1);
+            if (!bits_.test(id)) ++bit_count_;
             bits_.set(id);
         }
     }
+    // How many ids it holds.
+    std::size_t size() const { return bit_count_ + far_.size(); }
     bool contains(std::uint32_t id) const {
         if (id < bits_.size()) return bits_.test(id);
         return !far_.empty() && far_.contains(id);
@@ -34,6 +37,7 @@ public:
 
 private:
     BitRow bits_;
+    std::size_t bit_count_ = 0;
     std::unordered_set<std::uint32_t> far_;
 };
 

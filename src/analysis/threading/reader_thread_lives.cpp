@@ -11,7 +11,8 @@ namespace el2fx::analysis {
 ReaderThreadLives::ReaderThreadLives(Setup setup, ReaderLivesSink& sink, Diagnostics& diagnostics)
     : setup_(std::move(setup)),
       own_(setup_.own),
-      lives_(found_, setup_.sampling_interval_ns, to_items_),
+      lives_(found_, setup_.sampling_interval_ns, to_items_, recent_slots(setup_)),
+      recent_tracks_(recent_slots(setup_)),
       sink_(sink),
       diagnostics_(diagnostics) {
     for (std::size_t i = 0; i < setup_.own.size(); ++i) {

@@ -185,6 +185,11 @@ private:
         return recent_tracks_.note(thread, it == track_of_.end() ? std::nullopt : std::optional(it->second));
     }
     bool keeps(eventlog::ThreadId thread) const { return own_.contains(thread) != setup_.folded; }
+    // The recent threads' slots of the lives kept here: room for each own thread, a few for
+    // the folded ones (any of millions).
+    static std::size_t recent_slots(const Setup& setup) {
+        return setup.folded ? util::kFewRecentSlots : util::recent_slots_for(setup.own.size());
+    }
     void take_folded(eventlog::ThreadId thread, const Sample<ThreadActivity>& sample);
     void push(Item item) {
         item.index = index_;

@@ -5,8 +5,9 @@
 
 namespace el2fx::analysis {
 
-ThreadLives::ThreadLives(Diagnostics& diagnostics, std::uint64_t sampling_interval_ns, ThreadingSink& sink)
-    : diagnostics_(diagnostics), sampling_interval_ns_(sampling_interval_ns), sink_(sink) {}
+ThreadLives::ThreadLives(Diagnostics& diagnostics, std::uint64_t sampling_interval_ns, ThreadingSink& sink,
+                         std::size_t recent_slots)
+    : diagnostics_(diagnostics), sampling_interval_ns_(sampling_interval_ns), sink_(sink), recent_(recent_slots) {}
 
 void ThreadLives::run_thread(eventlog::ThreadId id, eventlog::CapNo cap, std::uint64_t time) {
     if (ThreadTrack* t = thread(id)) record(*t, time, t->state.run_thread(time, cap));

@@ -23,8 +23,10 @@ namespace el2fx::analysis {
 
 class ThreadLives {
 public:
-    // `diagnostics` and `sink` must outlive it.
-    ThreadLives(Diagnostics& diagnostics, std::uint64_t sampling_interval_ns, ThreadingSink& sink);
+    // `diagnostics` and `sink` must outlive it. `recent_slots`: the recent threads' slots
+    // (util::recent_slots_for() where the threads it follows are a known few).
+    ThreadLives(Diagnostics& diagnostics, std::uint64_t sampling_interval_ns, ThreadingSink& sink,
+                std::size_t recent_slots = util::kFewRecentSlots);
 
     // The thread events of a capability's block, at `time` (the latest event's: the clock
     // never goes back). A finished thread's later events count event_after_thread_finished.

@@ -20,7 +20,7 @@ ThreadingAnalysis::ThreadingAnalysis(Diagnostics& diagnostics, ThreadingOptions 
       options_(options),
       sink_(sink ? *sink : collector_),
       own_sink_(sink == nullptr),
-      lives_(diagnostics, options.sampling_interval_ns, sink_) {
+      lives_(diagnostics, options.sampling_interval_ns, sink_, recent_slots(options)) {
     check_sampling_interval(options_.sampling_interval_ns);
 }
 

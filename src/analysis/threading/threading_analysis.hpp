@@ -74,6 +74,13 @@ private:
         return options_.lives_elsewhere == none ||
                options_.own_threads->contains(id) == (options_.lives_elsewhere == others);
     }
+    // The recent threads' slots of the lives it follows: room for each where those are the
+    // threads with a track of their own, else a few (any of millions).
+    static std::size_t recent_slots(const ThreadingOptions& options) {
+        return options.lives_elsewhere == ThreadingOptions::LivesElsewhere::others && options.own_threads
+                   ? util::recent_slots_for(options.own_threads->size())
+                   : util::kFewRecentSlots;
+    }
     void handle_capability_event(const eventlog::Event& event, eventlog::CapNo cap, std::uint64_t time);
     void record(CapabilityTrack& track, std::uint64_t time, const std::optional<CapabilitySpan>& span);
     // GC_WORK / GC_IDLE / GC_DONE on a capability in a collection.
