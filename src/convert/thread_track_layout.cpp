@@ -35,7 +35,9 @@ void ThreadTrackLayout::lay_out() {
     add_capability_tracks();
     choose_thread_tracks();
     add_thread_tracks();
-    recent_.clear();  // answers given while laying out may have changed
+    // Answers given while laying out may have changed. Room for each own thread's, as most
+    // questions are of those where the threads are few (a service's handlers).
+    recent_.reset(util::recent_slots_for(own_.size()));
 }
 
 // Runs in one profile may share a pid: the later ones get "1234.1", "1234.2" (as samply does).

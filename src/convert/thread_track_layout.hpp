@@ -72,7 +72,8 @@ private:
     std::vector<std::uint32_t> own_by_ordinal_;
     std::vector<OwnTrack> own_;
     std::optional<fxprof::ThreadHandle> folded_;
-    // Recent answers of own_track_index(), fixed once laid out: lay_out() clears it.
+    // Recent answers of own_track_index(), fixed once laid out: lay_out() clears it and gives
+    // it room for the own threads.
     mutable util::RecentIds<std::optional<std::uint32_t>> recent_;
 };
 
