@@ -29,8 +29,7 @@ template <typename V>
 class RecentIds {
 public:
     // `slots` rounded up to a power of two, at most kMostRecentSlots.
-    explicit RecentIds(std::size_t slots = kFewRecentSlots)
-        : mask_(std::bit_ceil(std::clamp<std::size_t>(slots, 1, kMostRecentSlots)) - 1) {}
+    explicit RecentIds(std::size_t slots = kFewRecentSlots) : mask_(mask_for(slots)) {}
 
     // The answer noted for `id`, or nullptr.
     V* find(std::uint32_t id) {
@@ -50,11 +49,14 @@ public:
     // Forgets every answer and takes `slots` slots from now on (as the constructor's).
     void reset(std::size_t slots) {
         clear();
-        mask_ = std::bit_ceil(std::clamp<std::size_t>(slots, 1, kMostRecentSlots)) - 1;
+        mask_ = mask_for(slots);
     }
     std::size_t slots() const { return mask_ + 1; }
 
 private:
+    static std::size_t mask_for(std::size_t slots) {
+        return std::bit_ceil(std::clamp<std::size_t>(slots, 1, kMostRecentSlots)) - 1;
+    }
     struct Slot {
         std::uint64_t id_plus_one = 0;  // 0: empty
         V value{};
