@@ -144,12 +144,11 @@ void EventPrefetcher::run() {
 
 bool EventPrefetcher::give_part(Batch& batch, const RawRecord& record, std::uint16_t tag) {
     part_event_.time = record.time;
-    part_event_.offset = record.offset;
-    part_event_.size = record.size;
     part_event_.tag = tag;
     part_event_.cap = record.cap;
     const std::size_t at = payload_offset(header_, tag);
-    decode_payload_into(tag, record.bytes + at, record.size - at, part_event_.payload);
+    part_event_.payload = record.bytes + at;
+    part_event_.payload_size = record.size - at;
     return part_->handle(part_event_, latest_, batch.size - 1, *batch.output);
 }
 

@@ -180,7 +180,7 @@ private:
         __builtin_prefetch(reading_->records.data() + position_ + kRecordsAhead);
         __builtin_prefetch(reading_->bytes.get() + at_ + kBytesAhead);
     }
-    // The record just added to `batch` to the WorkerPart, decoded; whether its output has room.
+    // The record just added to `batch` to the WorkerPart, framed; whether its output has room.
     bool give_part(Batch& batch, const RawRecord& record, std::uint16_t tag);
     void note_diagnostics(Batch& batch);
     void take_next_batch();
@@ -211,7 +211,7 @@ private:
     EventPrefetcher* other_ = nullptr;  // the records merged with the reader's (fill_merging())
     RawRecord pending_;                 // the reader's next, taken while other_'s came first
     TagSet part_tags_;                  // part_'s
-    Event part_event_;                  // the last one given to part_
+    WorkerEvent part_event_;            // the last one given to part_
     std::uint64_t latest_ = 0;          // the latest time of the records added (with part_)
     bool has_pending_ = false, reader_done_ = false;
 

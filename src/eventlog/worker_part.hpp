@@ -1,6 +1,7 @@
 // A part of a pass that runs on the EventPrefetcher's worker, beside the merge, where the
 // consumer's thread is the bound and the worker's has time to spare. It is given the events
-// of its tags in time order, decoded on the worker, and leaves what it finds in the output of
+// of its tags in time order, framed, and decodes on the worker the payloads it reads (as the
+// event table defines them: no variant to fill), and leaves what it finds in the output of
 // the batch the event goes into; the consumer takes each output back at the event that left
 // it (EventPrefetcher::deliver_worker_outputs()), so what a part finds reaches the consumer's
 // parts in the same order as if it ran there. Only what is far smaller than the work it saves
@@ -11,10 +12,29 @@
 #include <cstdint>
 #include <memory>
 
-#include "eventlog/event.hpp"
+#include <optional>
+
+#include "eventlog/event_types.hpp"
+#include "eventlog/payload_decoder.hpp"
 #include "eventlog/skip_before.hpp"
 
 namespace el2fx::eventlog {
+
+// An event of a WorkerPart's tags as the worker frames it; its bytes are valid during handle().
+struct WorkerEvent {
+    std::uint64_t time = 0;
+    std::uint16_t tag = 0;
+    std::optional<CapNo> cap;  // the block's capability; none in the global block
+    const std::uint8_t* payload = nullptr;
+    std::size_t payload_size = 0;
+
+    // Its payload as T, where it is one (false for another tag, or a payload too short for T's
+    // fields: the event decoded elsewhere is then an UnknownEvent).
+    template <typename T>
+    bool decode(T& out) const {
+        return tag == T::tag && decode_as<T>(payload, payload_size, out);
+    }
+};
 
 // What a part left in one batch; made by the part, cleared when the batch is filled again.
 class WorkerOutput {
@@ -35,7 +55,7 @@ public:
     // `now`, the latest time of every event so far (this one's included). Whether `out` has
     // room for more: if not, the batch ends with this event (what crosses the cores stays
     // bounded, whatever one event makes the part leave).
-    virtual bool handle(const Event& event, std::uint64_t now, std::size_t index, WorkerOutput& out) = 0;
+    virtual bool handle(const WorkerEvent& event, std::uint64_t now, std::size_t index, WorkerOutput& out) = 0;
     // At the reader's end (not at its error), after the last event: `index` is the number of
     // events in the batch, `now` the latest time of all.
     virtual void finish(std::uint64_t now, std::size_t index, WorkerOutput& out) = 0;

@@ -264,12 +264,13 @@ public:
     };
     const TagSet& tags() const override { return tags_; }
     std::unique_ptr<WorkerOutput> make_output() const override { return std::make_unique<Output>(); }
-    bool handle(const Event& event, std::uint64_t now, std::size_t index, WorkerOutput& out) override {
+    bool handle(const WorkerEvent& event, std::uint64_t now, std::size_t index, WorkerOutput& out) override {
         // No Boost.Test assertion here, on the worker: an undecoded event leaves a thread no
         // event has, which the consumer's check then finds.
-        const auto* run = event.as<RunThread>();
+        RunThread run;
+        const bool decoded = event.decode(run);
         auto& left = static_cast<Output&>(out).left;
-        left.push_back({index, {worker_seen_, run ? run->thread : ~ThreadId{0}, now}});
+        left.push_back({index, {worker_seen_, decoded ? run.thread : ~ThreadId{0}, now}});
         ++worker_seen_;
         return left.size() < room;
     }

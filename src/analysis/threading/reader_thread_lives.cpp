@@ -45,24 +45,23 @@ const eventlog::TagSet& ReaderThreadLives::tags() const {
 
 std::unique_ptr<eventlog::WorkerOutput> ReaderThreadLives::make_output() const { return std::make_unique<Output>(); }
 
-bool ReaderThreadLives::handle(const eventlog::Event& event, std::uint64_t now, std::size_t index,
+bool ReaderThreadLives::handle(const eventlog::WorkerEvent& event, std::uint64_t now, std::size_t index,
                                eventlog::WorkerOutput& out) {
     using namespace eventlog;
     if (!event.cap) return true;  // the threading analysis counts it
     out_ = &static_cast<Output&>(out);
     index_ = static_cast<std::uint32_t>(index);
+    // A payload too short for its fields is left to the consumer's analysis, which counts it.
     switch (event.tag) {
         case RunThread::tag:
-            if (const auto* run = event.as<RunThread>(); run && keeps(run->thread))
-                lives_.run_thread(run->thread, *event.cap, now);
+            if (RunThread run; event.decode(run) && keeps(run.thread)) lives_.run_thread(run.thread, *event.cap, now);
             break;
         case StopThread::tag:
-            if (const auto* stop = event.as<StopThread>(); stop && keeps(stop->thread))
-                lives_.stop_thread(stop->thread, now, stop->status, stop->blocker.value_or(0), event.synthetic);
+            if (StopThread stop; event.decode(stop) && keeps(stop.thread))
+                lives_.stop_thread(stop.thread, now, stop.status, stop.blocker.value_or(0), false);
             break;
         case WakeupThread::tag:
-            if (const auto* wakeup = event.as<WakeupThread>(); wakeup && keeps(wakeup->thread))
-                lives_.wakeup_thread(wakeup->thread);
+            if (WakeupThread wakeup; event.decode(wakeup) && keeps(wakeup.thread)) lives_.wakeup_thread(wakeup.thread);
             break;
         default: break;
     }

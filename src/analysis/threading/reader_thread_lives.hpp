@@ -82,7 +82,7 @@ public:
     // one event adds at most two chunks' sums (a thread's samples between two of its events
     // are at most kMaxSamplesPerGap), or as many own samples.
     static constexpr std::size_t kRoomyItems = std::size_t{1} << 14;
-    bool handle(const eventlog::Event& event, std::uint64_t now, std::size_t index,
+    bool handle(const eventlog::WorkerEvent& event, std::uint64_t now, std::size_t index,
                 eventlog::WorkerOutput& out) override;
     void finish(std::uint64_t now, std::size_t index, eventlog::WorkerOutput& out) override;
     std::size_t deliver(const eventlog::WorkerOutput& out, std::size_t end, bool from_start) override;

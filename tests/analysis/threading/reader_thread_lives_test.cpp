@@ -35,6 +35,7 @@ ev::Event event(std::uint64_t time, ev::CapNo cap, Payload payload) {
     return el2fx::testing::make_event(time, cap, payload);
 }
 
+
 std::string text(const ThreadActivity& a) {
     return std::to_string(static_cast<int>(a.state)) + "/" + std::to_string(a.cap) + "/" +
            std::to_string(a.reason.status) + "/" + std::to_string(a.reason.blocker);
@@ -234,7 +235,7 @@ void apart(const std::vector<ev::Event>& log, const std::vector<ev::ThreadId>& o
     for (std::size_t i = 0; i < log.size(); ++i) {
         out.told.at = std::to_string(i);
         now = std::max(now, log[i].time);
-        if (beside.tags().test(log[i].tag)) beside.handle(log[i], now, i, *batch);  // the worker
+        if (beside.tags().test(log[i].tag)) beside.handle(el2fx::testing::FramedEvent(log[i]).view(), now, i, *batch);  // the worker
         analysis.handle(log[i]);
         beside.deliver(*batch, i + 1, i == 0);  // the consumer, once it took the event
         out.told.line("diagnostics " + std::to_string(out.diagnostics.total()));
@@ -298,9 +299,13 @@ BOOST_AUTO_TEST_CASE(it_asks_for_the_thread_events_only_and_its_outputs_clear) {
     BOOST_TEST(beside.tags().test(ev::StopThread::tag));
     BOOST_TEST(beside.tags().test(ev::WakeupThread::tag));
     const std::unique_ptr<ev::WorkerOutput> out = beside.make_output();
-    BOOST_TEST(beside.handle(event(10, 0, ev::RunThread{3}), 10, 0, *out));
-    BOOST_TEST(beside.handle(event(5000, 0, ev::StopThread{3, kFinished, 0}), 5000, 1, *out));
-    BOOST_TEST(beside.handle(event(6000, 0, ev::RunThread{3}), 6000, 2, *out));  // after its finish
+    // As the prefetcher's worker gives it an event.
+    auto give = [&](const ev::Event& e, std::uint64_t now, std::size_t index) {
+        return beside.handle(el2fx::testing::FramedEvent(e).view(), now, index, *out);
+    };
+    BOOST_TEST(give(event(10, 0, ev::RunThread{3}), 10, 0));
+    BOOST_TEST(give(event(5000, 0, ev::StopThread{3, kFinished, 0}), 5000, 1));
+    BOOST_TEST(give(event(6000, 0, ev::RunThread{3}), 6000, 2));  // after its finish
     BOOST_TEST(beside.deliver(*out, 1, true) == 1u);  // the first event left nothing: the next to ask
     BOOST_TEST(told.lines.empty());
     BOOST_TEST(beside.deliver(*out, 2, false) == 2u);
@@ -311,11 +316,43 @@ BOOST_AUTO_TEST_CASE(it_asks_for_the_thread_events_only_and_its_outputs_clear) {
     out->clear();
     BOOST_TEST(beside.deliver(*out, 3, true) == static_cast<std::size_t>(-1));
     // Two long runs fill a chunk of samples of distinct times: the output is full.
-    std::uint64_t t = 7000;
-    BOOST_TEST(beside.handle(event(t, 0, ev::RunThread{4}), t, 0, *out));
-    BOOST_TEST(beside.handle(event(t += 60'000 * kInterval, 0, ev::StopThread{4, kYield, 0}), t, 1, *out));
-    BOOST_TEST(beside.handle(event(t += 10, 0, ev::RunThread{4}), t, 2, *out));
-    BOOST_TEST(!beside.handle(event(t += 60'000 * kInterval, 0, ev::StopThread{4, kYield, 0}), t, 3, *out));
+    const std::uint64_t t0 = 7000, t1 = t0 + 60'000 * kInterval, t2 = t1 + 10, t3 = t2 + 60'000 * kInterval;
+    BOOST_TEST(give(event(t0, 0, ev::RunThread{4}), t0, 0));
+    BOOST_TEST(give(event(t1, 0, ev::StopThread{4, kYield, 0}), t1, 1));
+    BOOST_TEST(give(event(t2, 0, ev::RunThread{4}), t2, 2));
+    BOOST_TEST(!give(event(t3, 0, ev::StopThread{4, kYield, 0}), t3, 3));
+}
+
+// The worker gives it framed events: a payload too short for its type's fields is no event of
+// that type to it (the consumer's analysis, which gets it undecoded, counts it); a well-formed
+// one is read as the event table defines it.
+BOOST_AUTO_TEST_CASE(a_payload_too_short_for_its_fields_is_passed_over) {
+    const auto told_after = [](bool short_stop_between) {
+        Told told;
+        FromTheReader sink(told);
+        Diagnostics d;
+        ReaderThreadLives beside(ReaderThreadLives::Setup{{9}, false, kInterval, kDetail}, sink, d);
+        const std::unique_ptr<ev::WorkerOutput> out = beside.make_output();
+        std::size_t index = 0;
+        BOOST_TEST(beside.handle(el2fx::testing::FramedEvent(event(5000, 0, ev::RunThread{9})).view(), 5000, index++,
+                                 *out));
+        if (short_stop_between) {  // thread 9's id, and a byte of the status's two
+            const std::uint8_t five_bytes[5] = {0, 0, 0, 9, 0};
+            BOOST_TEST(beside.handle(ev::WorkerEvent{7000, ev::StopThread::tag, ev::CapNo{0}, five_bytes, 5}, 7000,
+                                     index++, *out));
+        }
+        BOOST_TEST(beside.handle(el2fx::testing::FramedEvent(event(9000, 0, ev::StopThread{9, kYield, 0})).view(), 9000,
+                                 index++, *out));
+        beside.finish(9000, index, *out);
+        beside.deliver(*out, static_cast<std::size_t>(-1), true);
+        beside.deliver_ends_before(std::nullopt);
+        beside.deliver_flush_of(0);
+        told.lines.push_back("diagnostics " + std::to_string(d.total()));
+        return told.lines;
+    };
+    const std::vector<std::string> without = told_after(false);
+    BOOST_TEST(told_after(true) == without, boost::test_tools::per_element());
+    BOOST_TEST(lines_with(without, " running 5000-9000 on 0") == 1u);  // read from its bytes
 }
 
 BOOST_AUTO_TEST_SUITE_END()
