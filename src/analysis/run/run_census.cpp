@@ -17,17 +17,26 @@ RunCensusCollector::RunCensusCollector(bool include_env, CensusLimits limits)
 std::vector<bool> threads_to_keep(const ThreadCatalog& catalog, const std::vector<std::uint64_t>& running,
                                   std::size_t tracks) {
     const std::vector<ThreadFacts>& threads = catalog.threads();
-    std::vector<ThreadRank> finished;
-    for (std::size_t i = 0; i < threads.size(); ++i)
-        if (threads[i].finished())
-            finished.push_back({threads[i].labelled(), running[i], static_cast<std::uint32_t>(i)});
     std::vector<bool> keep(threads.size(), true);
-    if (finished.size() > tracks) {
-        const auto cut = finished.begin() + static_cast<std::ptrdiff_t>(tracks);
-        std::nth_element(finished.begin(), cut, finished.end(),
-                         [](const ThreadRank& a, const ThreadRank& b) { return ranks_before(a, b); });
-        for (auto it = cut; it != finished.end(); ++it) keep[it->ordinal] = false;
+    // The best `tracks` finished threads so far, in a heap with the one that ranks last on top:
+    // nearly every other finished thread ranks after it and is let go by one comparison.
+    std::vector<ThreadRank> best;
+    best.reserve(std::min(tracks, threads.size()));
+    const auto last_on_top = [](const ThreadRank& a, const ThreadRank& b) { return ranks_before(a, b); };
+    for (std::size_t i = 0; i < threads.size(); ++i) {
+        if (!threads[i].finished()) continue;
+        keep[i] = false;
+        const ThreadRank rank{threads[i].labelled(), running[i], static_cast<std::uint32_t>(i)};
+        if (best.size() < tracks) {
+            best.push_back(rank);
+            std::push_heap(best.begin(), best.end(), last_on_top);
+        } else if (!best.empty() && ranks_before(rank, best.front())) {
+            std::pop_heap(best.begin(), best.end(), last_on_top);
+            best.back() = rank;
+            std::push_heap(best.begin(), best.end(), last_on_top);
+        }
     }
+    for (const ThreadRank& rank : best) keep[rank.ordinal] = true;
     return keep;
 }
 

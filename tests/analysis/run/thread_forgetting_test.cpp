@@ -4,6 +4,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,35 @@ BOOST_AUTO_TEST_CASE(census_keeps_live_and_best_finished_threads_beyond_the_thre
     BOOST_TEST(census.running_by_ordinal.size() == kept.size());
     BOOST_TEST(census.threads.label(*census.threads.find(11)) == "labelled");
     BOOST_TEST(census.detail.threads == busy.size());  // counted whether kept or not (100 never ran)
+}
+
+// threads_to_keep() lets go of most threads by one comparison with the worst it keeps; what it
+// keeps is still the full order's choice: the first `tracks` finished threads by rank
+// (labelled, then busiest, then first created), with ties, live threads, and any count.
+BOOST_AUTO_TEST_CASE(threads_to_keep_keeps_the_first_finished_threads_of_the_full_order) {
+    std::mt19937 random(35);
+    for (int round = 0; round < 500; ++round) {
+        ThreadCatalog c;
+        const std::size_t n = random() % 40;
+        std::vector<std::uint64_t> running(n);
+        std::uint64_t t = 1;
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto id = static_cast<ev::ThreadId>(i + 1);
+            c.handle(event(t++, 0, ev::CreateThread{id}));
+            if (random() % 5 == 0) c.handle(event(t++, 0, ev::ThreadLabel{id, ev::Text{"named"}}));
+            if (random() % 4 != 0) c.handle(event(t++, 0, ev::StopThread{id, kFinished, 0}));
+            running[i] = random() % 6;  // ties, often
+        }
+        const std::size_t tracks = random() % 12;
+        std::vector<ThreadRank> finished;
+        for (std::size_t i = 0; i < n; ++i)
+            if (c.threads()[i].finished())
+                finished.push_back({c.threads()[i].labelled(), running[i], static_cast<std::uint32_t>(i)});
+        std::sort(finished.begin(), finished.end(), [](const ThreadRank& a, const ThreadRank& b) { return ranks_before(a, b); });
+        std::vector<bool> expected(n, true);
+        for (std::size_t k = tracks; k < finished.size(); ++k) expected[finished[k].ordinal] = false;
+        BOOST_TEST(threads_to_keep(c, running, tracks) == expected, "round " << round);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(ties_keep_the_first_created_as_the_layout_does) {
