@@ -70,6 +70,11 @@ if [[ "${EL2FX_SKIP_SANITIZERS:-0}" != "1" ]]; then
   meson compile -C build-tsan -j "$jobs" eventlog_tests fxprof_tests gc_tests threading_tests pass_tests \
     run_tests src/cli/eventlog2fxprof
   TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --no-rebuild --print-errorlogs \
-    --num-processes "$jobs" --timeout-multiplier 20 eventlog fxprof gc threading pass run
+    --num-processes "$jobs" --timeout-multiplier 20 eventlog gc threading pass run
+  # fxprof: its threads are the gzip sink's; the spill suite runs on one thread and took half
+  # this stage's test time under TSan. (Spilled tables rendered on the sink's two threads are
+  # whole conversions above: the fixtures outgrow the tables' memory budget.)
+  TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --no-rebuild --print-errorlogs \
+    --timeout-multiplier 20 --test-args=--run_test=!spill fxprof
   stage tsan "$start"
 fi
