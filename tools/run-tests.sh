@@ -72,8 +72,8 @@ if [[ "${EL2FX_SKIP_SANITIZERS:-0}" != "1" ]]; then
   TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --no-rebuild --print-errorlogs \
     --num-processes "$jobs" --timeout-multiplier 20 eventlog gc threading pass run
   # fxprof: its threads are the gzip sink's; the spill suite runs on one thread and took half
-  # this stage's test time under TSan. (Spilled tables rendered on the sink's two threads are
-  # whole conversions above: the fixtures outgrow the tables' memory budget.)
+  # the fxprof suite's time under TSan. (Spilled tables read back by the sink's two threads are
+  # segmented_gzip_writer's: its larger profile outgrows the tables' memory budget.)
   TSAN_OPTIONS=halt_on_error=1 meson test -C build-tsan --no-rebuild --print-errorlogs \
     --timeout-multiplier 20 --test-args=--run_test=!spill fxprof
   stage tsan "$start"
