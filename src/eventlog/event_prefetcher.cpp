@@ -1,8 +1,14 @@
 #include "eventlog/event_prefetcher.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstring>
 #include <utility>
+
+#if defined(__x86_64__)
+#include <immintrin.h>  // _mm_stream_si64, _mm_sfence
+#endif
 
 #include "eventlog/byte_reader.hpp"
 #include "eventlog/payload_decoder.hpp"
@@ -15,7 +21,7 @@ namespace {
 
 // The largest record framing allows: tag, time, a 16-bit payload size and that payload.
 constexpr std::size_t kMaxRecordBytes = 2 + 8 + 2 + 0xFFFF;
-static_assert(EventPrefetcher::kBatchBytes >= 2 * kMaxRecordBytes);
+static_assert(EventPrefetcher::kBatchBytes >= 2 * (kMaxRecordBytes + 7));
 constexpr std::size_t kBatches = 4;
 // The faster side, which waits time after time, is woken once two batches are there for it,
 // not one: half the wake-ups (each a system call on the busier side that wakes it). The
@@ -23,18 +29,66 @@ constexpr std::size_t kBatches = 4;
 // fills two while the busier one reads a third.
 constexpr std::size_t kWakeAfter = 2;
 
-// Nearly every record is 10 to 32 bytes: two overlapping fixed-size copies, inline, instead of
-// a call to memcpy per record (never reading or writing outside the record's `size` bytes).
-inline void copy_record(std::uint8_t* to, const std::uint8_t* from, std::size_t size) {
-    if (size >= 8 && size <= 16) {
-        std::memcpy(to, from, 8);
-        std::memcpy(to + size - 8, from + size - 8, 8);
-    } else if (size > 16 && size <= 32) {
-        std::memcpy(to, from, 16);
-        std::memcpy(to + size - 16, from + size - 16, 16);
-    } else {
-        std::memcpy(to, from, size);
+// Sanitizers see plain stores only: their builds store every word through the cache.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define EL2FX_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define EL2FX_SANITIZED 1
+#endif
+#endif
+#if defined(__x86_64__) && !defined(EL2FX_SANITIZED)
+#define EL2FX_STREAM_STORES 1
+#endif
+
+// The worker writes each batch for the consumer's core, which read it the time before: a
+// store through the cache first takes the line back from that core. A store that bypasses the
+// cache does not (and a
+// batch's words are consecutive, so they fill whole lines), but then the consumer reads the
+// batch from memory, not from the worker's cache. So the worker streams its words while the
+// consumer waits for it, and stores them through the cache while it is the one waiting
+// (run()): the side with time to spare pays.
+template <bool kStream>
+inline void store_word(std::uint8_t* to, std::uint64_t word) {
+#if defined(EL2FX_STREAM_STORES)
+    if constexpr (kStream) {
+        _mm_stream_si64(reinterpret_cast<long long*>(to), static_cast<long long>(word));
+        return;
     }
+#endif
+    std::memcpy(to, &word, 8);
+}
+// Streamed words are ordered before the hand-over of their batch.
+inline void publish_streamed() {
+#if defined(EL2FX_STREAM_STORES)
+    _mm_sfence();
+#endif
+}
+
+inline std::uint64_t load_word(const std::uint8_t* from) {
+    std::uint64_t word;
+    std::memcpy(&word, from, 8);
+    return word;
+}
+
+// A record's `size` bytes into stored_size(size) bytes at `to` (8-byte aligned), reading
+// nothing outside the record: its last word is loaded ending at its end and shifted down.
+template <bool kStream>
+inline void store_record(std::uint8_t* to, const std::uint8_t* from, std::size_t size) {
+    const std::size_t whole = size / 8, rest = size % 8;
+    for (std::size_t i = 0; i < whole; ++i) store_word<kStream>(to + 8 * i, load_word(from + 8 * i));
+    if (rest == 0) return;
+    std::uint64_t last = 0;
+    if (size >= 8) {
+        last = load_word(from + size - 8);
+        if constexpr (std::endian::native == std::endian::little)
+            last >>= 8 * (8 - rest);
+        else
+            last <<= 8 * (8 - rest);
+    } else {
+        std::memcpy(&last, from, rest);
+    }
+    store_word<kStream>(to + 8 * whole, last);
 }
 
 }  // namespace
@@ -111,7 +165,13 @@ void EventPrefetcher::run() {
             batch = std::move(free_.back());
             free_.pop_back();
         }
-        fill(*batch);
+        // The worker waited for this batch: the consumer is the slower side.
+        if (worker_waited_) {
+            fill<false>(*batch);
+        } else {
+            fill<true>(*batch);
+            publish_streamed();
+        }
         const bool last = batch->last;
         bool wake = false;
         {
@@ -124,22 +184,29 @@ void EventPrefetcher::run() {
     }
 }
 
+template <bool kStream>
 [[gnu::always_inline]] inline bool EventPrefetcher::add(Batch& batch, std::size_t& used, const RawRecord& record) {
     if (record.size > kMaxRecordBytes)  // framing cannot give one; never write past the batch
         throw Error("record larger than any eventlog record", {{}, record.offset, {}});
-    copy_record(batch.bytes.get() + used, record.bytes, record.size);
-    Record& r = batch.records[batch.size++];  // field by field: no struct copy through the stack
+    store_record<kStream>(batch.bytes.get() + used, record.bytes, record.size);
+    const std::uint16_t tag = load_be16(record.bytes);
+    // The record as three words: offset, time, then size, capability and tag as laid out.
+    Record r;
     r.offset = record.offset;
     r.time = record.time;
     r.size = record.size;
     r.cap = record.cap.value_or(kGlobalCap);
-    r.tag = load_be16(record.bytes);
-    used += record.size;
+    r.tag = tag;
+    std::array<std::uint64_t, 3> words;
+    std::memcpy(words.data(), &r, sizeof r);
+    auto* const at = reinterpret_cast<std::uint8_t*>(&batch.records[batch.size++]);
+    for (std::size_t i = 0; i < words.size(); ++i) store_word<kStream>(at + 8 * i, words[i]);
+    used += stored_size(record.size);
     if (part_) {
         latest_ = std::max(latest_, record.time);
-        if (part_tags_[r.tag] && !give_part(batch, record, r.tag)) return false;
+        if (part_tags_[tag] && !give_part(batch, record, tag)) return false;
     }
-    return batch.size < batch_events_ && kBatchBytes - used >= kMaxRecordBytes;
+    return batch.size < batch_events_ && kBatchBytes - used >= stored_size(kMaxRecordBytes);
 }
 
 bool EventPrefetcher::give_part(Batch& batch, const RawRecord& record, std::uint16_t tag) {
@@ -153,18 +220,19 @@ bool EventPrefetcher::give_part(Batch& batch, const RawRecord& record, std::uint
 }
 
 // Frames records in time order and copies their bytes into the batch.
+template <bool kStream>
 void EventPrefetcher::fill(Batch& batch) {
     batch.size = 0;
     batch.diagnostics.clear();
     batch.last = false;
     batch.failure = nullptr;
     if (batch.output) batch.output->clear();
-    if (other_) return fill_merging(batch);
+    if (other_) return fill_merging<kStream>(batch);
     std::size_t used = 0;
     try {
         for (bool room = true; room;) {
             // Most records come in runs of one block's, with nothing between them to note.
-            if (reader_.next_records_of_block([&](const RawRecord& record) { return room = add(batch, used, record); }))
+            if (reader_.next_records_of_block([&](const RawRecord& record) { return room = add<kStream>(batch, used, record); }))
                 continue;
             const RawRecord* record = reader_.next_record();
             if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
@@ -174,7 +242,7 @@ void EventPrefetcher::fill(Batch& batch) {
                 batch.counted = reader_.counted();
                 return;
             }
-            room = add(batch, used, *record);
+            room = add<kStream>(batch, used, *record);
         }
     } catch (...) {
         end_with_failure(batch);
@@ -189,6 +257,7 @@ bool before(const RawRecord& r, const OrderKey& key) {
 
 // As fill(), merging the reader's records with other_'s: runs of each, while they come
 // before the other side's next.
+template <bool kStream>
 void EventPrefetcher::fill_merging(Batch& batch) {
     std::size_t used = 0;
     try {
@@ -205,14 +274,14 @@ void EventPrefetcher::fill_merging(Batch& batch) {
             std::optional<OrderKey> theirs = other_->peek();
             if (has_pending_ && (!theirs || before(pending_, *theirs))) {
                 has_pending_ = false;
-                if (!(room = add(batch, used, pending_))) break;
+                if (!(room = add<kStream>(batch, used, pending_))) break;
                 reader_.next_records_of_block([&](const RawRecord& record) {
                     if (theirs && !before(record, *theirs)) {
                         pending_ = record;
                         has_pending_ = true;
                         return false;
                     }
-                    return room = add(batch, used, record);
+                    return room = add<kStream>(batch, used, record);
                 });
                 if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
                 continue;
@@ -221,7 +290,7 @@ void EventPrefetcher::fill_merging(Batch& batch) {
                 RawRecord record;
                 do {
                     other_->take_record(record);
-                    room = add(batch, used, record);
+                    room = add<kStream>(batch, used, record);
                     if (!room) break;
                     theirs = other_->peek();
                 } while (theirs && (!has_pending_ || !before(pending_, *theirs)));
@@ -310,7 +379,7 @@ const Event* EventPrefetcher::next(SkipBefore& skip) {
                         skip.caps[*cap] = true;
                     }
                     ++position_;
-                    at_ += r.size;
+                    at_ += stored_size(r.size);
                     if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);
                     continue;
                 }
@@ -330,7 +399,7 @@ const Event* EventPrefetcher::next() {
                 ask_ahead();
                 const Record& r = reading_->records[position_++];
                 const std::uint8_t* bytes = reading_->bytes.get() + at_;
-                at_ += r.size;
+                at_ += stored_size(r.size);
                 event_.time = r.time;
                 event_.offset = r.offset;
                 event_.size = r.size;

@@ -137,6 +137,8 @@ private:
         std::optional<CapNo> capability() const { return cap == kGlobalCap ? std::nullopt : std::optional<CapNo>(cap); }
     };
     static_assert(sizeof(Record) == 24);
+    // A record's bytes take whole 8-byte words in a batch, as the worker writes them (add()).
+    static constexpr std::size_t stored_size(std::size_t size) { return (size + 7) & ~std::size_t{7}; }
     // How far ahead next() asks for a batch's records and bytes (a batch has room for both).
     static constexpr std::size_t kRecordsAhead = 32;
     static constexpr std::size_t kBytesAhead = 512;
@@ -156,10 +158,14 @@ private:
                     std::span<RepeatFilter* const> repeats = {}, EventPrefetcher* other = nullptr,
                     WorkerPart* part = nullptr);
     void run();  // the worker
+    // kStream: the batch's words bypass the worker's cache (add()).
+    template <bool kStream>
     void fill(Batch& batch);
+    template <bool kStream>
     void fill_merging(Batch& batch);  // with other_
     void end_with_failure(Batch& batch);
     // Copies `record` into `batch` after its `used` bytes; whether there is room for another.
+    template <bool kStream>
     bool add(Batch& batch, std::size_t& used, const RawRecord& record);
     // As its consumer (other_'s worker): the record peek() told of, undecoded; valid until the
     // next call.
@@ -172,7 +178,7 @@ private:
         out.offset = r.offset;
         out.time = r.time;
         out.cap = r.capability();
-        at_ += r.size;
+        at_ += stored_size(r.size);
     }
     // Before taking the record at position_: the other core wrote the batch's lines, so the
     // ones a little ahead are asked for before they are needed.

@@ -101,6 +101,26 @@ BOOST_AUTO_TEST_CASE(same_events_and_texts_as_the_reader_whatever_the_batch_size
     }
 }
 
+// The worker stores a batch through its cache when it had to wait for it (the consumer is the
+// slower side), else past it (event_prefetcher.cpp): the same events either way. A consumer
+// that pauses at every event keeps the worker waiting; one that does not keeps it busy.
+BOOST_AUTO_TEST_CASE(same_events_whichever_side_waits) {
+    el2fx::testing::IndexedLog log(disordered_log(4));
+    TimeOrderedReader& reader = log.reader;
+    Diagnostics plain_pass;
+    const std::vector<Seen> expected = read_plain(reader, plain_pass);
+    for (const bool slow_consumer : {true, false}) {
+        Diagnostics pass;
+        EventPrefetcher prefetcher(reader, pass, 5);
+        std::vector<Seen> got;
+        while (const Event* e = prefetcher.next()) {
+            got.push_back(seen(*e, pass));
+            if (slow_consumer) ::usleep(50);
+        }
+        BOOST_TEST((got == expected), (slow_consumer ? "slow consumer" : "fast consumer"));
+    }
+}
+
 // Skipping (a window's prelude): records before the time whose type is not wanted are passed
 // over undecoded, their capabilities and latest time told; every other event is as without.
 BOOST_AUTO_TEST_CASE(skipping_passes_over_unwanted_records_before_the_time_only) {
