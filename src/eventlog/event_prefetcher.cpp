@@ -43,11 +43,10 @@ constexpr std::size_t kWakeAfter = 2;
 
 // The worker writes each batch for the consumer's core, which read it the time before: a
 // store through the cache first takes the line back from that core. A store that bypasses the
-// cache does not (and a
-// batch's words are consecutive, so they fill whole lines), but then the consumer reads the
-// batch from memory, not from the worker's cache. So the worker streams its words while the
-// consumer waits for it, and stores them through the cache while it is the one waiting
-// (run()): the side with time to spare pays.
+// cache does not (and a batch's words are consecutive, so they fill whole lines), but then the
+// consumer reads the batch from memory, not from the worker's cache. So the worker streams its
+// words while the consumer waits for it, and stores them through the cache while it is the
+// one waiting (run()): the side with time to spare pays.
 template <bool kStream>
 inline void store_word(std::uint8_t* to, std::uint64_t word) {
 #if defined(EL2FX_STREAM_STORES)
