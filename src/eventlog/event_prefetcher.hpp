@@ -125,9 +125,10 @@ private:
     // A record as the worker framed it; the consumer decodes it (a decoded event is ten
     // times larger than its record: moving records between the cores is what is cheap).
     // 24 bytes: every event crosses the cores as one. Its bytes follow the previous record's
-    // in the batch (the consumer keeps the place); the consumer reads them only for the
-    // fields of a payload it decodes (an event left undecoded, or one without fields, is all
-    // here: each first read of a record's bytes on the consumer's core is a cache miss).
+    // in the batch, from the next whole word (stored_size(); the consumer keeps the place);
+    // the consumer reads them only for the fields of a payload it decodes (an event left
+    // undecoded, or one without fields, is all here: each first read of a record's bytes on
+    // the consumer's core is a cache miss).
     struct Record {
         std::uint64_t offset;  // in the input
         std::uint64_t time;    // as the reader corrected it
