@@ -231,7 +231,8 @@ void EventPrefetcher::fill(Batch& batch) {
     try {
         for (bool room = true; room;) {
             // Most records come in runs of one block's, with nothing between them to note.
-            if (reader_.next_records_of_block([&](const RawRecord& record) { return room = add<kStream>(batch, used, record); }))
+            if (reader_.next_records_of_block(
+                    [&](const RawRecord& record) { return room = add<kStream>(batch, used, record); }))
                 continue;
             const RawRecord* record = reader_.next_record();
             if (reader_diagnostics_.total() != noted_.total()) note_diagnostics(batch);
