@@ -21,7 +21,7 @@ namespace {
 
 // The largest record framing allows: tag, time, a 16-bit payload size and that payload.
 constexpr std::size_t kMaxRecordBytes = 2 + 8 + 2 + 0xFFFF;
-static_assert(EventPrefetcher::kBatchBytes >= 2 * (kMaxRecordBytes + 7));
+static_assert(EventPrefetcher::kBatchBytes >= 2 * (24 + kMaxRecordBytes + 7));  // Stored, offset, payload
 constexpr std::size_t kBatches = 4;
 // The faster side, which waits time after time, is woken once two batches are there for it,
 // not one: half the wake-ups (each a system call on the busier side that wakes it). The
@@ -70,23 +70,25 @@ inline std::uint64_t load_word(const std::uint8_t* from) {
     return word;
 }
 
-// A record's `size` bytes into stored_size(size) bytes at `to` (8-byte aligned), reading
-// nothing outside the record: its last word is loaded ending at its end and shifted down.
-template <bool kStream>
-inline void store_record(std::uint8_t* to, const std::uint8_t* from, std::size_t size) {
+// A payload's `size` bytes into stored_size(size) bytes at `to` (8-byte aligned). Its last word
+// is loaded ending at its end and shifted down: a payload framed in a record has the record's
+// tag and time before it (kHeaderBefore), one in a batch (kHeaderBefore false) has its words'
+// padding after it, so nothing outside the record or the batch's words is read.
+template <bool kStream, bool kHeaderBefore>
+inline void store_payload(std::uint8_t* to, const std::uint8_t* from, std::size_t size) {
+    if constexpr (!kHeaderBefore) {
+        for (std::size_t i = 0; i < (size + 7) / 8; ++i) store_word<kStream>(to + 8 * i, load_word(from + 8 * i));
+        return;
+    }
+    static_assert(kEventHeader >= 8);
     const std::size_t whole = size / 8, rest = size % 8;
     for (std::size_t i = 0; i < whole; ++i) store_word<kStream>(to + 8 * i, load_word(from + 8 * i));
     if (rest == 0) return;
-    std::uint64_t last = 0;
-    if (size >= 8) {
-        last = load_word(from + size - 8);
-        if constexpr (std::endian::native == std::endian::little)
-            last >>= 8 * (8 - rest);
-        else
-            last <<= 8 * (8 - rest);
-    } else {
-        std::memcpy(&last, from, rest);
-    }
+    std::uint64_t last = load_word(from + size - 8);
+    if constexpr (std::endian::native == std::endian::little)
+        last >>= 8 * (8 - rest);
+    else
+        last <<= 8 * (8 - rest);
     store_word<kStream>(to + 8 * whole, last);
 }
 
@@ -121,7 +123,6 @@ EventPrefetcher::EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnos
     if (count_only) reader_.count_only(*count_only, repeats);  // before the worker starts
     for (std::size_t i = 0; i < kBatches; ++i) {
         auto batch = std::make_unique<Batch>();
-        batch->records.resize(batch_events_ + kRecordsAhead);  // next() asks for records past the last
         // Not value-initialised: only the pages records are copied to become resident (a
         // batch of usual records fills a third of it).
         batch->bytes.reset(new std::uint8_t[kBatchBytes]);
@@ -187,34 +188,51 @@ template <bool kStream>
 [[gnu::always_inline]] inline bool EventPrefetcher::add(Batch& batch, std::size_t& used, const RawRecord& record) {
     if (record.size > kMaxRecordBytes)  // framing cannot give one; never write past the batch
         throw Error("record larger than any eventlog record", {{}, record.offset, {}});
-    store_record<kStream>(batch.bytes.get() + used, record.bytes, record.size);
     const std::uint16_t tag = load_be16(record.bytes);
-    // The record as three words: offset, time, then size, capability and tag as laid out.
+    const std::size_t at = payload_at(tag, record.size);
     Record r;
     r.offset = record.offset;
     r.time = record.time;
     r.size = record.size;
     r.cap = record.cap.value_or(kGlobalCap);
     r.tag = tag;
-    std::array<std::uint64_t, 3> words;
-    std::memcpy(words.data(), &r, sizeof r);
-    auto* const at = reinterpret_cast<std::uint8_t*>(&batch.records[batch.size++]);
-    for (std::size_t i = 0; i < words.size(); ++i) store_word<kStream>(at + 8 * i, words[i]);
-    used += stored_size(record.size);
-    if (part_) {
-        latest_ = std::max(latest_, record.time);
-        if (part_tags_[tag] && !give_part(batch, record, tag)) return false;
-    }
-    return batch.size < batch_events_ && kBatchBytes - used >= stored_size(kMaxRecordBytes);
+    return add_payload<kStream, true>(batch, used, r, record.bytes + at);
 }
 
-bool EventPrefetcher::give_part(Batch& batch, const RawRecord& record, std::uint16_t tag) {
-    part_event_.time = record.time;
-    part_event_.tag = tag;
-    part_event_.cap = record.cap;
-    const std::size_t at = payload_offset(header_, tag);
-    part_event_.payload = record.bytes + at;
-    part_event_.payload_size = record.size - at;
+template <bool kStream, bool kHeaderBefore>
+[[gnu::always_inline]] inline bool EventPrefetcher::add_payload(Batch& batch, std::size_t& used, const Record& r,
+                                                                 const std::uint8_t* payload) {
+    const std::size_t payload_size = r.size - payload_at(r.tag, r.size);
+    const bool offset_follows = batch.size == 0 || r.offset != added_end_;
+    added_end_ = r.offset + r.size;
+    // The record as two words (time, then size, capability and tag as laid out), its offset
+    // where it does not follow on, its payload.
+    const Stored stored{r.time, r.size << 1 | (offset_follows ? kOffsetFollows : 0), r.cap, r.tag};
+    std::array<std::uint64_t, 2> words;
+    std::memcpy(words.data(), &stored, sizeof stored);
+    std::uint8_t* to = batch.bytes.get() + used;
+    for (std::size_t i = 0; i < words.size(); ++i) store_word<kStream>(to + 8 * i, words[i]);
+    to += sizeof stored;
+    if (offset_follows) {
+        store_word<kStream>(to, r.offset);
+        to += 8;
+    }
+    store_payload<kStream, kHeaderBefore>(to, payload, payload_size);
+    ++batch.size;
+    used = static_cast<std::size_t>(to - batch.bytes.get()) + stored_size(payload_size);
+    if (part_) {
+        latest_ = std::max(latest_, r.time);
+        if (part_tags_[r.tag] && !give_part(batch, r, payload, payload_size)) return false;
+    }
+    return batch.size < batch_events_ && kBatchBytes - used >= sizeof(Stored) + 8 + stored_size(kMaxRecordBytes);
+}
+
+bool EventPrefetcher::give_part(Batch& batch, const Record& r, const std::uint8_t* payload, std::size_t payload_size) {
+    part_event_.time = r.time;
+    part_event_.tag = r.tag;
+    part_event_.cap = r.capability();
+    part_event_.payload = payload;
+    part_event_.payload_size = payload_size;
     return part_->handle(part_event_, latest_, batch.size - 1, *batch.output);
 }
 
@@ -287,10 +305,10 @@ void EventPrefetcher::fill_merging(Batch& batch) {
                 continue;
             }
             if (theirs) {
-                RawRecord record;
                 do {
-                    other_->take_record(record);
-                    room = add<kStream>(batch, used, record);
+                    const std::uint8_t* payload = nullptr;
+                    const Record record = other_->take_record(payload);
+                    room = add_payload<kStream, false>(batch, used, record, payload);
                     if (!room) break;
                     theirs = other_->peek();
                 } while (theirs && (!has_pending_ || !before(pending_, *theirs)));
@@ -371,15 +389,17 @@ const Event* EventPrefetcher::next(SkipBefore& skip) {
         if (reading_) {
             if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare
             while (position_ < reading_->size) {
-                const Record& r = reading_->records[position_];
-                if (r.time < skip.before && !skip.wanted->test(r.tag)) {
+                Stored s;
+                std::memcpy(&s, reading_->bytes.get() + at_, sizeof s);
+                if (s.time < skip.before && !skip.wanted->test(s.tag)) {
+                    const std::uint8_t* payload = nullptr;
+                    std::size_t payload_size = 0;
+                    const Record r = take_stored(payload, payload_size);
                     skip.last_time = std::max(skip.last_time, r.time);
                     if (const std::optional<CapNo> cap = r.capability()) {
                         if (*cap >= skip.caps.size()) skip.caps.resize(std::size_t{*cap} + 1);
                         skip.caps[*cap] = true;
                     }
-                    ++position_;
-                    at_ += stored_size(r.size);
                     if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);
                     continue;
                 }
@@ -397,9 +417,9 @@ const Event* EventPrefetcher::next() {
             if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare
             if (position_ < reading_->size) {
                 ask_ahead();
-                const Record& r = reading_->records[position_++];
-                const std::uint8_t* bytes = reading_->bytes.get() + at_;
-                at_ += stored_size(r.size);
+                const std::uint8_t* payload = nullptr;
+                std::size_t payload_size = 0;
+                const Record r = take_stored(payload, payload_size);
                 event_.time = r.time;
                 event_.offset = r.offset;
                 event_.size = r.size;
@@ -408,8 +428,7 @@ const Event* EventPrefetcher::next() {
                 if (undecoded_[r.tag]) {
                     event_.payload.emplace<UnknownEvent>();  // leave_undecoded()'s
                 } else {
-                    const std::size_t at = payload_offset(header_, r.tag);
-                    decode_payload_into(r.tag, bytes + at, r.size - at, event_.payload);
+                    decode_payload_into(r.tag, payload, payload_size, event_.payload);
                 }
                 return &event_;
             }

@@ -4,13 +4,15 @@
 // same events, the reader's diagnostics counted just before the event they came with, and
 // the reader's error (a corrupt block) thrown after the last event before it.
 //
-// The worker frames the records in time order and copies their bytes into batches; the
+// The worker frames the records in time order and copies them into batches; the
 // consumer decodes them (an event is valid until the next call, as with the reader).
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <exception>
 #include <memory>
@@ -22,6 +24,7 @@
 
 #include "eventlog/counted_records.hpp"
 #include "eventlog/event.hpp"
+#include "eventlog/record_framing.hpp"
 #include "eventlog/skip_before.hpp"
 #include "eventlog/time_ordered_reader.hpp"
 #include "eventlog/worker_part.hpp"
@@ -40,7 +43,7 @@ public:
     // in a virtual machine than on bare metal. The bytes are touched only as far as records
     // fill them, so memory follows the records' sizes.
     static constexpr std::size_t kBatchEvents = 32768;
-    static constexpr std::size_t kBatchBytes = 2048 << 10;  // > any record (16-bit payload size)
+    static constexpr std::size_t kBatchBytes = 3072 << 10;  // > any record (16-bit payload size)
 
     // Restarts `reader` and reads it on a worker thread; its diagnostics go to `diagnostics`
     // (on this thread, as the events that caused them come out).
@@ -89,10 +92,7 @@ public:
     std::optional<OrderKey> peek() {
         for (;;) {
             if (reading_) {
-                if (position_ < reading_->size) {
-                    const Record& r = reading_->records[position_];
-                    return OrderKey{r.time, r.offset};
-                }
+                if (position_ < reading_->size) return next_key();
                 if (reading_->last) return std::nullopt;
             }
             take_next_batch();
@@ -124,11 +124,6 @@ private:
     };
     // A record as the worker framed it; the consumer decodes it (a decoded event is ten
     // times larger than its record: moving records between the cores is what is cheap).
-    // 24 bytes: every event crosses the cores as one. Its bytes follow the previous record's
-    // in the batch, from the next whole word (stored_size(); the consumer keeps the place);
-    // the consumer reads them only for the fields of a payload it decodes (an event left
-    // undecoded, or one without fields, is all here: each first read of a record's bytes on
-    // the consumer's core is a cache miss).
     struct Record {
         std::uint64_t offset;  // in the input
         std::uint64_t time;    // as the reader corrected it
@@ -137,15 +132,27 @@ private:
         std::uint16_t tag;
         std::optional<CapNo> capability() const { return cap == kGlobalCap ? std::nullopt : std::optional<CapNo>(cap); }
     };
-    static_assert(sizeof(Record) == 24);
-    // A record's bytes take whole 8-byte words in a batch, as the worker writes them (add()).
+    // Every event crosses the cores in a batch, in as few words as it can: a batch holds its
+    // records one after the other, each as its Stored words, then its offset in the input
+    // only where the record before it in the batch does not end there (a batch's first, one
+    // from another block, one after records kept back), then its payload in whole words (the
+    // tag and time are in the Stored words; an event left undecoded, or one without fields,
+    // needs no more). One stream of words for the worker to write and the consumer to read;
+    // the consumer keeps the place, and the offset the next record follows on from.
+    struct Stored {
+        std::uint64_t time;
+        std::uint32_t size_offset;  // the record's size << 1, | kOffsetFollows
+        CapNo cap;
+        std::uint16_t tag;
+    };
+    static_assert(sizeof(Stored) == 16);
+    static constexpr std::uint32_t kOffsetFollows = 1;
+    // A payload takes whole 8-byte words in a batch, as the worker writes them (add()).
     static constexpr std::size_t stored_size(std::size_t size) { return (size + 7) & ~std::size_t{7}; }
-    // How far ahead next() asks for a batch's records and bytes (a batch has room for both).
-    static constexpr std::size_t kRecordsAhead = 32;
+    // How far ahead next() asks for a batch's words.
     static constexpr std::size_t kBytesAhead = 512;
     struct alignas(kSeparateCacheLines) Batch {  // the worker fills one while the consumer reads another
-        std::vector<Record> records;
-        std::unique_ptr<std::uint8_t[]> bytes;  // kBatchBytes
+        std::unique_ptr<std::uint8_t[]> bytes;  // kBatchBytes: records, each followed by its payload
         std::size_t size = 0;                   // records in use
         std::vector<DiagnosticCount> diagnostics;
         bool last = false;  // the reader's end (or its error) follows the events
@@ -153,6 +160,34 @@ private:
         CountedRecords counted;                // the last batch's: the reader's, in the end
         std::unique_ptr<WorkerOutput> output;  // the WorkerPart's, if any
     };
+
+    // The consumer's: where the record at at_ in reading_ stands in time order.
+    OrderKey next_key() const {
+        const std::uint8_t* const at = reading_->bytes.get() + at_;
+        Stored s;
+        std::memcpy(&s, at, sizeof s);
+        OrderKey key{s.time, next_offset_};
+        if (s.size_offset & kOffsetFollows) std::memcpy(&key.offset, at + sizeof s, 8);
+        return key;
+    }
+    // The consumer's: takes the record at at_ in reading_, its payload at `payload`.
+    Record take_stored(const std::uint8_t*& payload, std::size_t& payload_size) {
+        const std::uint8_t* at = reading_->bytes.get() + at_;
+        Stored s;
+        std::memcpy(&s, at, sizeof s);
+        at += sizeof s;
+        Record r{next_offset_, s.time, s.size_offset >> 1, s.cap, s.tag};
+        if (s.size_offset & kOffsetFollows) {
+            std::memcpy(&r.offset, at, 8);
+            at += 8;
+        }
+        next_offset_ = r.offset + r.size;
+        payload = at;
+        payload_size = r.size - payload_at(r.tag, r.size);
+        at_ = static_cast<std::size_t>(at - reading_->bytes.get()) + stored_size(payload_size);
+        ++position_;
+        return r;
+    }
 
     EventPrefetcher(TimeOrderedReader& reader, Diagnostics& diagnostics, std::size_t batch_events,
                     std::optional<OrderKey> from, const TagSet* count_only = nullptr,
@@ -165,30 +200,33 @@ private:
     template <bool kStream>
     void fill_merging(Batch& batch);  // with other_
     void end_with_failure(Batch& batch);
-    // Copies `record` into `batch` after its `used` bytes; whether there is room for another.
+    // Adds `record` to `batch` after its `used` bytes; whether there is room for another.
     template <bool kStream>
     bool add(Batch& batch, std::size_t& used, const RawRecord& record);
-    // As its consumer (other_'s worker): the record peek() told of, undecoded; valid until the
-    // next call.
-    void take_record(RawRecord& out) {
+    // The same, framed already (`r`), its payload at `payload`: in the record's bytes
+    // (kHeaderBefore), or in another batch's.
+    template <bool kStream, bool kHeaderBefore>
+    bool add_payload(Batch& batch, std::size_t& used, const Record& r, const std::uint8_t* payload);
+    // Where a record's payload starts in its bytes: after its tag, time and, for a variable
+    // size, its length (a record is never shorter: framing checked it).
+    std::size_t payload_at(std::uint16_t tag, std::size_t size) const {
+        return std::min(payload_offset(header_, tag), size);
+    }
+    // As its consumer (other_'s worker): the record peek() told of, and its payload; valid until
+    // the next call.
+    Record take_record(const std::uint8_t*& payload) {
         if (next_diagnostic_ < reading_->diagnostics.size()) count_diagnostics_before(position_);  // rare
         ask_ahead();
-        const Record& r = reading_->records[position_++];
-        out.bytes = reading_->bytes.get() + at_;
-        out.size = r.size;
-        out.offset = r.offset;
-        out.time = r.time;
-        out.cap = r.capability();
-        at_ += stored_size(r.size);
+        std::size_t payload_size = 0;
+        return take_stored(payload, payload_size);
     }
     // Before taking the record at position_: the other core wrote the batch's lines, so the
     // ones a little ahead are asked for before they are needed.
     void ask_ahead() const {
-        __builtin_prefetch(reading_->records.data() + position_ + kRecordsAhead);
         __builtin_prefetch(reading_->bytes.get() + at_ + kBytesAhead);
     }
     // The record just added to `batch` to the WorkerPart, framed; whether its output has room.
-    bool give_part(Batch& batch, const RawRecord& record, std::uint16_t tag);
+    bool give_part(Batch& batch, const Record& r, const std::uint8_t* payload, std::size_t payload_size);
     void note_diagnostics(Batch& batch);
     void take_next_batch();
     void count_diagnostics_before(std::size_t index);
@@ -203,7 +241,8 @@ private:
     // The consumer's.
     alignas(kSeparateCacheLines) std::unique_ptr<Batch> reading_;
     std::size_t position_ = 0;  // next event of reading_
-    std::size_t at_ = 0;        // its bytes in reading_
+    std::size_t at_ = 0;        // its words in reading_
+    std::uint64_t next_offset_ = 0;  // where the record taken last ends in the input
     std::size_t next_diagnostic_ = 0;
     TagSet undecoded_;                // leave_undecoded()'s
     Event event_;                     // the last one decoded; its text fields point into reading_'s bytes
@@ -220,6 +259,7 @@ private:
     TagSet part_tags_;                  // part_'s
     WorkerEvent part_event_;            // the last one given to part_
     std::uint64_t latest_ = 0;          // the latest time of the records added (with part_)
+    std::uint64_t added_end_ = 0;       // where the record added last ends in the input
     bool has_pending_ = false, reader_done_ = false;
 
     // Shared, under the mutex. Four batches: the one the consumer reads, the one the worker
