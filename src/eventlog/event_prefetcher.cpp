@@ -213,10 +213,8 @@ template <bool kStream, bool kHeaderBefore>
     std::uint8_t* to = batch.bytes.get() + used;
     for (std::size_t i = 0; i < words.size(); ++i) store_word<kStream>(to + 8 * i, words[i]);
     to += sizeof stored;
-    if (offset_follows) {
-        store_word<kStream>(to, r.offset);
-        to += 8;
-    }
+    store_word<kStream>(to, r.offset);  // kept only where it does not follow on: no branch (next_key())
+    to += offset_follows ? 8 : 0;
     store_payload<kStream, kHeaderBefore>(to, payload, payload_size);
     ++batch.size;
     used = static_cast<std::size_t>(to - batch.bytes.get()) + stored_size(payload_size);

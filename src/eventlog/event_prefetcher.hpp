@@ -176,11 +176,12 @@ private:
         Stored s;
         std::memcpy(&s, at, sizeof s);
         at += sizeof s;
-        Record r{next_offset_, s.time, s.size_offset >> 1, s.cap, s.tag};
-        if (s.size_offset & kOffsetFollows) {
-            std::memcpy(&r.offset, at, 8);
-            at += 8;
-        }
+        // Without a branch: records of many blocks, interleaved, carry their offsets at random.
+        std::uint64_t written;
+        std::memcpy(&written, at, 8);  // the payload's first word, where the offset does not follow
+        const std::uint32_t follows = s.size_offset & kOffsetFollows;
+        Record r{follows ? written : next_offset_, s.time, s.size_offset >> 1, s.cap, s.tag};
+        at += 8 * follows;
         next_offset_ = r.offset + r.size;
         payload = at;
         payload_size = r.size - payload_at(r.tag, r.size);
