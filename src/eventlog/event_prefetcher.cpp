@@ -201,7 +201,7 @@ template <bool kStream>
 
 template <bool kStream, bool kHeaderBefore>
 [[gnu::always_inline]] inline bool EventPrefetcher::add_payload(Batch& batch, std::size_t& used, const Record& r,
-                                                                 const std::uint8_t* payload) {
+                                                                const std::uint8_t* payload) {
     const std::size_t payload_size = r.size - payload_at(r.tag, r.size);
     const bool offset_follows = batch.size == 0 || r.offset != added_end_;
     added_end_ = r.offset + r.size;

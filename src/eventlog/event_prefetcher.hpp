@@ -152,8 +152,8 @@ private:
     // How far ahead next() asks for a batch's words.
     static constexpr std::size_t kBytesAhead = 512;
     struct alignas(kSeparateCacheLines) Batch {  // the worker fills one while the consumer reads another
-        std::unique_ptr<std::uint8_t[]> bytes;  // kBatchBytes: records, each followed by its payload
-        std::size_t size = 0;                   // records in use
+        std::unique_ptr<std::uint8_t[]> bytes;   // kBatchBytes: records, each followed by its payload
+        std::size_t size = 0;                    // records in use
         std::vector<DiagnosticCount> diagnostics;
         bool last = false;  // the reader's end (or its error) follows the events
         std::exception_ptr failure;
@@ -223,9 +223,7 @@ private:
     }
     // Before taking the record at position_: the other core wrote the batch's lines, so the
     // ones a little ahead are asked for before they are needed.
-    void ask_ahead() const {
-        __builtin_prefetch(reading_->bytes.get() + at_ + kBytesAhead);
-    }
+    void ask_ahead() const { __builtin_prefetch(reading_->bytes.get() + at_ + kBytesAhead); }
     // The record just added to `batch` to the WorkerPart, framed; whether its output has room.
     bool give_part(Batch& batch, const Record& r, const std::uint8_t* payload, std::size_t payload_size);
     void note_diagnostics(Batch& batch);
@@ -241,8 +239,8 @@ private:
 
     // The consumer's.
     alignas(kSeparateCacheLines) std::unique_ptr<Batch> reading_;
-    std::size_t position_ = 0;  // next event of reading_
-    std::size_t at_ = 0;        // its words in reading_
+    std::size_t position_ = 0;       // next event of reading_
+    std::size_t at_ = 0;             // its words in reading_
     std::uint64_t next_offset_ = 0;  // where the record taken last ends in the input
     std::size_t next_diagnostic_ = 0;
     TagSet undecoded_;                // leave_undecoded()'s
