@@ -213,7 +213,7 @@ template <bool kStream, bool kHeaderBefore>
     std::uint8_t* to = batch.bytes.get() + used;
     for (std::size_t i = 0; i < words.size(); ++i) store_word<kStream>(to + 8 * i, words[i]);
     to += sizeof stored;
-    store_word<kStream>(to, r.offset);  // kept only where it does not follow on: no branch (next_key())
+    store_word<kStream>(to, r.offset);  // kept only where it does not follow on: no branch (stored_record())
     to += offset_follows ? 8 : 0;
     store_payload<kStream, kHeaderBefore>(to, payload, payload_size);
     ++batch.size;

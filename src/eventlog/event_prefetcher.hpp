@@ -161,31 +161,31 @@ private:
         std::unique_ptr<WorkerOutput> output;  // the WorkerPart's, if any
     };
 
-    // The consumer's: where the record at at_ in reading_ stands in time order.
-    OrderKey next_key() const {
-        const std::uint8_t* const at = reading_->bytes.get() + at_;
-        Stored s;
-        std::memcpy(&s, at, sizeof s);
-        OrderKey key{s.time, next_offset_};
-        if (s.size_offset & kOffsetFollows) std::memcpy(&key.offset, at + sizeof s, 8);
-        return key;
-    }
-    // The consumer's: takes the record at at_ in reading_, its payload at `payload`.
-    Record take_stored(const std::uint8_t*& payload, std::size_t& payload_size) {
+    // The consumer's: the record at at_ in reading_ (its offset taken without a branch: records
+    // of many blocks, interleaved, carry their offsets at random), and where its payload starts.
+    Record stored_record(const std::uint8_t*& after) const {
         const std::uint8_t* at = reading_->bytes.get() + at_;
         Stored s;
         std::memcpy(&s, at, sizeof s);
         at += sizeof s;
-        // Without a branch: records of many blocks, interleaved, carry their offsets at random.
-        std::uint64_t written;
-        std::memcpy(&written, at, 8);  // the payload's first word, where the offset does not follow
+        std::uint64_t word;  // the offset, where it follows; else the payload's or next record's
+        std::memcpy(&word, at, 8);
         const std::uint32_t follows = s.size_offset & kOffsetFollows;
-        Record r{follows ? written : next_offset_, s.time, s.size_offset >> 1, s.cap, s.tag};
-        at += 8 * follows;
+        after = at + 8 * follows;
+        return Record{follows ? word : next_offset_, s.time, s.size_offset >> 1, s.cap, s.tag};
+    }
+    // The consumer's: where the record at at_ in reading_ stands in time order.
+    OrderKey next_key() const {
+        const std::uint8_t* after = nullptr;
+        const Record r = stored_record(after);
+        return OrderKey{r.time, r.offset};
+    }
+    // The consumer's: takes the record at at_ in reading_, its payload at `payload`.
+    Record take_stored(const std::uint8_t*& payload, std::size_t& payload_size) {
+        const Record r = stored_record(payload);
         next_offset_ = r.offset + r.size;
-        payload = at;
         payload_size = r.size - payload_at(r.tag, r.size);
-        at_ = static_cast<std::size_t>(at - reading_->bytes.get()) + stored_size(payload_size);
+        at_ = static_cast<std::size_t>(payload - reading_->bytes.get()) + stored_size(payload_size);
         ++position_;
         return r;
     }
