@@ -11,9 +11,11 @@ namespace el2fx::run {
 BlockCensus::BlockCensus(bool include_env, CensusLimits limits, Rewrite rewrite, bool rewrites_texts)
     : include_env_(include_env),
       limits_(limits),
-      rewrite_(rewrite ? std::move(rewrite) : Rewrite([](const eventlog::Event& e) -> const eventlog::Event& { return e; })),
+      rewrite_(rewrite ? std::move(rewrite)
+                       : Rewrite([](const eventlog::Event& e) -> const eventlog::Event& { return e; })),
       rewrites_texts_(rewrites_texts),
-      combiner_(std::make_unique<blocks::Combiner>(limits_, rewrite_)) {
+      spares_(std::make_unique<blocks::SpareVectors>()),
+      combiner_(std::make_unique<blocks::Combiner>(limits_, rewrite_, *spares_)) {
     // The records of what the census pass handles, as it declares them; the rest only counted.
     reading_.given = RunCensusCollector::interests().handles;
     // Only a capability's blocks hold segments: the global block, which the RTS writes last
@@ -76,6 +78,7 @@ std::optional<RunCensus> BlockCensus::finish() {
     using namespace blocks;
     Combiner& c = *combiner_;
     combine_handed();  // none should be left: the readers are done
+    spares_->release();
     if (declined_) return std::nullopt;
     if (c.next == 0 || c.next != c.starts.size() || !c.waiting.empty()) return declined("blocks missing");
     c.fold(~std::uint64_t{0});

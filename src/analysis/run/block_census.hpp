@@ -42,6 +42,7 @@ namespace el2fx::run {
 
 namespace blocks {  // its implementation's: block_share.hpp, block_reader.cpp, block_combiner.hpp
 struct Share;
+class SpareVectors;
 class Reader;
 struct Combiner;
 }  // namespace blocks
@@ -71,7 +72,6 @@ public:
     // reading, and a census pass is bound by its consumer, not by the reading.
     bool threads_made_often() const { return threads_made_often_; }
 
-
 private:
     friend class blocks::Reader;  // puts its shares, declines
     bool include_env_;
@@ -79,15 +79,16 @@ private:
     Rewrite rewrite_;
     bool rewrites_texts_;
     eventlog::BlockReading reading_;
-    std::mutex mutex_;                     // over combiner_
-    std::unique_ptr<blocks::Combiner> combiner_;   // the shares put together
+    std::unique_ptr<blocks::SpareVectors> spares_;  // the shares' vectors, kept from block to block
+    std::mutex mutex_;                              // over combiner_
+    std::unique_ptr<blocks::Combiner> combiner_;    // the shares put together
     // A reader's share, once its block is done. The combiner is serial: a reader that finds it
     // busy leaves its share to the one combining and goes on checking blocks (handed_), unless
     // kMaxHanded wait there already.
     void put(std::unique_ptr<blocks::Share> share);
     void combine_handed();  // with mutex_ held, or once the readers are done
     static constexpr std::size_t kMaxHanded = 4;
-    std::mutex handed_mutex_;                            // over handed_
+    std::mutex handed_mutex_;                             // over handed_
     std::vector<std::unique_ptr<blocks::Share>> handed_;  // left by readers, not yet combined
     // Set by a reader that meets what the blocks cannot tell.
     std::atomic<bool> declined_{false};

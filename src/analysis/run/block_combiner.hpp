@@ -20,15 +20,16 @@ namespace el2fx::run::blocks {
 // thread's state is dropped at its finish, and the catalog forgets finished threads as the
 // census pass's does (RunCensusCollector), at the same events.
 struct Combiner {
-    Combiner(const CensusLimits& limits, const BlockCensus::Rewrite& rewrite)
+    Combiner(const CensusLimits& limits, const BlockCensus::Rewrite& rewrite, SpareVectors& spares)
         : limits(limits),
           rewrite(rewrite),
+          spares(spares),
           forget_at(limits.thread_tracks ? limits.forget_above : SIZE_MAX),
           finished_runs(limits.thread_tracks, limits.forget_above) {}
 
     struct CapState {
         std::uint64_t start = ~std::uint64_t{0};  // its earliest record
-        std::optional<Key> sched_seen, gc_seen;    // its latest run, stop or migration; collection event
+        std::optional<Key> sched_seen, gc_seen;   // its latest run, stop or migration; collection event
         std::optional<std::uint64_t> idle_since, gc_since;
         std::optional<ThreadId> running_thread;
         std::uint64_t running_since = 0;
@@ -39,17 +40,18 @@ struct Combiner {
 
     const CensusLimits& limits;
     const BlockCensus::Rewrite& rewrite;
+    SpareVectors& spares;                       // given the vectors of what is put together
     std::vector<std::uint64_t> frontier_after;  // by block: the earliest start of it and the blocks after it
     std::vector<std::uint64_t> starts;          // by block: its marker's start time
     std::map<std::size_t, std::unique_ptr<Share>> waiting;
     std::size_t waiting_bytes = 0;  // what they hold (Share::held_bytes())
-    std::size_t next = 0;  // the next block to put in
+    std::size_t next = 0;           // the next block to put in
     std::map<CapNo, CapState> caps;
     // Until the catalog is told their finish; by id (millions of short-lived ones, met in about
     // the order of their ids).
     util::LiveIdRing<ThreadSum> threads;
-    util::IdSet gone;                                   // the threads dropped at their finish
-    util::IdSet forgotten;                              // by the catalog (of the gone ones)
+    util::IdSet gone;       // the threads dropped at their finish
+    util::IdSet forgotten;  // by the catalog (of the gone ones)
     // The dropped threads mentioned after their finish (a label, say): their latest mention,
     // while the catalog may still forget them before it (to the census pass, the mention
     // would then make the thread a new one: declined).
@@ -61,7 +63,7 @@ struct Combiner {
     ThreadCatalog catalog;
     std::vector<std::uint64_t> running_by_ordinal;  // the dropped threads' running time, by the catalog's ordinal
     std::size_t forget_at;                          // the catalog's size past which it forgets (RunCensusCollector)
-    FinishedRuns finished_runs;                     // the detail's finished threads' runs, pruned as the pass prunes them
+    FinishedRuns finished_runs;  // the detail's finished threads' runs, pruned as the pass prunes them
     KeptRecords kept;
     std::array<std::uint64_t, kTags> by_tag{};
     std::uint64_t min_time = ~std::uint64_t{0}, max_time = 0;
@@ -79,6 +81,7 @@ struct Combiner {
         while (!failed && !waiting.empty() && waiting.begin()->first == next) {
             waiting_bytes -= waiting.begin()->second->held_bytes();  // before its parts move on
             put_in_order(*waiting.begin()->second);
+            waiting.begin()->second->give_back(spares);
             waiting.erase(waiting.begin());
             ++next;
             const std::uint64_t frontier = next < frontier_after.size() ? frontier_after[next] : ~std::uint64_t{0};
@@ -191,18 +194,21 @@ struct Combiner {
 
     // Folds the pending segments that begin before `frontier`.
     void fold(std::uint64_t frontier) {
-        merge_runs(pending, frontier, [&](Run<Segment>& run) {
-            const Segment& g = run.items[run.next++];
-            if (gone.contains(g.id)) {  // dropped at its finish, which this segment follows
-                failed = "a thread's events after its finish";
-                return false;
-            }
-            if (ThreadSum* t = threads.find(g.id))
-                fold(*t, g);
-            else
-                failed = "a thread's segment without its thread";  // not expected: put_in_order() made it
-            return !failed;
-        });
+        merge_runs(
+            pending, frontier,
+            [&](Run<Segment>& run) {
+                const Segment& g = run.items[run.next++];
+                if (gone.contains(g.id)) {  // dropped at its finish, which this segment follows
+                    failed = "a thread's events after its finish";
+                    return false;
+                }
+                if (ThreadSum* t = threads.find(g.id))
+                    fold(*t, g);
+                else
+                    failed = "a thread's segment without its thread";  // not expected: put_in_order() made it
+                return !failed;
+            },
+            [&](Run<Segment>& run) { spares.give(run.items); });
     }
 
     // The detail's thread over one more segment, as DetailCensusCollector::run() and stop()
@@ -244,15 +250,21 @@ struct Combiner {
     // Tells the catalog the items earlier than `frontier`, in the log's order.
     void tell_catalog(std::uint64_t frontier) {
         told_below = std::max(told_below, frontier);
-        merge_runs(runs, frontier, [&](ItemRun& run) {
-            const CatalogItem& item = run.items[run.next++];
-            tell(item, run);
-            // After each event, as the census pass: its items at one key are told together.
-            const CatalogItem* after = run.head();
-            if (!after || after->key != item.key)
-                if (catalog.threads().size() > forget_at) forget(item.key);
-            return !failed;
-        });
+        merge_runs(
+            runs, frontier,
+            [&](ItemRun& run) {
+                const CatalogItem& item = run.items[run.next++];
+                tell(item, run);
+                // After each event, as the census pass: its items at one key are told together.
+                const CatalogItem* after = run.head();
+                if (!after || after->key != item.key)
+                    if (catalog.threads().size() > forget_at) forget(item.key);
+                return !failed;
+            },
+            [&](ItemRun& run) {
+                spares.give(run.items);
+                spares.give(run.labels);
+            });
         // Mentions told already: no later forgetting precedes them.
         if (!late.empty()) std::erase_if(late, [&](const auto& l) { return l.second.time < told_below; });
     }
@@ -305,7 +317,8 @@ struct Combiner {
             if (!keep[i]) {
                 const ThreadId id = catalog.threads()[i].id;
                 forgotten.insert(id);
-                if (auto l = late.find(id); l != late.end() && key < l->second) failed = "a forgotten thread's later event";
+                if (auto l = late.find(id); l != late.end() && key < l->second)
+                    failed = "a forgotten thread's later event";
             }
         catalog.forget_unless(keep);
         keep_ordinals(running_by_ordinal, keep);

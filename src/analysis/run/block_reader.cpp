@@ -2,6 +2,7 @@
 // (block_census.hpp), a share per block, handed to the combiner once the block is done.
 #include <algorithm>
 #include <span>
+#include <unordered_map>
 #include <utility>
 
 #include "analysis/run/block_share.hpp"
@@ -22,7 +23,9 @@ public:
     bool begin_block(std::size_t block, std::optional<CapNo> cap) override {
         share_.reset();
         if (census_.declined_) return false;
-        share_ = std::make_unique<Share>();
+        cap_ = cap ? std::uint32_t{*cap} : kGlobal;
+        const auto last = last_sizes_.find(cap_);
+        share_ = std::make_unique<Share>(*census_.spares_, last != last_sizes_.end() ? last->second : ShareSizes{});
         std::fill(slots_.begin(), slots_.end(), 0);  // the table, empty again (whatever ended the last block)
         recent_ = {};
         share_->block = block;
@@ -80,8 +83,8 @@ public:
             case ThreadLabel::tag:
                 if (ThreadLabel p; decode_as(r.payload, r.payload_size, p)) {
                     thread(p.thread, key);
-                    s.items.push_back({key, CatalogItem::labelled, p.thread,
-                                       static_cast<std::uint32_t>(s.labels.records.size())});
+                    s.items.push_back(
+                        {key, CatalogItem::labelled, p.thread, static_cast<std::uint32_t>(s.labels.records.size())});
                     s.labels.keep(key, r.tag, s.cap, r.payload, r.payload_size);
                 }
                 return;
@@ -143,6 +146,7 @@ public:
             share_.reset();
             return;
         }
+        last_sizes_[cap_] = s.sizes();
         census_.put(std::move(share_));
     }
 
@@ -225,11 +229,7 @@ private:
         t.scheduled = true;
         if (t.open_segment < 0) {
             t.open_segment = static_cast<std::int32_t>(s.segments.size());
-            s.segments.push_back(Segment{.id = t.id,
-                                         .first = key,
-                                         .last = key,
-                                         .first_run = run,
-                                         .last_run = run});
+            s.segments.push_back(Segment{.id = t.id, .first = key, .last = key, .first_run = run, .last_run = run});
             return s.segments.back();
         }
         Segment& g = s.segments[static_cast<std::size_t>(t.open_segment)];
@@ -303,13 +303,17 @@ private:
 
     BlockCensus& census_;
     std::unique_ptr<Share> share_;
+    // Of the last block of each capability this reader read (kGlobal: the global block's).
+    static constexpr std::uint32_t kGlobal = 0x10000;
+    std::uint32_t cap_ = kGlobal;
+    std::unordered_map<std::uint32_t, ShareSizes> last_sizes_;
     std::vector<std::uint32_t> slots_;  // the block's threads by id: index + 1 into share_->threads, 0: free
     struct Recent {
         std::uint64_t id_plus_one = 0;  // 0: none
         std::uint32_t index = 0;        // into share_->threads
     };
     std::array<Recent, 256> recent_{};
-    bool first_now_ = false;  // set by thread()
+    bool first_now_ = false;       // set by thread()
     std::uint64_t creations_ = 0;  // in the records() at hand
 };
 

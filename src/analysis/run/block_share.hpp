@@ -8,7 +8,9 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -47,7 +49,8 @@ struct KeptRecord {
 struct KeptRecords {
     std::vector<KeptRecord> records;
     std::vector<std::uint8_t> bytes;
-    void keep(const Key& key, std::uint16_t tag, std::optional<CapNo> cap, const std::uint8_t* payload, std::uint32_t size) {
+    void keep(const Key& key, std::uint16_t tag, std::optional<CapNo> cap, const std::uint8_t* payload,
+              std::uint32_t size) {
         records.push_back({key, tag, cap, size, bytes.size()});
         bytes.insert(bytes.end(), payload, payload + size);
     }
@@ -134,8 +137,9 @@ inline bool before(const CatalogItem& a, const CatalogItem& b) { return a < b; }
 // take(run) takes the run's head, until it returns false. Few runs are in flight (the blocks
 // that overlap in time), and a run's items come in stretches: each stretch up to the other
 // runs' next item is taken without looking at them again.
-template <class R, class Take>
-void merge_runs(std::vector<std::unique_ptr<R>>& runs, std::uint64_t frontier, Take take) {
+// `retire(run)` is given each run taken to its end, before it goes.
+template <class R, class Take, class Retire>
+void merge_runs(std::vector<std::unique_ptr<R>>& runs, std::uint64_t frontier, Take take, Retire retire) {
     using T = typename R::Item;
     for (;;) {
         R* first = nullptr;  // the run whose next item comes first
@@ -149,7 +153,11 @@ void merge_runs(std::vector<std::unique_ptr<R>>& runs, std::uint64_t frontier, T
             if (!take(*first)) return;
         } while (first->head() && key_of(*first->head()).time < frontier && (!other || before(*first->head(), *other)));
     }
-    std::erase_if(runs, [](const std::unique_ptr<R>& r) { return !r->head(); });
+    std::erase_if(runs, [&](const std::unique_ptr<R>& r) {
+        if (r->head()) return false;
+        retire(*r);
+        return true;
+    });
 }
 
 // The first run or stop of a block's capability, which meets what the blocks before it left.
@@ -158,8 +166,6 @@ struct Lead {
     ThreadId thread = 0;
     std::uint64_t time = 0;
 };
-
-
 
 inline Event decoded(const KeptRecord& r, const KeptRecords& kept) {
     Event e;
@@ -171,8 +177,90 @@ inline Event decoded(const KeptRecord& r, const KeptRecords& kept) {
     return e;
 }
 
+// The vectors that readers fill with a block's share and the combiner empties, kept for the
+// blocks to come. Each block's would otherwise be new memory: the allocator maps it page by
+// page (a fault each), grows it by copying and unmaps it once the share is put together.
+// Blocks are alike, so a few kept vectors of each kind serve them all; what is kept is
+// bounded in bytes (a vector beyond the bound is freed).
+class SpareVectors {
+public:
+    // An empty vector for about `want` elements: of those given back, the smallest that holds
+    // them, else the largest (grown, it is kept larger); none if none was given back. A share
+    // in a vector larger than it needs holds memory that others' would not.
+    template <class T>
+    std::vector<T> take(std::size_t want) {
+        std::lock_guard lock(mutex_);
+        auto& kept = std::get<Kept<T>>(kept_);
+        if (kept.empty()) return {};
+        auto best = kept.begin();
+        for (auto v = kept.begin(); v != kept.end(); ++v) {
+            const bool fits = v->capacity() >= want, best_fits = best->capacity() >= want;
+            if (fits ? !best_fits || v->capacity() < best->capacity() : !best_fits && v->capacity() > best->capacity())
+                best = v;
+        }
+        std::vector<T> v = std::move(*best);
+        *best = std::move(kept.back());
+        kept.pop_back();
+        bytes_ -= v.capacity() * sizeof(T);
+        return v;
+    }
+    template <class T>
+    void give(std::vector<T>& v) {
+        const std::size_t bytes = v.capacity() * sizeof(T);
+        if (bytes == 0) return;
+        v.clear();
+        std::lock_guard lock(mutex_);
+        auto& kept = std::get<Kept<T>>(kept_);
+        if (kept.size() >= kPerKind || bytes_ + bytes > kMaxBytes) return;  // freed with `v`
+        bytes_ += bytes;
+        kept.push_back(std::move(v));
+    }
+    void give(KeptRecords& r) {
+        give(r.records);
+        give(r.bytes);
+    }
+    // Frees what is kept (the blocks are read).
+    void release() {
+        std::lock_guard lock(mutex_);
+        kept_ = {};
+        bytes_ = 0;
+    }
+
+    static constexpr std::size_t kPerKind = 6;         // a share for each reader, a few to spare
+    static constexpr std::size_t kMaxBytes = 8 << 20;  // kept at most, all kinds together
+
+private:
+    template <class T>
+    using Kept = std::vector<std::vector<T>>;
+    std::mutex mutex_;
+    std::tuple<Kept<ThreadEntry>, Kept<Segment>, Kept<CatalogItem>, Kept<KeptRecord>, Kept<std::uint8_t>> kept_;
+    std::size_t bytes_ = 0;
+};
+
+// How many threads, segments and catalog items a share held (the next one of its
+// capability's blocks likely holds about as many).
+struct ShareSizes {
+    std::size_t threads = 0, segments = 0, items = 0;
+};
 
 struct Share {
+    // Its vectors, kept ones if there are, for about `likely` elements.
+    Share(SpareVectors& spares, const ShareSizes& likely)
+        : threads(spares.take<ThreadEntry>(likely.threads)),
+          segments(spares.take<Segment>(likely.segments)),
+          items(spares.take<CatalogItem>(likely.items)),
+          labels{spares.take<KeptRecord>(0), spares.take<std::uint8_t>(0)},
+          kept{spares.take<KeptRecord>(0), spares.take<std::uint8_t>(0)} {}
+    ShareSizes sizes() const { return {threads.size(), segments.size(), items.size()}; }
+    // Its vectors, to be kept for the next blocks (those not moved on).
+    void give_back(SpareVectors& spares) {
+        spares.give(threads);
+        spares.give(segments);
+        spares.give(items);
+        spares.give(labels);
+        spares.give(kept);
+    }
+
     std::size_t block = 0;
     std::optional<CapNo> cap;
     std::uint64_t min_time = 0, max_time = 0;  // its records' earliest and latest

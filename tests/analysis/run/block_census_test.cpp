@@ -150,16 +150,88 @@ BOOST_AUTO_TEST_CASE(a_thread_migrating_between_capabilities) {
 BOOST_AUTO_TEST_CASE(spans_across_a_capabilitys_blocks) {
     auto b = builder();
     b.begin_block(5, 0, 40).event(10, ev::RunThread{1}).event(30, ev::StartGC{}).end_block();
-    b.begin_block(41, 0, 100)
-        .event(45, ev::EndGC{})
-        .event(50, ev::StopThread{1, kBlocked, 0})
-        .end_block();
+    b.begin_block(41, 0, 100).event(45, ev::EndGC{}).event(50, ev::StopThread{1, kBlocked, 0}).end_block();
     b.begin_block(101, 0, 200).event(120, ev::RunThread{2}).event(150, ev::StopThread{2, kBlocked, 0}).end_block();
     const Taken t = take_both(b.finish());
     same_as_every_event(t);
     BOOST_TEST(t.learnt->running_ns(1) == 40u);
     BOOST_TEST(t.learnt->detail.gc.count() == 1u);
     BOOST_TEST(t.learnt->detail.idle.count() == 2u);  // 50 → 120, and from 150 to the end
+}
+
+// Blocks of unlike sizes, in turn on two capabilities, each with threads, labels, segments and
+// catalog items of its own: every share after the first few is filled in vectors another
+// share filled before (SpareVectors), and nothing of that one's may show.
+BOOST_AUTO_TEST_CASE(shares_filled_in_vectors_of_earlier_shares) {
+    auto b = builder();
+    ev::ThreadId next_id = 1;
+    for (std::uint64_t block = 0; block < 24; ++block) {
+        const std::uint64_t at = 1000 * block + 10;
+        const ev::CapNo cap = static_cast<ev::CapNo>(block % 2);
+        b.begin_block(at, cap, at + 990);
+        const std::uint64_t threads = block % 5 == 0 ? 40 : 3;  // a large share, then small ones
+        for (std::uint64_t n = 0; n < threads; ++n) {
+            const ev::ThreadId id = next_id++;
+            const std::uint64_t t = at + 10 + 20 * n;
+            b.event(t, ev::CreateThread{id}).event(t + 1, ev::ThreadLabel{id, {"worker " + std::to_string(id)}});
+            b.event(t + 2, ev::RunThread{id}).event(t + 7, ev::StopThread{id, kBlocked, 0});
+            b.event(t + 9, ev::RunThread{id}).event(t + 12 + n % 3, ev::StopThread{id, kFinishedStatus, 0});
+        }
+        b.end_block();
+    }
+    same_as_every_event(take_both(b.finish()));
+    same_as_every_event(take_both(b.finish(), {.thread_tracks = 4, .forget_above = 8}));
+}
+
+// What is kept of the shares' vectors: their capacity, emptied, a few of each kind, the best
+// fit taken, bounded.
+BOOST_AUTO_TEST_CASE(spare_vectors_are_kept_empty_and_bounded) {
+    blocks::SpareVectors spares;
+    BOOST_TEST(spares.take<blocks::Segment>(0).capacity() == 0u);  // none given yet
+    std::vector<blocks::Segment> segments(100);
+    const blocks::Segment* memory = segments.data();
+    spares.give(segments);
+    const std::vector<blocks::Segment> again = spares.take<blocks::Segment>(0);
+    BOOST_TEST(again.empty());
+    BOOST_TEST(again.data() == memory);  // the same memory, not a copy
+    BOOST_TEST(again.capacity() >= 100u);
+    BOOST_TEST(spares.take<blocks::Segment>(0).capacity() == 0u);      // taken once only
+    BOOST_TEST(spares.take<blocks::CatalogItem>(0).capacity() == 0u);  // each kind its own
+
+    // A few of each kind.
+    for (std::size_t i = 0; i < blocks::SpareVectors::kPerKind + 2; ++i) {
+        std::vector<blocks::CatalogItem> items(10);
+        spares.give(items);
+    }
+    std::size_t kept = 0;
+    while (spares.take<blocks::CatalogItem>(0).capacity() > 0) ++kept;
+    BOOST_TEST(kept == blocks::SpareVectors::kPerKind);
+
+    // The smallest that holds what is wanted; else the largest.
+    const auto give = [&](std::size_t size) {
+        std::vector<blocks::CatalogItem> items(size);
+        spares.give(items);
+    };
+    give(10);
+    give(1000);
+    give(100);
+    give(5000);
+    const auto capacity = [](const std::vector<blocks::CatalogItem>& v) { return v.capacity(); };
+    BOOST_TEST(capacity(spares.take<blocks::CatalogItem>(50)) == 100u);
+    BOOST_TEST(capacity(spares.take<blocks::CatalogItem>(9000)) == 5000u);
+    BOOST_TEST(capacity(spares.take<blocks::CatalogItem>(0)) == 10u);
+    BOOST_TEST(capacity(spares.take<blocks::CatalogItem>(0)) == 1000u);
+    give(10);
+    spares.release();  // the blocks read: none kept
+    BOOST_TEST(spares.take<blocks::CatalogItem>(0).capacity() == 0u);
+
+    // Bounded in bytes: a vector past the bound is freed, not kept.
+    std::vector<std::uint8_t> huge(blocks::SpareVectors::kMaxBytes + 1);
+    spares.give(huge);
+    BOOST_TEST(spares.take<std::uint8_t>(0).capacity() == 0u);
+    std::vector<std::uint8_t> bytes(1000);
+    spares.give(bytes);
+    BOOST_TEST(spares.take<std::uint8_t>(0).capacity() >= 1000u);
 }
 
 BOOST_AUTO_TEST_CASE(a_thread_on_two_capabilities_at_once_is_declined) {
@@ -332,15 +404,16 @@ BOOST_AUTO_TEST_CASE(blocks_held_back_by_a_long_one) {
 BOOST_AUTO_TEST_CASE(shares_waiting_for_an_earlier_block_are_bounded) {
     const CensusLimits limits{.thread_tracks = 64, .held_back_bytes = 4000};
     const BlockCensus::Rewrite rewrite = [](const ev::Event& e) -> const ev::Event& { return e; };
-    const auto share = [](std::size_t block) {
-        auto s = std::make_unique<blocks::Share>();
+    blocks::SpareVectors spares;
+    const auto share = [&](std::size_t block) {
+        auto s = std::make_unique<blocks::Share>(spares, blocks::ShareSizes{});
         s->block = block;
         s->cap = 0;
         s->kept.bytes.assign(400, 0);  // records it keeps for the census (messages, say)
         return s;
     };
     const auto put_all = [&](std::size_t count, bool first_last) {
-        auto c = std::make_unique<blocks::Combiner>(limits, rewrite);
+        auto c = std::make_unique<blocks::Combiner>(limits, rewrite, spares);
         c->starts.assign(count, 0);
         c->frontier_after.assign(count, 0);
         std::size_t waited = 0;
