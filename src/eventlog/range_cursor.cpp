@@ -9,7 +9,10 @@
 namespace el2fx::eventlog {
 namespace {
 
-constexpr std::size_t kInitialBuffer = 16 << 10;
+// Each read is a system call, whose cost, not the copy's, bounded the merge's thread at a
+// few kilobytes a read; a cursor's buffer stays below the size the allocator maps afresh
+// (a page fault per page, for every block).
+constexpr std::size_t kInitialBuffer = 64 << 10;
 constexpr std::size_t kMaxWindowBytes = 64u << 20;
 
 }  // namespace
