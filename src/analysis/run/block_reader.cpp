@@ -23,8 +23,7 @@ public:
     bool begin_block(std::size_t block, std::optional<CapNo> cap) override {
         share_.reset();
         if (census_.declined_) return false;
-        cap_ = cap ? std::uint32_t{*cap} : kGlobal;
-        const auto last = last_sizes_.find(cap_);
+        const auto last = last_sizes_.find(sizes_key(cap));
         share_ = std::make_unique<Share>(*census_.spares_, last != last_sizes_.end() ? last->second : ShareSizes{});
         std::fill(slots_.begin(), slots_.end(), 0);  // the table, empty again (whatever ended the last block)
         recent_ = {};
@@ -146,7 +145,7 @@ public:
             share_.reset();
             return;
         }
-        last_sizes_[cap_] = s.sizes();
+        last_sizes_[sizes_key(s.cap)] = s.sizes();
         census_.put(std::move(share_));
     }
 
@@ -303,10 +302,9 @@ private:
 
     BlockCensus& census_;
     std::unique_ptr<Share> share_;
-    // Of the last block of each capability this reader read (kGlobal: the global block's).
-    static constexpr std::uint32_t kGlobal = 0x10000;
-    std::uint32_t cap_ = kGlobal;
+    // Of the last block of each capability this reader read, and of the global block.
     std::unordered_map<std::uint32_t, ShareSizes> last_sizes_;
+    static std::uint32_t sizes_key(std::optional<CapNo> cap) { return cap ? std::uint32_t{*cap} : 0x10000; }
     std::vector<std::uint32_t> slots_;  // the block's threads by id: index + 1 into share_->threads, 0: free
     struct Recent {
         std::uint64_t id_plus_one = 0;  // 0: none

@@ -215,6 +215,7 @@ public:
         bytes_ += bytes;
         kept.push_back(std::move(v));
     }
+    KeptRecords take_records() { return {take<KeptRecord>(0), take<std::uint8_t>(0)}; }
     void give(KeptRecords& r) {
         give(r.records);
         give(r.bytes);
@@ -249,8 +250,8 @@ struct Share {
         : threads(spares.take<ThreadEntry>(likely.threads)),
           segments(spares.take<Segment>(likely.segments)),
           items(spares.take<CatalogItem>(likely.items)),
-          labels{spares.take<KeptRecord>(0), spares.take<std::uint8_t>(0)},
-          kept{spares.take<KeptRecord>(0), spares.take<std::uint8_t>(0)} {}
+          labels(spares.take_records()),
+          kept(spares.take_records()) {}
     ShareSizes sizes() const { return {threads.size(), segments.size(), items.size()}; }
     // Its vectors, to be kept for the next blocks (those not moved on).
     void give_back(SpareVectors& spares) {
