@@ -35,29 +35,30 @@ ThreadLives::ThreadTrack* ThreadLives::thread(eventlog::ThreadId id) {
         return nullptr;
     }
     // Noted as recent at once: a new thread's next events follow closely.
-    return recent_.note(
-        id, &threads_
-                 .emplace(id, ThreadTrack{id, ThreadStateAnalysis(diagnostics_),
-                                          VirtualSamplingTimer<ThreadActivity>(sampling_interval_ns_, &thread_nodes_)})
-                 .first->second);
+    return recent_.note(id,
+                        &threads_
+                             .emplace(id, ThreadTrack{id, ThreadStateAnalysis(diagnostics_),
+                                                      UnbufferedSamplingTimer<ThreadActivity>(sampling_interval_ns_)})
+                             .first->second);
 }
 
 void ThreadLives::record(ThreadTrack& track, std::uint64_t time, const std::optional<ThreadStateSpan>& span) {
     if (span) sink_.thread_span(track.id, *span);
     if (track.state.finished()) {
-        track.timer.finish(time);
+        track.timer.finish(time, samples_);
         drain(track);
         finished_.insert(track.id);
         recent_.forget(track.id);
         threads_.erase(track.id);  // `track` is gone from here on
         return;
     }
-    if (const ThreadActivity* activity = track.state.activity()) track.timer.enter(time, *activity);
+    if (const ThreadActivity* activity = track.state.activity()) track.timer.enter(time, *activity, samples_);
     drain(track);
 }
 
 void ThreadLives::drain(ThreadTrack& track) {
-    track.timer.drain([&](const Sample<ThreadActivity>& s) { sink_.thread_sample(track.id, s); });
+    for (const Sample<ThreadActivity>& s : samples_) sink_.thread_sample(track.id, s);
+    samples_.clear();
 }
 
 void ThreadLives::finish(std::uint64_t now, const std::function<void(eventlog::ThreadId)>& before_thread) {
@@ -68,7 +69,7 @@ void ThreadLives::finish(std::uint64_t now, const std::function<void(eventlog::T
     for (ThreadTrack* track : threads) {
         if (before_thread) before_thread(track->id);
         if (auto span = track->state.finish(now)) sink_.thread_span(track->id, *span);
-        track->timer.finish(now);
+        track->timer.finish(now, samples_);
         drain(*track);
     }
     threads_.clear();

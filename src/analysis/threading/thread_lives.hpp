@@ -1,5 +1,5 @@
 // The Haskell threads' half of the threading analysis: one ThreadStateAnalysis and one
-// VirtualSamplingTimer per live thread, driven by the scheduler's thread events, their spans
+// sampling timer per live thread, driven by the scheduler's thread events, their spans
 // and samples handed to a sink as they become final. The threading analysis keeps one for the
 // threads it follows; a pass may keep another on the reader's thread for the others
 // (reader_thread_lives.hpp): each thread's life depends on its own events only.
@@ -44,7 +44,7 @@ private:
     struct ThreadTrack {
         eventlog::ThreadId id;
         ThreadStateAnalysis state;
-        VirtualSamplingTimer<ThreadActivity> timer;
+        UnbufferedSamplingTimer<ThreadActivity> timer;
     };
     // nullptr for a finished thread (the event is counted as coming after its end).
     ThreadTrack* thread(eventlog::ThreadId id);
@@ -61,7 +61,7 @@ private:
     Diagnostics& diagnostics_;
     std::uint64_t sampling_interval_ns_;
     ThreadingSink& sink_;
-    // Live threads. Their nodes and their timers' buffers come from recycled memory: a log may start
+    // Live threads. Their nodes come from recycled memory: a log may start
     // and finish millions of threads, each a node made and freed.
     util::RecyclingMemory thread_nodes_;
     std::pmr::unordered_map<eventlog::ThreadId, ThreadTrack> threads_{&thread_nodes_};
@@ -71,6 +71,9 @@ private:
     // Finished threads are forgotten but for their id: later events of theirs only count as
     // a diagnostic, and a program with a million short-lived threads keeps a million ids only.
     util::IdSet finished_;
+    // The samples of the thread that changed last, handed to the sink before the next changes
+    // (drain()): one buffer for every thread, not one made and freed with each.
+    UnbufferedSamplingTimer<ThreadActivity>::Samples samples_;
 };
 
 }  // namespace el2fx::analysis

@@ -5,50 +5,49 @@
 namespace el2fx::analysis {
 
 template <typename Key>
-VirtualSamplingTimer<Key>::VirtualSamplingTimer(std::uint64_t interval_ns, std::pmr::memory_resource* memory)
-    : sampler_(interval_ns), samples_(memory) {}
+UnbufferedSamplingTimer<Key>::UnbufferedSamplingTimer(std::uint64_t interval_ns) : sampler_(interval_ns) {}
 
 template <typename Key>
-void VirtualSamplingTimer<Key>::switch_in(std::uint64_t time, Key key) {
+void UnbufferedSamplingTimer<Key>::switch_in(std::uint64_t time, Key key, Samples& out) {
     if (finished_) return;
-    tick_until(time);
+    tick_until(time, out);
     // Already on-CPU, only the activity changes; no group comes then.
-    if (auto group = sampler_.switch_in(time)) add_group(*group, key_);
+    if (auto group = sampler_.switch_in(time)) add_group(*group, key_, out);
     key_ = key;
 }
 
 template <typename Key>
-void VirtualSamplingTimer<Key>::switch_out(std::uint64_t time, Key key) {
+void UnbufferedSamplingTimer<Key>::switch_out(std::uint64_t time, Key key, Samples& out) {
     if (finished_) return;
-    tick_until(time);
+    tick_until(time, out);
     if (sampler_.state() == OffCpuSampler::State::off) {
         if (key == key_) return;
-        if (auto group = sampler_.switch_in(time)) add_group(*group, key_);
+        if (auto group = sampler_.switch_in(time)) add_group(*group, key_, out);
     }
     sampler_.switch_out(time);
     key_ = key;
 }
 
 template <typename Key>
-void VirtualSamplingTimer<Key>::enter(std::uint64_t time, Key key) {
+void UnbufferedSamplingTimer<Key>::enter(std::uint64_t time, Key key, Samples& out) {
     if (is_on_cpu(key))
-        switch_in(time, key);
+        switch_in(time, key, out);
     else
-        switch_out(time, key);
+        switch_out(time, key, out);
 }
 
 template <typename Key>
-void VirtualSamplingTimer<Key>::finish(std::uint64_t time) {
+void UnbufferedSamplingTimer<Key>::finish(std::uint64_t time, Samples& out) {
     if (finished_) return;
-    tick_until(time);
+    tick_until(time, out);
     // As a switch-in, this counts the running time or the sleep up to `time`.
-    if (auto group = sampler_.switch_in(time)) add_group(*group, key_);
-    if (std::uint64_t delta = sampler_.consume_cpu_delta()) samples_.push_back({time, delta, 0, key_});
+    if (auto group = sampler_.switch_in(time)) add_group(*group, key_, out);
+    if (std::uint64_t delta = sampler_.consume_cpu_delta()) out.push_back({time, delta, 0, key_});
     finished_ = true;
 }
 
 template <typename Key>
-void VirtualSamplingTimer<Key>::tick_until(std::uint64_t time) {
+void UnbufferedSamplingTimer<Key>::tick_until(std::uint64_t time, Samples& out) {
     const std::uint64_t interval = sampler_.interval_ns();
     if (sampler_.state() == OffCpuSampler::State::on) {
         if (next_tick_ >= time) return;
@@ -62,7 +61,7 @@ void VirtualSamplingTimer<Key>::tick_until(std::uint64_t time) {
             const std::uint64_t n = std::min(stride, left);
             const std::uint64_t at = next_tick_ + (n - 1) * interval;
             (void)sampler_.sample(at);  // on-CPU already: never a group
-            samples_.push_back({at, sampler_.consume_cpu_delta(), n, key_});
+            out.push_back({at, sampler_.consume_cpu_delta(), n, key_});
             next_tick_ = at + interval;
             left -= n;
         }
@@ -73,12 +72,12 @@ void VirtualSamplingTimer<Key>::tick_until(std::uint64_t time) {
 }
 
 template <typename Key>
-void VirtualSamplingTimer<Key>::add_group(const OffCpuSampleGroup& group, const Key& key) {
-    samples_.push_back({group.begin, sampler_.consume_cpu_delta(), 1, key});
-    if (group.sample_count > 1) samples_.push_back({group.end, 0, group.sample_count - 1, key});
+void UnbufferedSamplingTimer<Key>::add_group(const OffCpuSampleGroup& group, const Key& key, Samples& out) {
+    out.push_back({group.begin, sampler_.consume_cpu_delta(), 1, key});
+    if (group.sample_count > 1) out.push_back({group.end, 0, group.sample_count - 1, key});
 }
 
-template class VirtualSamplingTimer<CapabilityActivity>;
-template class VirtualSamplingTimer<ThreadActivity>;
+template class UnbufferedSamplingTimer<CapabilityActivity>;
+template class UnbufferedSamplingTimer<ThreadActivity>;
 
 }  // namespace el2fx::analysis

@@ -40,26 +40,55 @@ struct Sample {
     bool operator==(const Sample&) const = default;
 };
 
+// The timer's state without a buffer of its own: each call appends the samples it takes to
+// the caller's `out`. A caller that follows many threads and drains after every transition
+// (thread_lives.hpp) keeps one buffer for them all, so that a thread's life, which may be a
+// handful of events among millions of threads, allocates nothing for its samples.
 // Key needs is_on_cpu(key) and operator==. A few bytes: taken by value (in registers; a
 // reference to one just built made its loads wait on its stores).
 template <typename Key>
-class VirtualSamplingTimer {
+class UnbufferedSamplingTimer {
 public:
-    // The samples' buffer comes from `memory` (a pool where millions of threads come and go).
-    explicit VirtualSamplingTimer(std::uint64_t interval_ns = kDefaultSamplingIntervalNs,
-                                  std::pmr::memory_resource* memory = std::pmr::get_default_resource());
+    using Samples = std::pmr::vector<Sample<Key>>;
+
+    explicit UnbufferedSamplingTimer(std::uint64_t interval_ns = kDefaultSamplingIntervalNs);
 
     // The thread runs from `time`, doing `key` (it may already be running).
-    void switch_in(std::uint64_t time, Key key);
+    void switch_in(std::uint64_t time, Key key, Samples& out);
     // The thread is off-CPU from `time` because of `key`. Already off-CPU with
     // another key, the sleep so far is closed under the old key first, so each
     // reason gets the off-CPU time spent under it.
-    void switch_out(std::uint64_t time, Key key);
+    void switch_out(std::uint64_t time, Key key, Samples& out);
     // switch_in or switch_out, as is_on_cpu(key) says.
-    void enter(std::uint64_t time, Key key);
+    void enter(std::uint64_t time, Key key, Samples& out);
     // The thread's life ends at `time`: ticks up to it, an off-CPU group for a
     // sleep that lasts until then, and the CPU delta still pending. Later calls do nothing.
-    void finish(std::uint64_t time);
+    void finish(std::uint64_t time, Samples& out);
+
+private:
+    // Samples the ticks strictly before `time` (a transition at a tick's time takes effect at it).
+    void tick_until(std::uint64_t time, Samples& out);
+    void add_group(const OffCpuSampleGroup& group, const Key& key, Samples& out);
+
+    OffCpuSampler sampler_;
+    std::uint64_t next_tick_ = 0;
+    Key key_{};  // on: what it runs; off: why it sleeps
+    bool finished_ = false;
+};
+
+// The timer with its samples kept until drained (a capability's, the tests').
+template <typename Key>
+class VirtualSamplingTimer {
+public:
+    // The samples' buffer comes from `memory`.
+    explicit VirtualSamplingTimer(std::uint64_t interval_ns = kDefaultSamplingIntervalNs,
+                                  std::pmr::memory_resource* memory = std::pmr::get_default_resource())
+        : timer_(interval_ns), samples_(memory) {}
+
+    void switch_in(std::uint64_t time, Key key) { timer_.switch_in(time, key, samples_); }
+    void switch_out(std::uint64_t time, Key key) { timer_.switch_out(time, key, samples_); }
+    void enter(std::uint64_t time, Key key) { timer_.enter(time, key, samples_); }
+    void finish(std::uint64_t time) { timer_.finish(time, samples_); }
 
     const std::pmr::vector<Sample<Key>>& samples() const { return samples_; }
     // Hands the samples taken so far to `f`, one by one, and forgets them (keeping the
@@ -71,18 +100,11 @@ public:
     }
 
 private:
-    // Samples the ticks strictly before `time` (a transition at a tick's time takes effect at it).
-    void tick_until(std::uint64_t time);
-    void add_group(const OffCpuSampleGroup& group, const Key& key);
-
-    OffCpuSampler sampler_;
-    std::uint64_t next_tick_ = 0;
-    Key key_{};  // on: what it runs; off: why it sleeps
-    bool finished_ = false;
+    UnbufferedSamplingTimer<Key> timer_;
     std::pmr::vector<Sample<Key>> samples_;
 };
 
-extern template class VirtualSamplingTimer<CapabilityActivity>;
-extern template class VirtualSamplingTimer<ThreadActivity>;
+extern template class UnbufferedSamplingTimer<CapabilityActivity>;
+extern template class UnbufferedSamplingTimer<ThreadActivity>;
 
 }  // namespace el2fx::analysis

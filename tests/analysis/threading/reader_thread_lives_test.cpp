@@ -287,6 +287,41 @@ BOOST_AUTO_TEST_CASE(the_sinks_are_told_what_one_analysis_on_the_consumer_tells_
     BOOST_TEST(std::count(lines.begin(), lines.end(), "end: activity 1/0/20/0") == 1);
 }
 
+// The folded threads' samples are summed by their time on the grid: many threads, each
+// finishing just before, at and after the times where rounding moves to the next tick, one
+// after another (as a tick's samples come), on two capabilities taking turns.
+BOOST_AUTO_TEST_CASE(folded_samples_at_the_rounding_edges_of_the_grid_sum_as_on_the_consumer) {
+    constexpr std::uint64_t half = kInterval / 2;
+    std::vector<ev::Event> log;
+    ev::ThreadId id = 100;
+    for (std::uint64_t tick = 1; tick <= 6; ++tick)
+        for (const std::uint64_t at :
+             {tick * kInterval - half - 1, tick * kInterval - half, tick * kInterval - half + 1, tick * kInterval,
+              tick * kInterval + kInterval - half - 1}) {
+            const ev::CapNo cap = id % 2;
+            log.push_back(event(at - 1, cap, ev::RunThread{id}));
+            log.push_back(event(at, cap, ev::StopThread{id, kFinished, 0}));
+            ++id;
+        }
+    Told2 whole;
+    on_the_consumer(log, {}, whole);
+    Told2 split;
+    apart(log, {}, true, split);
+    BOOST_TEST(whole.told.lines == split.told.lines, boost::test_tools::per_element());
+    // Each finish's sample (weight 0, its nanosecond of running) stands at the tick its time
+    // rounds to (half an interval rounds up).
+    std::map<std::pair<std::uint64_t, std::string>, std::uint64_t> want;
+    for (const ev::Event& e : log)
+        if (e.tag == ev::StopThread::tag)
+            want[{(e.time + half) / kInterval * kInterval, text(ThreadActivity::running(*e.cap))}];
+    std::set<std::uint64_t> ticks;
+    for (const auto& [key, weight] : want) ticks.insert(key.first);
+    BOOST_TEST(ticks.size() == 7u);  // 0 to 6
+    std::string chunk = "end: chunk";
+    for (const auto& [key, weight] : want) chunk += " " + std::to_string(key.first) + "@" + key.second + "x0";
+    BOOST_TEST(std::count(whole.told.lines.begin(), whole.told.lines.end(), chunk) == 1);
+}
+
 // Only the thread events are asked for; one output per batch, cleared for reuse; a full one
 // ends its batch.
 BOOST_AUTO_TEST_CASE(it_asks_for_the_thread_events_only_and_its_outputs_clear) {

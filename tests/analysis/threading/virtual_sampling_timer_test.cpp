@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <array>
 #include <memory_resource>
 #include <random>
 #include <vector>
@@ -91,6 +92,41 @@ BOOST_AUTO_TEST_CASE(timer_takes_its_buffer_from_the_memory_it_is_given) {
     t.switch_out(45, kYield);
     BOOST_TEST(t.samples().size() == 2u);
     BOOST_TEST(memory.allocations == before);  // the drained buffer holds them
+}
+
+// Timers without a buffer of their own append to the caller's (ThreadLives keeps one for every
+// thread and drains it after each transition): interleaved on one buffer, each thread's
+// samples are what a timer of its own gives it, and a timer never touches samples before
+// the ones it appends.
+BOOST_AUTO_TEST_CASE(unbuffered_timers_sharing_a_buffer_give_each_its_own_samples) {
+    std::mt19937 rng(11);
+    for (int round = 0; round < 100; ++round) {
+        const std::uint64_t interval = 1 + rng() % 20;
+        std::array<Timer, 2> own{Timer(interval), Timer(interval)};
+        std::array<UnbufferedSamplingTimer<ThreadActivity>, 2> shared{
+            UnbufferedSamplingTimer<ThreadActivity>(interval), UnbufferedSamplingTimer<ThreadActivity>(interval)};
+        UnbufferedSamplingTimer<ThreadActivity>::Samples buffer;
+        std::array<std::pmr::vector<ThreadSample>, 2> got;
+        const ThreadSample sentinel{1, 2, 3, kMVar};  // left by the caller: never read or changed
+        std::uint64_t now = 0;
+        for (int i = 0; i < 60; ++i) {
+            const std::size_t which = rng() % 2;
+            now += rng() % 30;
+            const int pick = static_cast<int>(rng() % 4);
+            buffer.assign(1, sentinel);
+            if (pick == 3) {
+                own[which].finish(now);
+                shared[which].finish(now, buffer);
+            } else {
+                const ThreadActivity key = pick == 0 ? kRun : pick == 1 ? kYield : kMVar;
+                own[which].enter(now, key);
+                shared[which].enter(now, key, buffer);
+            }
+            BOOST_TEST_REQUIRE(buffer.front() == sentinel);
+            got[which].insert(got[which].end(), buffer.begin() + 1, buffer.end());
+        }
+        for (std::size_t i = 0; i < 2; ++i) check_samples(own[i].samples(), got[i]);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(timer_on_cpu_thread_gets_a_sample_at_each_tick) {
