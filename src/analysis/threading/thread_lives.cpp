@@ -46,18 +46,18 @@ void ThreadLives::record(ThreadTrack& track, std::uint64_t time, const std::opti
     if (span) sink_.thread_span(track.id, *span);
     if (track.state.finished()) {
         track.timer.finish(time, samples_);
-        drain(track);
+        drain(track.id);
         finished_.insert(track.id);
         recent_.forget(track.id);
         threads_.erase(track.id);  // `track` is gone from here on
         return;
     }
     if (const ThreadActivity* activity = track.state.activity()) track.timer.enter(time, *activity, samples_);
-    drain(track);
+    drain(track.id);
 }
 
-void ThreadLives::drain(ThreadTrack& track) {
-    for (const Sample<ThreadActivity>& s : samples_) sink_.thread_sample(track.id, s);
+void ThreadLives::drain(eventlog::ThreadId id) {
+    for (const Sample<ThreadActivity>& s : samples_) sink_.thread_sample(id, s);
     samples_.clear();
 }
 
@@ -70,7 +70,7 @@ void ThreadLives::finish(std::uint64_t now, const std::function<void(eventlog::T
         if (before_thread) before_thread(track->id);
         if (auto span = track->state.finish(now)) sink_.thread_span(track->id, *span);
         track->timer.finish(now, samples_);
-        drain(*track);
+        drain(track->id);
     }
     threads_.clear();
     recent_.clear();

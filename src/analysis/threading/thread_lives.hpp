@@ -56,13 +56,13 @@ private:
         return recent_.note(id, &it->second);
     }
     void record(ThreadTrack& track, std::uint64_t time, const std::optional<ThreadStateSpan>& span);
-    void drain(ThreadTrack& track);
+    void drain(eventlog::ThreadId id);  // samples_, the thread's that changed last, to the sink
 
     Diagnostics& diagnostics_;
     std::uint64_t sampling_interval_ns_;
     ThreadingSink& sink_;
-    // Live threads. Their nodes come from recycled memory: a log may start
-    // and finish millions of threads, each a node made and freed.
+    // Live threads. Their nodes come from recycled memory: a log may start and finish millions
+    // of threads, each a node made and freed.
     util::RecyclingMemory thread_nodes_;
     std::pmr::unordered_map<eventlog::ThreadId, ThreadTrack> threads_{&thread_nodes_};
     // The tracks of recently seen live threads: a scheduler event (tens of millions) finds
