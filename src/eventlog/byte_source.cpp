@@ -20,7 +20,7 @@ namespace {
 
 }  // namespace
 
-InputFile::InputFile(const std::string& path) : name_(path) {
+InputFile::InputFile(const std::string& path, Access access) : name_(path), access_(access) {
     if (path == "-") {
         fd_ = STDIN_FILENO;
     } else {
@@ -39,6 +39,20 @@ InputFile::InputFile(const std::string& path) : name_(path) {
 #ifdef POSIX_FADV_SEQUENTIAL
     if (seekable_) ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
+}
+
+const FileMapping* InputFile::mapping() const {
+    std::lock_guard lock(mapping_mutex_);
+    if (!mapping_tried_ && seekable_) {
+        mapping_tried_ = true;
+        if (access_ == Access::mapped_where_possible)
+            if (const std::optional<std::uint64_t> bytes = size()) mapping_ = FileMapping::map(fd_, *bytes);
+    }
+    return mapping_.get();
+}
+
+void InputFile::count_mapped(std::size_t bytes) const {
+    if (progress_) progress_->add(bytes);
 }
 
 InputFile::~InputFile() {

@@ -3,8 +3,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+
+#include "eventlog/file_mapping.hpp"
 
 namespace el2fx::util {
 class Progress;
@@ -14,8 +18,12 @@ namespace el2fx::eventlog {
 
 class InputFile {
 public:
+    // How a pass reads a seekable input's bytes: mapped (file_mapping.hpp) where the file can
+    // be, else, or always, by reads.
+    enum class Access { mapped_where_possible, reads_only };
+
     // "-" is standard input. Throws el2fx::Error when the file cannot be opened.
-    explicit InputFile(const std::string& path);
+    explicit InputFile(const std::string& path, Access access = Access::mapped_where_possible);
     ~InputFile();
     InputFile(const InputFile&) = delete;
     InputFile& operator=(const InputFile&) = delete;
@@ -26,6 +34,11 @@ public:
     std::size_t read_at(std::uint64_t offset, std::uint8_t* buffer, std::size_t size) const;
 
     bool seekable() const { return seekable_; }
+    // The whole input mapped, as large as it was at the first call once seekable (after
+    // spool_to_temporary_file() for a pipe); null where it is read instead. Thread-safe.
+    const FileMapping* mapping() const;
+    // Counts `bytes` taken from the mapping as read (count_reads()).
+    void count_mapped(std::size_t bytes) const;
     // Bytes in a seekable input, now; nullopt for a pipe or FIFO not yet spooled.
     std::optional<std::uint64_t> size() const;
     const std::string& name() const { return name_; }
@@ -47,6 +60,10 @@ private:
     bool owns_fd_ = false;
     bool seekable_ = false;
     util::Progress* progress_ = nullptr;
+    Access access_;
+    mutable std::mutex mapping_mutex_;
+    mutable bool mapping_tried_ = false;
+    mutable std::unique_ptr<FileMapping> mapping_;
 };
 
 }  // namespace el2fx::eventlog

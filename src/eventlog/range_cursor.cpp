@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "eventlog/push_decoder.hpp"
+#include "eventlog/file_mapping.hpp"
 #include "util/error.hpp"
 
 namespace el2fx::eventlog {
@@ -14,6 +15,12 @@ namespace {
 // (a page fault per page, for every block).
 constexpr std::size_t kInitialBuffer = 64 << 10;
 constexpr std::size_t kMaxWindowBytes = 64u << 20;
+// From a mapping, a cursor loads this much at a time (one system call), and lets go of what
+// it read once that is kReleaseAfter: with every capability's block at once, the pages mapped
+// stay about a megabyte a cursor. Letting go costs the other core an interruption (to forget
+// the pages), so not at every step.
+constexpr std::size_t kMappedStep = 256 << 10;
+constexpr std::size_t kReleaseAfter = 1 << 20;
 
 }  // namespace
 
@@ -26,10 +33,29 @@ RangeCursor::RangeCursor(const InputFile& input, const Header& header, const Fra
       diagnostics_(diagnostics),
       scan_(range.begin),
       guard_(range.previous_time, TimestampGuard::kOutsideLimit),
-      buffer_(kInitialBuffer),
-      data_(buffer_.data()),
+      mapping_(input.mapping()),
       base_(range.begin) {
+    if (mapping_ && range.end <= mapping_->size()) {
+        data_ = mapping_->bytes() + range.begin;
+        released_ = FileMapping::page_floor(range.begin);
+    } else {
+        mapping_ = nullptr;  // a file grown since it was mapped: its new ranges are read
+        buffer_.resize(kInitialBuffer);
+        data_ = buffer_.data();
+    }
     fill_slowly();
+}
+
+RangeCursor::~RangeCursor() {
+    if (mapping_ && loaded_end() > released_)
+        mapping_->release(released_, static_cast<std::size_t>(loaded_end() - released_));
+}
+
+// The offset of the earliest byte the window or the scan still needs.
+std::uint64_t RangeCursor::earliest_kept() const {
+    std::uint64_t keep = scan_;
+    for (std::size_t i = first_; i < window_.size(); ++i) keep = std::min(keep, window_[i].offset);
+    return keep;
 }
 
 void RangeCursor::fill_slowly() {
@@ -82,8 +108,8 @@ void RangeCursor::fill_slowly() {
 // Makes [scan_, scan_ + need) available; false if the range ends first.
 bool RangeCursor::load(std::size_t need) {
     if (scan_ + need > range_.end) return false;
-    std::uint64_t keep = scan_;
-    for (std::size_t i = first_; i < window_.size(); ++i) keep = std::min(keep, window_[i].offset);
+    if (mapping_) return load_mapped(need);
+    const std::uint64_t keep = earliest_kept();
     std::size_t kept = static_cast<std::size_t>(loaded_end() - keep);
     std::memmove(buffer_.data(), buffer_.data() + (keep - base_), kept);
     base_ = keep;
@@ -103,6 +129,24 @@ bool RangeCursor::load(std::size_t need) {
     std::size_t got = input_.read_at(loaded_end(), buffer_.data() + loaded_, want);
     loaded_ += got;
     if (got < want) throw Error("the input changed while it was being read", {input_.name(), loaded_end(), {}});
+    return loaded_end() - scan_ >= need;
+}
+
+// The same from the mapping: the next step is loaded and what is behind the window let go.
+// A file cut short since shows here (or at the end of the pass: TimeOrderedReader).
+bool RangeCursor::load_mapped(std::size_t need) {
+    if (!mapping_->intact()) throw Error("the input changed while it was being read", {input_.name(), scan_, {}});
+    const std::uint64_t from = loaded_end();
+    const std::uint64_t to =
+        std::min<std::uint64_t>(range_.end, std::max<std::uint64_t>(scan_ + need, from) + kMappedStep);
+    mapping_->load(from, static_cast<std::size_t>(to - from));
+    input_.count_mapped(static_cast<std::size_t>(to - from));
+    loaded_ = static_cast<std::size_t>(to - base_);
+    const std::uint64_t done = FileMapping::page_floor(earliest_kept());
+    if (done >= released_ + kReleaseAfter) {
+        mapping_->release(released_, static_cast<std::size_t>(done - released_));
+        released_ = done;
+    }
     return loaded_end() - scan_ >= need;
 }
 

@@ -76,6 +76,9 @@ public:
     // `framing` and the header must outlive the cursor.
     RangeCursor(const InputFile& input, const Header& header, const FramingTable& framing, const EventRange& range,
                 Diagnostics& diagnostics);
+    ~RangeCursor();
+    RangeCursor(const RangeCursor&) = delete;
+    RangeCursor& operator=(const RangeCursor&) = delete;
 
     bool done() const { return first_ == window_.size(); }
     std::uint64_t head_time() const { return window_[head_].time; }
@@ -214,6 +217,8 @@ private:
 
     void enter_block_of(const std::uint8_t* record, std::size_t size);
     bool load(std::size_t need);
+    bool load_mapped(std::size_t need);
+    std::uint64_t earliest_kept() const;
 
     const InputFile& input_;
     const Header& header_;
@@ -222,10 +227,15 @@ private:
     Diagnostics& diagnostics_;
     std::uint64_t scan_;
     TimestampGuard guard_;
+    // The bytes come from the input's mapping where it has one (then data_ is the range's
+    // first byte there, and [base_, base_ + loaded_) has been loaded), else are read into
+    // buffer_ (then data_ is buffer_.data()).
+    const FileMapping* mapping_;
+    std::uint64_t released_ = 0;  // the mapping's pages before it have been let go
     std::vector<std::uint8_t> buffer_;
-    const std::uint8_t* data_;  // buffer_.data(), kept at hand
-    std::uint64_t base_;        // file offset of buffer_[0]
-    std::size_t loaded_ = 0;    // bytes of buffer_ holding file data
+    const std::uint8_t* data_;                          // the byte at base_, kept at hand
+    std::uint64_t base_;                                // file offset of data_[0]
+    std::size_t loaded_ = 0;                            // bytes at data_ holding file data
     static constexpr std::size_t kCompactAfter = 4096;  // records taken before the vector is compacted
     std::vector<Framed> window_;
     std::size_t first_ = 0;  // window_[first_..] is the window

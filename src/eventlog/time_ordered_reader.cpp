@@ -135,7 +135,19 @@ const Event* TimeOrderedReader::next() {
     return &event_;
 }
 
+// A mapped input read as zeros past its end: past the last page left (SIGBUS, the guard), or
+// in the rest of that page, which reads as zeros without a fault.
+bool TimeOrderedReader::cut_short() const {
+    const FileMapping* mapping = input_.mapping();
+    if (!mapping) return false;
+    if (!mapping->intact()) return true;
+    const std::optional<std::uint64_t> now = input_.size();
+    return now && *now < mapping->size();
+}
+
 void TimeOrderedReader::throw_with_file(const Error& e) const {
+    // Bytes read as zeros from a file cut short while mapped may have failed to frame first.
+    if (cut_short()) throw Error("the input changed while it was being read", {input_.name(), e.context().offset, {}});
     if (!e.context().file.empty()) throw e;
     throw e.with_file(input_.name());
 }
@@ -174,7 +186,11 @@ const RawRecord* TimeOrderedReader::next_merged(bool last_filled) {
             }
         }
         activate_due_ranges();
-        if (heap_.empty()) return nullptr;
+        if (heap_.empty()) {
+            // The last bytes read from a mapping may have been past the end of a file cut short.
+            if (cut_short()) throw Error("the input changed while it was being read", {input_.name(), {}, {}});
+            return nullptr;
+        }
         std::pop_heap(heap_.begin(), heap_.end(),
                       [](const Active& a, const Active& b) { return later(a.time, a.offset, b.time, b.offset); });
         std::size_t c = heap_.back().cursor;
