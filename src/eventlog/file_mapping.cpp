@@ -25,8 +25,6 @@ struct GuardSlot {
 std::array<GuardSlot, 16> g_slots;
 struct sigaction g_previous {};  // the SIGBUS action before the guard's
 std::uintptr_t g_page = 4096;
-std::once_flag g_installed;
-bool g_guarding = false;
 
 // Async-signal-safe: atomics, system calls made directly (not through a sanitizer's
 // interceptors), sigaction.
@@ -63,13 +61,22 @@ extern "C" void on_sigbus(int signal, siginfo_t* info, void* context) {
     if (info->si_code <= 0) ::raise(signal);
 }
 
-void install_guard() {
+// Installs the guard unless it is the handler already: at the first mapping, and again at a
+// later one if something took SIGBUS meanwhile (a test framework does, around each test), which
+// then becomes the handler other faults go to.
+bool install_guard() {
+    static std::mutex installing;
+    std::lock_guard lock(installing);
+    struct sigaction current {};
+    if (::sigaction(SIGBUS, nullptr, &current) != 0) return false;
+    if ((current.sa_flags & SA_SIGINFO) != 0 && current.sa_sigaction == on_sigbus) return true;
     g_page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
     struct sigaction action {};
     action.sa_sigaction = on_sigbus;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&action.sa_mask);
-    g_guarding = ::sigaction(SIGBUS, &action, &g_previous) == 0;
+    g_previous = current;
+    return ::sigaction(SIGBUS, &action, nullptr) == 0;
 }
 
 // The pages holding [offset, offset + size) of a mapping of `limit` bytes at `bytes`.
@@ -86,8 +93,7 @@ std::pair<std::uint8_t*, std::size_t> pages_of(const std::uint8_t* bytes, std::u
 
 std::unique_ptr<FileMapping> FileMapping::map(int fd, std::uint64_t size) {
     if (size == 0 || size > static_cast<std::uint64_t>(SIZE_MAX / 2)) return nullptr;
-    std::call_once(g_installed, install_guard);
-    if (!g_guarding) return nullptr;
+    if (!install_guard()) return nullptr;
     std::size_t slot = 0;
     for (bool expected = false; slot < g_slots.size(); ++slot, expected = false)
         if (g_slots[slot].taken.compare_exchange_strong(expected, true)) break;

@@ -2,9 +2,10 @@
 // holds them instead of copying them out with a system call per chunk (src/README.md,
 // Performance notes). A file cut short while mapped would end the process with SIGBUS at the
 // first read past its new end; instead, a guard (one SIGBUS handler for the process, installed
-// with the first mapping) puts a page of zeros in place of the lost one and marks the mapping
-// no longer intact, which its reader checks to raise a located error. A fault at any other
-// address goes to the handler that was there before, or ends the process as it would have.
+// with a mapping where it is not the handler already) puts a page of zeros in place of the lost
+// one and marks the mapping no longer intact, which its reader checks to raise a located error.
+// A fault at any other address goes to the handler that was there before, or ends the process
+// as it would have.
 #pragma once
 
 #include <atomic>
