@@ -55,6 +55,18 @@ void InputFile::count_mapped(std::size_t bytes) const {
     if (progress_) progress_->add(bytes);
 }
 
+bool InputFile::cut_short_while_mapped() const {
+    const FileMapping* mapped = mapping();
+    if (!mapped) return false;
+    if (!mapped->intact()) return true;
+    const std::optional<std::uint64_t> now = size();
+    return now && *now < mapped->size();
+}
+
+Error InputFile::changed_while_read(std::optional<std::uint64_t> offset) const {
+    return Error("the input changed while it was being read", {name_, offset, {}});
+}
+
 InputFile::~InputFile() {
     if (owns_fd_) ::close(fd_);
 }

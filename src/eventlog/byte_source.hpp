@@ -9,6 +9,7 @@
 #include <string>
 
 #include "eventlog/file_mapping.hpp"
+#include "util/error.hpp"
 
 namespace el2fx::util {
 class Progress;
@@ -39,6 +40,11 @@ public:
     const FileMapping* mapping() const;
     // Counts `bytes` taken from the mapping as read (count_reads()).
     void count_mapped(std::size_t bytes) const;
+    // True once the mapped input is shorter than mapped: a read past its new end found zeros
+    // (the guard's), or the rest of its last page, which reads as zeros without a fault, may.
+    bool cut_short_while_mapped() const;
+    // The error for a file that changed while a pass read it, located at `offset` if known.
+    Error changed_while_read(std::optional<std::uint64_t> offset = {}) const;
     // Bytes in a seekable input, now; nullopt for a pipe or FIFO not yet spooled.
     std::optional<std::uint64_t> size() const;
     const std::string& name() const { return name_; }

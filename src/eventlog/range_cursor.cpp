@@ -128,14 +128,14 @@ bool RangeCursor::load(std::size_t need) {
     std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(room, range_.end - loaded_end()));
     std::size_t got = input_.read_at(loaded_end(), buffer_.data() + loaded_, want);
     loaded_ += got;
-    if (got < want) throw Error("the input changed while it was being read", {input_.name(), loaded_end(), {}});
+    if (got < want) throw input_.changed_while_read(loaded_end());
     return loaded_end() - scan_ >= need;
 }
 
 // The same from the mapping: the next step is loaded and what is behind the window let go.
 // A file cut short since shows here (or at the end of the pass: TimeOrderedReader).
 bool RangeCursor::load_mapped(std::size_t need) {
-    if (!mapping_->intact()) throw Error("the input changed while it was being read", {input_.name(), scan_, {}});
+    if (!mapping_->intact()) throw input_.changed_while_read(scan_);
     const std::uint64_t from = loaded_end();
     const std::uint64_t to =
         std::min<std::uint64_t>(range_.end, std::max<std::uint64_t>(scan_ + need, from) + kMappedStep);

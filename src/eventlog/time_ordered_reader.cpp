@@ -137,17 +137,11 @@ const Event* TimeOrderedReader::next() {
 
 // A mapped input read as zeros past its end: past the last page left (SIGBUS, the guard), or
 // in the rest of that page, which reads as zeros without a fault.
-bool TimeOrderedReader::cut_short() const {
-    const FileMapping* mapping = input_.mapping();
-    if (!mapping) return false;
-    if (!mapping->intact()) return true;
-    const std::optional<std::uint64_t> now = input_.size();
-    return now && *now < mapping->size();
-}
+bool TimeOrderedReader::cut_short() const { return input_.cut_short_while_mapped(); }
 
 void TimeOrderedReader::throw_with_file(const Error& e) const {
     // Bytes read as zeros from a file cut short while mapped may have failed to frame first.
-    if (cut_short()) throw Error("the input changed while it was being read", {input_.name(), e.context().offset, {}});
+    if (cut_short()) throw input_.changed_while_read(e.context().offset);
     if (!e.context().file.empty()) throw e;
     throw e.with_file(input_.name());
 }
@@ -188,7 +182,7 @@ const RawRecord* TimeOrderedReader::next_merged(bool last_filled) {
         activate_due_ranges();
         if (heap_.empty()) {
             // The last bytes read from a mapping may have been past the end of a file cut short.
-            if (cut_short()) throw Error("the input changed while it was being read", {input_.name(), {}, {}});
+            if (cut_short()) throw input_.changed_while_read();
             return nullptr;
         }
         std::pop_heap(heap_.begin(), heap_.end(),
