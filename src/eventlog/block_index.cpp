@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "eventlog/byte_reader.hpp"
+#include "eventlog/file_mapping.hpp"
 #include "eventlog/payload_decoder.hpp"
 #include "eventlog/push_decoder.hpp"
 #include "eventlog/reorder_window.hpp"
@@ -20,6 +21,14 @@ constexpr std::size_t kMarkerRecord = kEventHeader + kMarkerPayload;
 constexpr std::size_t kMaxRecord = kEventHeader + 2 + 0xFFFF;  // a variable-size record at its largest
 constexpr std::size_t kChunk = 1 << 20;                        // > kMaxRecord
 constexpr std::size_t kMaxHeaderBytes = 16 << 20;              // as the decoder allows
+// A mapped input (file_mapping.hpp) is loaded a step at a time and let go of once this much
+// is read, as a pass's cursor does (range_cursor.cpp).
+constexpr std::size_t kMappedStep = 256 << 10;  // > kMaxRecord
+constexpr std::size_t kReleaseAfter = 1 << 20;
+// Framing is a chain of loads (each record's size gives the next one's place), and the
+// processor's own prefetching stops at each page of a mapping: the records this far ahead
+// are asked for meanwhile.
+constexpr std::size_t kPrefetchAhead = 1024;
 
 struct Block {
     std::uint64_t begin = 0, end = 0;
@@ -123,7 +132,8 @@ class BlockChecker {
 public:
     BlockChecker(const InputFile& input, const Header& header, const std::vector<TagCheck>& checks,
                  const BlockReading* reading, Diagnostics& framing)
-        : input_(input), header_(header), checks_(checks), framing_(framing), buffer_(kChunk) {
+        : input_(input), header_(header), checks_(checks), framing_(framing), mapping_(input.mapping()) {
+        if (!mapping_) buffer_.resize(kChunk);
         if (reading) {
             reader_ = reading->reader();
             reading_ = reading;
@@ -135,6 +145,8 @@ public:
         if (!reading_block_) reader_.reset();  // nothing more for it
         if (reading_block_) totals_.by_tag.fill(0);
         Checked out = check_block(b);
+        // Bytes read as zeros from a file cut short meanwhile may have checked as records.
+        if (mapping_ && !mapping_->intact()) throw input_.changed_while_read(b.begin);
         if (reading_block_ && out.ok) {
             hand_over();
             totals_.min_time = out.min_time;
@@ -143,6 +155,7 @@ public:
             reader_->end_block(totals_);
         }
         given_.clear();
+        if (mapping_) release_up_to(FileMapping::page_floor(b.end));
         return out;
     }
 
@@ -154,10 +167,12 @@ private:
         order_.restart();
         base_ = b.begin;
         loaded_ = 0;
+        released_ = FileMapping::page_floor(b.begin);
         for (std::uint64_t at = b.begin; at < b.end;) {
             const std::size_t left = static_cast<std::size_t>(std::min<std::uint64_t>(b.end - at, kMaxRecord));
             if (left < kEventHeader || !available(at, std::min(left, kEventHeader + 2), b.end)) return out;
-            const std::uint8_t* p = buffer_.data() + (at - base_);
+            const std::uint8_t* p = data_ + (at - base_);
+            __builtin_prefetch(p + kPrefetchAhead);  // never faults, even past the mapping
             const std::uint16_t tag = load_be16(p);
             std::size_t size;
             TagCheck check;
@@ -179,7 +194,7 @@ private:
                 }
             }
             if (size > left || !available(at, size, b.end)) return out;  // past the block's end
-            p = buffer_.data() + (at - base_);
+            p = data_ + (at - base_);
             // Bytes after the fields this tool knows, or a declared length too large (GHC 9.10
             // writes every info-table record so): counted as decoding counts them
             // (record_framing.hpp), and told if the log is accepted.
@@ -225,36 +240,59 @@ private:
         for (std::size_t need = kEventHeader + 2;;) {
             if (!available(at, need, end)) return 0;
             const std::size_t avail = static_cast<std::size_t>(base_ + loaded_ - at);
-            const std::size_t size = variable_record_size(header_, buffer_.data() + (at - base_), avail, bound);
+            const std::size_t size = variable_record_size(header_, data_ + (at - base_), avail, bound);
             if (size <= avail) return size;
             need = size;
         }
     }
 
-    // Makes [at, at + need) readable in buffer_; false if the file is shorter than it said.
+    // Makes [at, at + need) readable at data_; false if the file is shorter than it said.
     bool available(std::uint64_t at, std::size_t need, std::uint64_t end) {
         if (at >= base_ && at + need <= base_ + loaded_) return true;
         if (reading_block_) hand_over();
+        if (mapping_) {
+            // Where the pages are already: no copy, the step loaded at once, what is behind let go.
+            const std::uint64_t mapped = mapping_->size();
+            const std::uint64_t counted = std::max(at, base_ + loaded_);  // the last step's end, in this block
+            loaded_ = at >= mapped ? 0 : static_cast<std::size_t>(std::min<std::uint64_t>({kMappedStep, end - at, mapped - at}));
+            base_ = at;
+            data_ = mapping_->bytes() + at;
+            mapping_->load(at, loaded_);
+            if (at + loaded_ > counted) input_.count_mapped(static_cast<std::size_t>(at + loaded_ - counted));
+            const std::uint64_t done = FileMapping::page_floor(at);
+            if (done >= released_ + kReleaseAfter) release_up_to(done);
+            return loaded_ >= need;
+        }
         const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, end - at));
         base_ = at;
+        data_ = buffer_.data();
         loaded_ = input_.read_at(at, buffer_.data(), want);
         return loaded_ >= need;
+    }
+
+    void release_up_to(std::uint64_t done) {
+        if (done <= released_) return;
+        mapping_->release(released_, static_cast<std::size_t>(done - released_));
+        released_ = done;
     }
 
     const InputFile& input_;
     const Header& header_;
     const std::vector<TagCheck>& checks_;
     Diagnostics& framing_;  // how its variable-size records were framed (this checker's blocks)
+    const FileMapping* mapping_;  // the input's, where it is mapped; else it is read into buffer_
     std::vector<std::uint8_t> buffer_;
+    const std::uint8_t* data_ = nullptr;  // the byte at base_
     std::uint64_t base_ = 0;
     std::size_t loaded_ = 0;
+    std::uint64_t released_ = 0;  // mapped bytes before this are let go
     ReorderWindow order_;
     Payload scratch_;
     std::unique_ptr<BlockReader> reader_;
     const BlockReading* reading_ = nullptr;
     bool reading_block_ = false;  // the reader wants this block's records
     BlockTotals totals_;
-    std::vector<BlockRecord> given_;  // to the reader, pointing into buffer_
+    std::vector<BlockRecord> given_;  // to the reader, pointing at data_
     static constexpr std::size_t kGivenRun = 256;
 };
 
@@ -310,6 +348,9 @@ std::optional<RangeIndex> index_by_blocks(const InputFile& input, Diagnostics& d
     }
     helper.join();
     if (failure) std::rethrow_exception(failure);
+    // The rest of a mapping's last page reads as zeros without a fault where the file is cut
+    // short there.
+    if (input.cut_short_while_mapped()) throw input.changed_while_read();
     if (declined) return std::nullopt;
     for (const Diagnostics& counted : framing) diagnostics.merge(counted);
 

@@ -5,7 +5,8 @@
 // are checked on both cores, by framing their records (no payload is decoded but those whose
 // length alone cannot show they are whole), for what decoding would have noticed: damage, a
 // timestamp out of range, an event type unknown or too short, disorder beyond the reorder
-// window. Anything unusual declines: index_by_decoding then reads the log, skips what is
+// window. The blocks are read through the input's mapping where it has one (file_mapping.hpp),
+// a step at a time, and let go of behind; else by reads. Anything unusual declines: index_by_decoding then reads the log, skips what is
 // damaged and counts every problem, as before. An accepted log has nothing to count but what
 // decoding also says of a well-formed one, how it framed variable-size records whose fields
 // end before their declared length (record_framing.hpp: GHC 9.10 declares each info-table
@@ -72,7 +73,7 @@ struct BlockReading {
 
 // The index of a seekable `input`, or nullopt if it is not shown to be well formed.
 // Never throws for the input's content (declining instead); throws el2fx::Error if it cannot
-// be read.
+// be read, or if it changed while read (a mapped file cut short meanwhile).
 // `reading`: handed every block's records, if the log is accepted (and maybe some if not).
 // `diagnostics`: given the framing counts, if the log is accepted.
 std::optional<RangeIndex> index_by_blocks(const InputFile& input, Diagnostics& diagnostics,

@@ -4,7 +4,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <mutex>
+#include <unistd.h>
 #include <vector>
 
 #include "eventlog/block_index.hpp"
@@ -117,6 +119,7 @@ struct Handed {
     std::vector<BlockReading::Start> starts;
     std::vector<Block> blocks;
     std::optional<std::size_t> refuse;  // begin_block of this block gives false
+    std::function<void()> at_begin;     // called at each begin_block, before anything is read
 };
 
 class RecordingReader final : public BlockReader {
@@ -124,6 +127,7 @@ public:
     explicit RecordingReader(Handed& handed) : handed_(handed) {}
     bool begin_block(std::size_t block, std::optional<CapNo> cap) override {
         std::lock_guard lock(handed_.mutex);
+        if (handed_.at_begin) handed_.at_begin();
         BOOST_TEST((cap == handed_.starts.at(block).cap));
         if (handed_.refuse == block) return false;
         block_ = block;
@@ -446,4 +450,71 @@ BOOST_AUTO_TEST_CASE(a_block_its_reader_refuses_is_given_no_further) {
     BOOST_TEST(!handed.blocks[0].begun);
     BOOST_TEST(handed.blocks[0].records.empty());
     BOOST_TEST(!handed.blocks[0].ended);
+}
+
+// Blocks of several MiB, with messages of every length across the steps a mapped input is
+// loaded in: the index and what its reader is handed are the same mapped or read.
+std::string large_blocks_log() {
+    auto b = base();
+    for (std::uint16_t cap = 0; cap < 3; ++cap) {
+        b.begin_block(100 + cap, cap, 10'000'000);
+        for (std::uint32_t i = 0; i < 200'000; ++i) {
+            const std::uint64_t t = 110 + cap + std::uint64_t{i} * 40;
+            if (i % 7 == 3)
+                b.event(t, UserMessage{{std::string(i % 113, static_cast<char>('a' + i % 26))}});
+            else
+                b.event(t, RunThread{i});
+        }
+        b.end_block();
+    }
+    return b.finish();
+}
+
+BOOST_AUTO_TEST_CASE(a_log_is_indexed_and_handed_over_alike_mapped_or_read) {
+    TempFile f(large_blocks_log());
+    Handed mapped_handed, read_handed;
+    const BlockReading mapped_reading = recording(mapped_handed, {RunThread::tag, UserMessage::tag});
+    const BlockReading read_reading = recording(read_handed, {RunThread::tag, UserMessage::tag});
+    InputFile mapped_input(f.path);
+    InputFile read_input(f.path, InputFile::Access::reads_only);
+    Diagnostics mapped_diagnostics, read_diagnostics;
+    const auto mapped = index_by_blocks(mapped_input, mapped_diagnostics, &mapped_reading);
+    BOOST_REQUIRE(mapped_input.mapping());
+    const auto read = index_by_blocks(read_input, read_diagnostics, &read_reading);
+    BOOST_REQUIRE(mapped);
+    BOOST_REQUIRE(read);
+    BOOST_CHECK(mapped->ranges == read->ranges);
+    BOOST_TEST(mapped->stream_end.bytes == read->stream_end.bytes);
+    BOOST_REQUIRE(mapped_handed.blocks.size() == read_handed.blocks.size());
+    for (std::size_t i = 0; i < mapped_handed.blocks.size(); ++i) {
+        const Handed::Block& m = mapped_handed.blocks[i];
+        const Handed::Block& r = read_handed.blocks[i];
+        BOOST_TEST(m.records.size() == r.records.size());
+        BOOST_CHECK(m.payloads == r.payloads);
+        for (std::size_t k = 0; k < std::min(m.records.size(), r.records.size()); ++k) {
+            BOOST_TEST(m.records[k].offset == r.records[k].offset);
+            BOOST_TEST(m.records[k].time == r.records[k].time);
+        }
+        BOOST_CHECK(m.totals.by_tag == r.totals.by_tag);
+    }
+    BOOST_TEST(mapped_handed.blocks.size() == 3u);
+    BOOST_TEST(mapped_handed.blocks[0].records.size() == 200'000u);
+}
+
+// A file cut short while the index reads it through the mapping: a located error, not
+// SIGBUS, and not an index of the zeros read in place of the lost pages.
+BOOST_AUTO_TEST_CASE(a_log_cut_short_while_indexed_is_a_located_error) {
+    TempFile f(large_blocks_log());
+    Handed handed;
+    BlockReading reading = recording(handed, {RunThread::tag});
+    handed.at_begin = [&f] { (void)::truncate(f.path.c_str(), 8192); };
+    InputFile input(f.path);
+    Diagnostics diagnostics;
+    try {
+        (void)index_by_blocks(input, diagnostics, &reading);
+        BOOST_FAIL("an index of a log cut short while read ended without an error");
+    } catch (const Error& e) {
+        BOOST_TEST(e.message() == "the input changed while it was being read");
+        BOOST_TEST(e.context().file == f.path);
+    }
 }
