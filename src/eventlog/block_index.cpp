@@ -21,10 +21,7 @@ constexpr std::size_t kMarkerRecord = kEventHeader + kMarkerPayload;
 constexpr std::size_t kMaxRecord = kEventHeader + 2 + 0xFFFF;  // a variable-size record at its largest
 constexpr std::size_t kChunk = 1 << 20;                        // > kMaxRecord
 constexpr std::size_t kMaxHeaderBytes = 16 << 20;              // as the decoder allows
-// A mapped input (file_mapping.hpp) is loaded a step at a time and let go of once this much
-// is read, as a pass's cursor does (range_cursor.cpp).
-constexpr std::size_t kMappedStep = 256 << 10;  // > kMaxRecord
-constexpr std::size_t kReleaseAfter = 1 << 20;
+static_assert(FileMapping::kLoadStep > kMaxRecord, "a mapped step holds any record");
 // Framing is a chain of loads (each record's size gives the next one's place), and the
 // processor's own prefetching stops at each page of a mapping: the records this far ahead
 // are asked for meanwhile.
@@ -254,13 +251,13 @@ private:
             // Where the pages are already: no copy, the step loaded at once, what is behind let go.
             const std::uint64_t mapped = mapping_->size();
             const std::uint64_t counted = std::max(at, base_ + loaded_);  // the last step's end, in this block
-            loaded_ = at >= mapped ? 0 : static_cast<std::size_t>(std::min<std::uint64_t>({kMappedStep, end - at, mapped - at}));
+            loaded_ = at >= mapped ? 0 : static_cast<std::size_t>(std::min<std::uint64_t>({FileMapping::kLoadStep, end - at, mapped - at}));
             base_ = at;
             data_ = mapping_->bytes() + at;
             mapping_->load(at, loaded_);
             if (at + loaded_ > counted) input_.count_mapped(static_cast<std::size_t>(at + loaded_ - counted));
             const std::uint64_t done = FileMapping::page_floor(at);
-            if (done >= released_ + kReleaseAfter) release_up_to(done);
+            if (done >= released_ + FileMapping::kReleaseAfter) release_up_to(done);
             return loaded_ >= need;
         }
         const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, end - at));

@@ -34,6 +34,12 @@ public:
     // only slower.
     void load(std::uint64_t offset, std::size_t size) const;
     void release(std::uint64_t offset, std::size_t size) const;
+    // How a reader walking through the mapping uses them: it loads kLoadStep at a time (one
+    // system call) and lets go of what it read once that is kReleaseAfter, so that the pages
+    // mapped stay about a megabyte a reader. Letting go costs the other core an interruption
+    // (to forget the pages), so not at every step.
+    static constexpr std::size_t kLoadStep = 256 << 10;
+    static constexpr std::size_t kReleaseAfter = 1 << 20;
     // The start of the page holding `offset` (what to release up to, keeping `offset`).
     static std::uint64_t page_floor(std::uint64_t offset);
 

@@ -15,12 +15,8 @@ namespace {
 // (a page fault per page, for every block).
 constexpr std::size_t kInitialBuffer = 64 << 10;
 constexpr std::size_t kMaxWindowBytes = 64u << 20;
-// From a mapping, a cursor loads this much at a time (one system call), and lets go of what
-// it read once that is kReleaseAfter: with every capability's block at once, the pages mapped
-// stay about a megabyte a cursor. Letting go costs the other core an interruption (to forget
-// the pages), so not at every step.
-constexpr std::size_t kMappedStep = 256 << 10;
-constexpr std::size_t kReleaseAfter = 1 << 20;
+// From a mapping, a cursor loads and lets go in FileMapping's steps: with every capability's
+// block at once, the pages mapped stay about a megabyte a cursor.
 
 }  // namespace
 
@@ -138,12 +134,12 @@ bool RangeCursor::load_mapped(std::size_t need) {
     if (!mapping_->intact()) throw input_.changed_while_read(scan_);
     const std::uint64_t from = loaded_end();
     const std::uint64_t to =
-        std::min<std::uint64_t>(range_.end, std::max<std::uint64_t>(scan_ + need, from) + kMappedStep);
+        std::min<std::uint64_t>(range_.end, std::max<std::uint64_t>(scan_ + need, from) + FileMapping::kLoadStep);
     mapping_->load(from, static_cast<std::size_t>(to - from));
     input_.count_mapped(static_cast<std::size_t>(to - from));
     loaded_ = static_cast<std::size_t>(to - base_);
     const std::uint64_t done = FileMapping::page_floor(earliest_kept());
-    if (done >= released_ + kReleaseAfter) {
+    if (done >= released_ + FileMapping::kReleaseAfter) {
         mapping_->release(released_, static_cast<std::size_t>(done - released_));
         released_ = done;
     }

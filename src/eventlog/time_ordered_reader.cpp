@@ -135,13 +135,9 @@ const Event* TimeOrderedReader::next() {
     return &event_;
 }
 
-// A mapped input read as zeros past its end: past the last page left (SIGBUS, the guard), or
-// in the rest of that page, which reads as zeros without a fault.
-bool TimeOrderedReader::cut_short() const { return input_.cut_short_while_mapped(); }
-
 void TimeOrderedReader::throw_with_file(const Error& e) const {
     // Bytes read as zeros from a file cut short while mapped may have failed to frame first.
-    if (cut_short()) throw input_.changed_while_read(e.context().offset);
+    if (input_.cut_short_while_mapped()) throw input_.changed_while_read(e.context().offset);
     if (!e.context().file.empty()) throw e;
     throw e.with_file(input_.name());
 }
@@ -182,7 +178,7 @@ const RawRecord* TimeOrderedReader::next_merged(bool last_filled) {
         activate_due_ranges();
         if (heap_.empty()) {
             // The last bytes read from a mapping may have been past the end of a file cut short.
-            if (cut_short()) throw input_.changed_while_read();
+            if (input_.cut_short_while_mapped()) throw input_.changed_while_read();
             return nullptr;
         }
         std::pop_heap(heap_.begin(), heap_.end(),

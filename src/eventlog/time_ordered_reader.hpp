@@ -137,7 +137,6 @@ private:
         }
     }
     [[noreturn]] void throw_with_file(const Error& e) const;  // an error gets the input's name
-    bool cut_short() const;
     bool before_bound(const RangeCursor& c) const {
         return c.head_time() < bound_.time || (c.head_time() == bound_.time && c.head_offset() < bound_.offset);
     }
