@@ -22,10 +22,6 @@ constexpr std::size_t kMaxRecord = kEventHeader + 2 + 0xFFFF;  // a variable-siz
 constexpr std::size_t kChunk = 1 << 20;                        // > kMaxRecord
 constexpr std::size_t kMaxHeaderBytes = 16 << 20;              // as the decoder allows
 static_assert(FileMapping::kLoadStep > kMaxRecord, "a mapped step holds any record");
-// Framing is a chain of loads (each record's size gives the next one's place), and the
-// processor's own prefetching stops at each page of a mapping: the records this far ahead
-// are asked for meanwhile.
-constexpr std::size_t kPrefetchAhead = 1024;
 
 struct Block {
     std::uint64_t begin = 0, end = 0;
@@ -169,7 +165,7 @@ private:
             const std::size_t left = static_cast<std::size_t>(std::min<std::uint64_t>(b.end - at, kMaxRecord));
             if (left < kEventHeader || !available(at, std::min(left, kEventHeader + 2), b.end)) return out;
             const std::uint8_t* p = data_ + (at - base_);
-            __builtin_prefetch(p + kPrefetchAhead);  // never faults, even past the mapping
+            __builtin_prefetch(p + FileMapping::kPrefetchAhead);  // never faults, even past the mapping
             const std::uint16_t tag = load_be16(p);
             std::size_t size;
             TagCheck check;

@@ -16,6 +16,7 @@
 #include "eventlog/counted_records.hpp"
 #include "eventlog/event.hpp"
 #include "eventlog/event_types.hpp"
+#include "eventlog/file_mapping.hpp"
 #include "eventlog/header.hpp"
 #include "eventlog/range_index.hpp"
 #include "eventlog/skip_before.hpp"
@@ -133,6 +134,7 @@ private:
         const std::size_t avail = static_cast<std::size_t>(loaded_end() - scan_);
         if (avail < kEventHeader || scan_ == range_.begin) return false;
         const std::uint8_t* p = at(scan_);
+        __builtin_prefetch(p + FileMapping::kPrefetchAhead);  // as the index's checks
         const std::uint16_t tag = load_be16(p);  // kEndOfData is no fast tag
         if (tag >= CountedRecords::kTags) return false;
         const std::int32_t entry = framing_.sizes[tag];
