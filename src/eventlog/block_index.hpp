@@ -8,10 +8,10 @@
 // window. The blocks are read through the input's mapping where it has one (file_mapping.hpp),
 // a step at a time, and let go of behind; else by reads. Anything unusual declines:
 // index_by_decoding then reads the log, skips what is damaged and counts every problem, as
-// before. An accepted log has nothing to count but what
-// decoding also says of a well-formed one, how it framed variable-size records whose fields
-// end before their declared length (record_framing.hpp: GHC 9.10 declares each info-table
-// record one byte too long), counted alike; and its index equals the one decoding gives.
+// before. An accepted log has nothing to count but what decoding also says of a well-formed
+// one, how it framed variable-size records whose fields end before their declared length
+// (record_framing.hpp: GHC 9.10 declares each info-table record one byte too long), counted
+// alike; and its index equals the one decoding gives.
 #pragma once
 
 #include <array>

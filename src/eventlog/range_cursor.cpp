@@ -15,8 +15,6 @@ namespace {
 // (a page fault per page, for every block).
 constexpr std::size_t kInitialBuffer = 64 << 10;
 constexpr std::size_t kMaxWindowBytes = 64u << 20;
-// From a mapping, a cursor loads and lets go in FileMapping's steps: with every capability's
-// block at once, the pages mapped stay about a megabyte a cursor.
 
 }  // namespace
 
@@ -128,8 +126,10 @@ bool RangeCursor::load(std::size_t need) {
     return loaded_end() - scan_ >= need;
 }
 
-// The same from the mapping: the next step is loaded and what is behind the window let go.
-// A file cut short since shows here (or at the end of the pass: TimeOrderedReader).
+// The same from the mapping: the next step is loaded and what is behind the window let go, in
+// FileMapping's steps (with every capability's block at once, the pages mapped stay about a
+// megabyte a cursor). A file cut short since shows here (or at the end of the pass:
+// TimeOrderedReader).
 bool RangeCursor::load_mapped(std::size_t need) {
     if (!mapping_->intact()) throw input_.changed_while_read(scan_);
     const std::uint64_t from = loaded_end();
