@@ -50,10 +50,11 @@ public:
         if (census_.declined_) share_.reset();
     }
 
+    // The scheduler's records, most of a log's, inline in records(); the others out of line
+    // (rare()), so that the loop stays small.
     void record(const eventlog::BlockRecord& r) {
         using namespace eventlog;
         using eventlog::decode_as;
-        Share& s = *share_;
         const Key key{r.time, r.offset};
         switch (r.tag) {
             case WakeupThread::tag:  // first: most of a busy service's records
@@ -65,6 +66,16 @@ public:
             case StopThread::tag:
                 if (StopThread p; decode_as(r.payload, r.payload_size, p)) stop(p.thread, p.status, key);
                 return;
+            default: return rare(r);
+        }
+    }
+
+    [[gnu::noinline]] void rare(const eventlog::BlockRecord& r) {
+        using namespace eventlog;
+        using eventlog::decode_as;
+        Share& s = *share_;
+        const Key key{r.time, r.offset};
+        switch (r.tag) {
             case MigrateThread::tag:
                 if (MigrateThread p; decode_as(r.payload, r.payload_size, p)) {
                     if (s.cap) in_order(s.sched_first, s.sched_last, key);
@@ -150,6 +161,11 @@ public:
     }
 
 private:
+    struct Recent {  // recent_'s: a thread met lately in the block
+        std::uint64_t id_plus_one = 0;  // 0: none
+        std::uint32_t index = 0;        // into share_->threads
+    };
+
     // An event of a kind whose order the census follows (Share::sched_first).
     void in_order(std::optional<Key>& first, std::optional<Key>& last, const Key& key) {
         if (last && key < *last) census_.decline("a capability's runs, stops or collections out of time order");
@@ -184,6 +200,10 @@ private:
             mention(t, key);
             return t;
         }
+        return not_recent(id, key, r);
+    }
+    // Out of line, so that the path of a recent one, most mentions, stays inline.
+    [[gnu::noinline]] ThreadEntry& not_recent(ThreadId id, const Key& key, Recent& r) {
         ThreadEntry& t = lookup(id, key);
         r = Recent{std::uint64_t{id} + 1, static_cast<std::uint32_t>(&t - share_->threads.data())};
         return t;
@@ -306,10 +326,6 @@ private:
     std::unordered_map<std::uint32_t, ShareSizes> last_sizes_;
     static std::uint32_t sizes_key(std::optional<CapNo> cap) { return cap ? std::uint32_t{*cap} : 0x10000; }
     std::vector<std::uint32_t> slots_;  // the block's threads by id: index + 1 into share_->threads, 0: free
-    struct Recent {
-        std::uint64_t id_plus_one = 0;  // 0: none
-        std::uint32_t index = 0;        // into share_->threads
-    };
     std::array<Recent, 256> recent_{};
     bool first_now_ = false;       // set by thread()
     std::uint64_t creations_ = 0;  // in the records() at hand
