@@ -18,7 +18,6 @@ const char* accuracy_name(Accuracy a) {
 
 void RtsSummaryCalculator::handle_concerned(const eventlog::Event& event) {
     using namespace eventlog;
-    if (is_gc_class_event(event.tag)) gc_events_declared_ = true;
     censuses_.handle(event);
     switch (event.tag) {
         case RtsIdentifier::tag:

@@ -148,33 +148,40 @@ public:
     // Inline: most events only move the clock and the count.
     void handle(const eventlog::Event& event) {
         clock_.add(event.time);
-        if (concerns(event.tag)) handle_concerned(event);
+        handle_without_clock(event);
     }
     // The same for a caller that counts the events itself (EventClock): only the events this
     // calculator concerns, then every event's count and times at once, before finish().
+    // Inline: most GC and heap events only say that the log declares its collections.
     void handle_without_clock(const eventlog::Event& event) {
-        if (concerns(event.tag)) handle_concerned(event);
+        if (is_gc_class_event(event.tag)) gc_events_declared_ = true;
+        if (reads(event.tag)) handle_concerned(event);
     }
     void set_clock(const eventlog::EventClock& clock) { clock_ = clock; }
     void add(const HeapSample& sample);
     void add(const GcCollection& collection);
     RtsSummary finish(const SummaryEnd& end, const GcTrackerAnomalies& anomalies) const;
 
-    // The tags handle_concerned() acts on.
-    static bool concerns(std::uint16_t tag) {
+    // The tags it acts on: the GC class (it notes that there are some), and those it reads.
+    static bool concerns(std::uint16_t tag) { return is_gc_class_event(tag) || reads(tag); }
+
+private:
+    // The tags handle_concerned() reads.
+    static bool reads(std::uint16_t tag) {
         using namespace eventlog;
-        if (is_gc_class_event(tag) || HeapCensusTimer::concerns(tag)) return true;
+        if (HeapCensusTimer::concerns(tag)) return true;
         switch (tag) {
             case RtsIdentifier::tag:
             case OsProcessPid::tag:
+            case HeapInfoGHC::tag:
             case TaskCreate::tag:
             case TaskDelete::tag:
-            case SparkCounters::tag: return true;  // HEAP_INFO_GHC, GC_STATS_GHC: GC class
+            case GCStatsGHC::tag:
+            case MemReturn::tag:
+            case SparkCounters::tag: return true;
             default: return false;
         }
     }
-
-private:
     void handle_concerned(const eventlog::Event& event);
     GenerationFigures& generation(std::uint16_t gen);
     CapabilityGcFigures& capability(CapNo cap);
