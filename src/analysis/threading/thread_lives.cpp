@@ -28,8 +28,8 @@ void ThreadLives::wakeup_thread(eventlog::ThreadId id) {
         diagnostics_.add(Diagnostic::event_after_thread_finished);
 }
 
-ThreadLives::ThreadTrack* ThreadLives::thread(eventlog::ThreadId id) {
-    if (ThreadTrack* t = live_thread(id)) return t;
+ThreadLives::ThreadTrack* ThreadLives::thread_not_recent(eventlog::ThreadId id) {
+    if (auto it = threads_.find(id); it != threads_.end()) return recent_.note(id, &it->second);
     if (finished_.contains(id)) {
         diagnostics_.add(Diagnostic::event_after_thread_finished);
         return nullptr;

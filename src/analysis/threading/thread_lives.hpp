@@ -46,8 +46,13 @@ private:
         ThreadStateAnalysis state;
         UnbufferedSamplingTimer<ThreadActivity> timer;
     };
-    // nullptr for a finished thread (the event is counted as coming after its end).
-    ThreadTrack* thread(eventlog::ThreadId id);
+    // nullptr for a finished thread (the event is counted as coming after its end). Inline
+    // for a recent one, most scheduler events; the rest out of line.
+    ThreadTrack* thread(eventlog::ThreadId id) {
+        if (ThreadTrack** t = recent_.find(id)) return *t;
+        return thread_not_recent(id);
+    }
+    ThreadTrack* thread_not_recent(eventlog::ThreadId id);
     // The live thread's track, else nullptr; through recent_ first.
     ThreadTrack* live_thread(eventlog::ThreadId id) {
         if (ThreadTrack** t = recent_.find(id)) return *t;
