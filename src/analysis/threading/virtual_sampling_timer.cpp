@@ -47,10 +47,9 @@ void UnbufferedSamplingTimer<Key>::finish(std::uint64_t time, Samples& out) {
 }
 
 template <typename Key>
-void UnbufferedSamplingTimer<Key>::tick_until(std::uint64_t time, Samples& out) {
+void UnbufferedSamplingTimer<Key>::tick_before(std::uint64_t time, Samples& out) {
     const std::uint64_t interval = sampler_.interval_ns();
     if (sampler_.state() == OffCpuSampler::State::on) {
-        if (next_tick_ >= time) return;
         const std::uint64_t ticks = (time - next_tick_ - 1) / interval + 1;  // those in [next_tick_, time)
         // A run longer than kMaxSamplesPerGap ticks with no event in it is sampled every
         // `stride` ticks, each sample standing for the ticks since the previous one: the
@@ -65,7 +64,7 @@ void UnbufferedSamplingTimer<Key>::tick_until(std::uint64_t time, Samples& out) 
             next_tick_ = at + interval;
             left -= n;
         }
-    } else if (next_tick_ < time) {
+    } else {
         // Off-CPU or not yet seen: skip to the first tick at or after `time`.
         next_tick_ = time / interval * interval + (time % interval ? interval : 0);
     }

@@ -67,7 +67,11 @@ public:
 
 private:
     // Samples the ticks strictly before `time` (a transition at a tick's time takes effect at it).
-    void tick_until(std::uint64_t time, Samples& out);
+    // Inline: most transitions come before the next tick, whatever the state.
+    void tick_until(std::uint64_t time, Samples& out) {
+        if (next_tick_ < time) tick_before(time, out);
+    }
+    void tick_before(std::uint64_t time, Samples& out);  // tick_until() with a tick before `time`
     void add_group(const OffCpuSampleGroup& group, const Key& key, Samples& out);
 
     OffCpuSampler sampler_;
