@@ -42,7 +42,7 @@ public:
     }
     void handle(const eventlog::Event& event) {
         if (catalog_.forgotten() == 0) return;
-        if (event.tag == eventlog::ThreadLabel::tag || event.tag == eventlog::StopThread::tag)
+        if (event.tag == eventlog::ThreadLabel::tag || finishes(event))
             follow(event);
         else if (event.time > expires_at_)
             expire(event.time);
@@ -51,6 +51,11 @@ public:
     std::string_view label(eventlog::ThreadId id) const;
 
 private:
+    // A thread's finish, the one stop follow() reads (most stops only move the clock).
+    static bool finishes(const eventlog::Event& event) {
+        const auto* p = event.tag == eventlog::StopThread::tag ? event.as<eventlog::StopThread>() : nullptr;
+        return p && p->status == static_cast<std::uint16_t>(eventlog::StopStatus::ThreadFinished);
+    }
     void follow(const eventlog::Event& event);
     void expire(std::uint64_t now);  // drops the labels whose grace ended before `now`
     bool forgotten(eventlog::ThreadId id) const { return catalog_.forgotten() > 0 && !catalog_.ordinal(id); }
