@@ -28,8 +28,14 @@ void ThreadLives::wakeup_thread(eventlog::ThreadId id) {
         diagnostics_.add(Diagnostic::event_after_thread_finished);
 }
 
+ThreadLives::ThreadTrack* ThreadLives::live_in_map(eventlog::ThreadId id) {
+    auto it = threads_.find(id);
+    if (it == threads_.end()) return nullptr;
+    return recent_.note(id, &it->second);
+}
+
 ThreadLives::ThreadTrack* ThreadLives::thread_not_recent(eventlog::ThreadId id) {
-    if (auto it = threads_.find(id); it != threads_.end()) return recent_.note(id, &it->second);
+    if (ThreadTrack* t = live_in_map(id)) return t;
     if (finished_.contains(id)) {
         diagnostics_.add(Diagnostic::event_after_thread_finished);
         return nullptr;

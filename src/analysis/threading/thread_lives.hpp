@@ -56,10 +56,10 @@ private:
     // The live thread's track, else nullptr; through recent_ first.
     ThreadTrack* live_thread(eventlog::ThreadId id) {
         if (ThreadTrack** t = recent_.find(id)) return *t;
-        auto it = threads_.find(id);
-        if (it == threads_.end()) return nullptr;
-        return recent_.note(id, &it->second);
+        return live_in_map(id);
     }
+    // The live thread's track from the map, noted as recent; else nullptr.
+    ThreadTrack* live_in_map(eventlog::ThreadId id);
     void record(ThreadTrack& track, std::uint64_t time, const std::optional<ThreadStateSpan>& span);
     void drain(eventlog::ThreadId id);  // samples_, the thread's that changed last, to the sink
 
