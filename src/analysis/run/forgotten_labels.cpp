@@ -40,8 +40,8 @@ void ForgottenLabels::expire(std::uint64_t now) {
 
 std::string_view ForgottenLabels::label(eventlog::ThreadId id) const {
     if (!labelled_.contains(id)) return {};
-    auto it = labels_.find(id);
-    return it == labels_.end() ? std::string_view() : std::string_view(it->second);
+    const std::string* label = labels_.find(id);
+    return label ? std::string_view(*label) : std::string_view();
 }
 
 }  // namespace el2fx::run

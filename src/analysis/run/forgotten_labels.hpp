@@ -7,10 +7,8 @@
 
 #include <cstdint>
 #include <deque>
-#include <memory_resource>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 
 #include "analysis/run/thread_catalog.hpp"
@@ -18,7 +16,7 @@
 #include "pass/interests.hpp"
 #include "eventlog/event_types.hpp"
 #include "util/id_map.hpp"
-#include "util/recycling_memory.hpp"
+#include "util/slab_id_map.hpp"
 
 namespace el2fx::run {
 
@@ -62,10 +60,11 @@ private:
 
     const ThreadCatalog& catalog_;
     std::uint64_t grace_ns_;
-    // Millions of short-lived labelled threads: their entries and labels come from recycled memory,
-    // reused as they expire, not a heap allocation or two each.
-    util::RecyclingMemory label_memory_;
-    std::pmr::unordered_map<eventlog::ThreadId, std::pmr::string> labels_{&label_memory_};
+    // Millions of short-lived labelled threads, hundreds of thousands held at once (the grace
+    // outlasts a log of a few seconds): each label in an entry of one vector, reused as they
+    // expire (a short label's text inside its string), not a node, a bucket and recycled
+    // string memory each.
+    util::SlabIdMap<std::string> labels_;
     std::string sanitized_;  // a label being made
     util::IdSet labelled_;   // labels_'s keys: a bit to test at each of millions of stops, not a hash lookup
     std::deque<std::pair<std::uint64_t, eventlog::ThreadId>> finished_;  // by when they finished
