@@ -45,7 +45,8 @@ public:
         else if (event.time > expires_at_)
             expire(event.time);
     }
-    // The forgotten thread's latest label; empty without one (or once dropped).
+    // The forgotten thread's latest label; empty without one (or once dropped). The view is
+    // valid until the next handle(): a label added then may move the others.
     std::string_view label(eventlog::ThreadId id) const;
 
 private:
