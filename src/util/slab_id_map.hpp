@@ -106,12 +106,12 @@ private:
     }
     // `n` buckets (a power of two), every value chained again.
     void rehash(std::size_t n) {
-        std::vector<bool> free(values_.size());
-        for (std::uint32_t f = free_; f != kNone; f = values_[f].next) free[f] = true;
+        std::vector<bool> unused(values_.size());
+        for (std::uint32_t f = free_; f != kNone; f = values_[f].next) unused[f] = true;
         heads_.assign(n, kNone);
         mask_ = n - 1;
         for (std::uint32_t at = 0; at < values_.size(); ++at) {
-            if (free[at]) continue;
+            if (unused[at]) continue;
             std::uint32_t& head = heads_[bucket(values_[at].id)];
             values_[at].next = head;
             head = at;
