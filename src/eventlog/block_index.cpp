@@ -148,7 +148,7 @@ public:
             reader_->end_block(totals_);
         }
         given_.clear();
-        if (mapping_) release_up_to(FileMapping::page_floor(b.end));
+        if (mapping_) mapping_->release_around(b.begin, static_cast<std::size_t>(b.end - b.begin));
         return out;
     }
 

@@ -25,6 +25,7 @@ struct GuardSlot {
 std::array<GuardSlot, 16> g_slots;
 struct sigaction g_previous {};  // the SIGBUS action before the guard's
 std::uintptr_t g_page = 4096;
+std::uintptr_t g_huge = 4096 * 512;  // a page table's reach: the largest folio a fault maps at once
 
 // Async-signal-safe: atomics, system calls made directly (not through a sanitizer's
 // interceptors), sigaction.
@@ -71,6 +72,7 @@ bool install_guard() {
     if (::sigaction(SIGBUS, nullptr, &current) != 0) return false;
     if ((current.sa_flags & SA_SIGINFO) != 0 && current.sa_sigaction == on_sigbus) return true;
     g_page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    g_huge = g_page * (g_page / sizeof(void*));
     struct sigaction action {};
     action.sa_sigaction = on_sigbus;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
@@ -133,6 +135,17 @@ void FileMapping::load(std::uint64_t offset, std::size_t size) const {
 void FileMapping::release(std::uint64_t offset, std::size_t size) const {
     const auto [at, length] = pages_of(bytes_, size_, offset, size);
     if (length) ::madvise(at, length, MADV_DONTNEED);
+}
+
+void FileMapping::release_around(std::uint64_t offset, std::size_t size) const {
+    const auto [at, length] = pages_of(bytes_, size_, offset, size);
+    if (!length) return;
+    // Out to the huge pages holding the range, within the mapping (whose start is page-aligned).
+    const auto begin = reinterpret_cast<std::uintptr_t>(bytes_);
+    const std::uintptr_t end = begin + ((size_ + g_page - 1) & ~(g_page - 1));
+    const std::uintptr_t first = std::max(begin, reinterpret_cast<std::uintptr_t>(at) & ~(g_huge - 1));
+    const std::uintptr_t last = std::min(end, (reinterpret_cast<std::uintptr_t>(at) + length + g_huge - 1) & ~(g_huge - 1));
+    ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
 }  // namespace el2fx::eventlog

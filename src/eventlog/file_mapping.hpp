@@ -34,6 +34,12 @@ public:
     // only slower.
     void load(std::uint64_t offset, std::size_t size) const;
     void release(std::uint64_t offset, std::size_t size) const;
+    // Lets go of [offset, offset + size) and of all the pages a fault there may have mapped
+    // around it: the kernel maps a faulting page's neighbours too (a window of them, or a
+    // whole large folio, up to a huge page), which may lie in a neighbouring range that another
+    // reader has read and let go of already. A reader leaving its range calls this, so that
+    // what it mapped does not stay mapped to the pass's end.
+    void release_around(std::uint64_t offset, std::size_t size) const;
     // How a reader walking through the mapping uses them: it loads kLoadStep at a time (one
     // system call) and lets go of what it read once that is kReleaseAfter, so that the pages
     // mapped stay about a megabyte a reader. Letting go costs the other core an interruption

@@ -41,8 +41,8 @@ RangeCursor::RangeCursor(const InputFile& input, const Header& header, const Fra
 }
 
 RangeCursor::~RangeCursor() {
-    if (mapping_ && loaded_end() > released_)
-        mapping_->release(released_, static_cast<std::size_t>(loaded_end() - released_));
+    if (mapping_ && loaded_end() > range_.begin)
+        mapping_->release_around(range_.begin, static_cast<std::size_t>(loaded_end() - range_.begin));
 }
 
 // The offset of the earliest byte the window or the scan still needs.

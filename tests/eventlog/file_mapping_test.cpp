@@ -80,6 +80,33 @@ BOOST_AUTO_TEST_CASE(mapped_bytes_are_the_files_whatever_was_loaded_or_let_go) {
     BOOST_TEST(input.mapping() == m);  // made once
 }
 
+// Letting go around a range reaches out to the huge pages holding it, but never past the
+// mapping: the memory right after it keeps what was written there.
+BOOST_AUTO_TEST_CASE(letting_go_around_a_range_stays_within_the_mapping) {
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    // Mappings are placed downwards from the last one: the file's usually ends at this page.
+    void* placed = ::mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    BOOST_REQUIRE(placed != MAP_FAILED);
+    auto* after = static_cast<std::uint8_t*>(placed);
+    std::memset(after, 0x5a, page);
+    const std::string bytes = pattern(2 * page + 123);
+    TempFile f(bytes);
+    InputFile input(f.path);
+    const FileMapping* m = input.mapping();
+    BOOST_REQUIRE(m);
+    const bool neighbour = m->bytes() + 3 * page == after;
+    if (!neighbour) BOOST_TEST_MESSAGE("the mapping does not end where the page was placed: that page shows nothing");
+    m->load(0, bytes.size());
+    m->release_around(page + 5, 10);
+    m->release_around(bytes.size() - 1, 100);  // past the end
+    m->release_around(0, bytes.size());
+    BOOST_TEST(std::memcmp(m->bytes(), bytes.data(), bytes.size()) == 0);  // read again from the file
+    BOOST_TEST(after[0] == 0x5a);
+    BOOST_TEST(after[page - 1] == 0x5a);
+    BOOST_TEST(m->intact());
+    ::munmap(placed, page);
+}
+
 BOOST_AUTO_TEST_CASE(reads_only_and_unmappable_inputs_have_no_mapping) {
     TempFile f(pattern(100));
     InputFile read(f.path, InputFile::Access::reads_only);
