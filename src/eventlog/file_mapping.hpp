@@ -42,8 +42,9 @@ public:
     void release_around(std::uint64_t offset, std::size_t size) const;
     // How a reader walking through the mapping uses them: it loads kLoadStep at a time (one
     // system call) and lets go of what it read once that is kReleaseAfter, so that the pages
-    // mapped stay about a megabyte a reader. Letting go costs the other core an interruption
-    // (to forget the pages), so not at every step.
+    // mapped stay about a megabyte a reader, and what the kernel maps around its steps (up to
+    // the huge pages they touch). Letting go costs the other core an interruption (to forget
+    // the pages), so not at every step.
     static constexpr std::size_t kLoadStep = 256 << 10;
     static constexpr std::size_t kReleaseAfter = 1 << 20;
     // Framing is a chain of loads (each record's size gives the next one's place), and the

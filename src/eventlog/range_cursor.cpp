@@ -19,7 +19,7 @@ constexpr std::size_t kMaxWindowBytes = 64u << 20;
 }  // namespace
 
 RangeCursor::RangeCursor(const InputFile& input, const Header& header, const FramingTable& framing,
-                         const EventRange& range, Diagnostics& diagnostics)
+                         const EventRange& range, Diagnostics& diagnostics, bool mapped)
     : input_(input),
       header_(header),
       range_(range),
@@ -27,7 +27,7 @@ RangeCursor::RangeCursor(const InputFile& input, const Header& header, const Fra
       diagnostics_(diagnostics),
       scan_(range.begin),
       guard_(range.previous_time, TimestampGuard::kOutsideLimit),
-      mapping_(input.mapping()),
+      mapping_(mapped ? input.mapping() : nullptr),
       base_(range.begin) {
     if (mapping_ && range.end <= mapping_->size()) {
         data_ = mapping_->bytes() + range.begin;

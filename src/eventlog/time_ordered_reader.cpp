@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <queue>
 #include <utility>
 
 #include "eventlog/block_index.hpp"
@@ -11,6 +13,23 @@
 #include "util/error.hpp"
 
 namespace el2fx::eventlog {
+namespace {
+
+// The most ranges whose times overlap, of ranges in min_time order: about the most cursors a
+// pass holds at once.
+std::size_t most_ranges_at_once(const std::vector<EventRange>& ranges) {
+    std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<>> ends;
+    std::size_t most = 0;
+    for (const EventRange& r : ranges) {
+        while (!ends.empty() && ends.top() < r.min_time) ends.pop();
+        ends.push(r.max_time);
+        most = std::max(most, ends.size());
+    }
+    return most;
+}
+
+}  // namespace
+
 TimeOrderedReader::TimeOrderedReader(InputFile& input, Diagnostics& diagnostics, const BlockReading* reading)
     : input_(input), diagnostics_(&diagnostics) {
     input_.spool_to_temporary_file();
@@ -28,6 +47,7 @@ TimeOrderedReader::TimeOrderedReader(InputFile& input, Diagnostics& diagnostics,
     std::stable_sort(ranges_.begin(), ranges_.end(), [](const EventRange& a, const EventRange& b) {
         return a.min_time < b.min_time || (a.min_time == b.min_time && a.begin < b.begin);
     });
+    map_cursors_ = most_ranges_at_once(ranges_) <= kMostMappedCursors;
 }
 
 TimeOrderedReader::TimeOrderedReader(const TimeOrderedReader& whole, std::size_t part, std::size_t parts)
@@ -40,6 +60,7 @@ TimeOrderedReader::TimeOrderedReader(const TimeOrderedReader& whole, std::size_t
       framing_(whole.header_) {
     for (std::size_t i = part; i < whole.ranges_.size(); i += std::max<std::size_t>(parts, 1))
         ranges_.push_back(whole.ranges_[i]);
+    map_cursors_ = most_ranges_at_once(ranges_) <= kMostMappedCursors;
 }
 
 TimeOrderedReader::~TimeOrderedReader() = default;
@@ -101,7 +122,7 @@ void TimeOrderedReader::activate_due_ranges() {
             ++next_range_;  // wholly before the start: never read
             continue;
         }
-        auto cursor = std::make_unique<RangeCursor>(input_, header_, framing_, ranges_[next_range_++], *diagnostics_);
+        auto cursor = std::make_unique<RangeCursor>(input_, header_, framing_, ranges_[next_range_++], *diagnostics_, map_cursors_);
         if (cursor->done()) continue;
         std::size_t slot;
         if (!free_slots_.empty()) {

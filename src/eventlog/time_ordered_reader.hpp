@@ -54,6 +54,8 @@ public:
     const Header& header() const { return header_; }
     const StreamEnd& stream_end() const { return stream_end_; }
     const std::vector<EventRange>& ranges() const { return ranges_; }
+    // Whether its cursors read through the input's mapping (map_cursors_).
+    bool cursors_mapped() const { return map_cursors_ && input_.mapping(); }
 
     // The next event by (time, offset), or nullptr at the end. Valid until the next call.
     const Event* next();
@@ -173,6 +175,12 @@ private:
     RawRecord record_;
     Event event_;
     bool in_order_ = false;
+    // Whether the cursors read through the input's mapping. Each maps its block's pages, and
+    // the kernel maps whole large folios (up to a huge page) at each step: megabytes a cursor.
+    // Where more ranges than this overlap in time (a log of many capabilities), the cursors
+    // read into buffers of their own instead, so that peak RSS does not grow with them.
+    bool map_cursors_ = true;
+    static constexpr std::size_t kMostMappedCursors = 8;
     std::optional<std::uint64_t> thread_creations_;
     FramingTable framing_{Header{}};  // the header's, and what count_only() keeps back
     CountedRecords counted_;

@@ -139,6 +139,39 @@ BOOST_AUTO_TEST_CASE(the_events_are_the_same_mapped_or_read) {
     BOOST_CHECK(mapped == read);
 }
 
+// With many capabilities' blocks read at once, each cursor mapping its block would hold
+// megabytes: past a few, the cursors read their blocks instead, to the same events.
+BOOST_AUTO_TEST_CASE(many_blocks_at_once_are_read_not_mapped_to_the_same_events) {
+    EventlogBuilder b;
+    b.declare_block_marker().declare<RunThread>().declare<StopThread>();
+    for (std::uint32_t block = 0; block < 24; ++block) {
+        const std::uint64_t t0 = 1000 + (block / 12) * 1'000'000 + block % 12;  // twelve capabilities at once
+        b.begin_block(t0, static_cast<CapNo>(block % 12));
+        for (std::uint32_t i = 0; i < 2'000; ++i) {
+            b.event(t0 + 20 * i, RunThread{i % 50 + 1});
+            b.event(t0 + 20 * i + 5, StopThread{i % 50 + 1, 3, 0});
+        }
+        b.end_block();
+    }
+    TempFile f(b.finish());
+    {
+        InputFile input(f.path);
+        BOOST_REQUIRE(input.mapping());
+        Diagnostics d;
+        TimeOrderedReader reader(input, d);
+        BOOST_TEST(!reader.cursors_mapped());
+    }
+    const auto mapped = read_all(f.path, InputFile::Access::mapped_where_possible);
+    BOOST_TEST(mapped.size() == 24u * 4'001u);
+    BOOST_TEST((mapped == read_all(f.path, InputFile::Access::reads_only)));
+
+    TempFile few(large_log());  // two capabilities
+    InputFile input(few.path);
+    Diagnostics d;
+    TimeOrderedReader reader(input, d);
+    BOOST_TEST(reader.cursors_mapped());
+}
+
 BOOST_AUTO_TEST_CASE(a_log_cut_short_during_a_pass_is_a_located_error) {
     TempFile f(large_log());
     InputFile input(f.path);
