@@ -77,7 +77,7 @@ public:
     // `framing` and the header must outlive the cursor. It reads through the input's mapping
     // where there is one and `mapped`, else into a buffer of its own.
     RangeCursor(const InputFile& input, const Header& header, const FramingTable& framing, const EventRange& range,
-                Diagnostics& diagnostics, bool mapped = true);
+                Diagnostics& diagnostics, bool mapped);
     ~RangeCursor();
     RangeCursor(const RangeCursor&) = delete;
     RangeCursor& operator=(const RangeCursor&) = delete;
