@@ -86,9 +86,13 @@ public:
     std::uint64_t head_time() const { return window_[head_].time; }
     std::uint64_t head_offset() const { return window_[head_].offset; }
 
-    // Takes the head out of the window; its bytes stay in place until the next fill().
-    void pop_into(RawRecord& out) {
+    // Takes the head out of the window; its bytes stay in place until the next fill(). Gives
+    // its time: read back from `out`, it could wait for the stores just made to it (a compiler
+    // may join two fields' stores into one wider store, which a narrower load cannot take its
+    // value from on every processor).
+    std::uint64_t pop_into(RawRecord& out) {
         const Framed& f = window_[head_];
+        const std::uint64_t time = f.time;
         out.bytes = at(f.offset);  // field by field: a whole-struct copy stalls on store forwarding
         out.size = f.size;
         out.offset = f.offset;
@@ -99,6 +103,7 @@ public:
         // move up one place, keeping their order.
         for (std::size_t i = head_; i > first_; --i) window_[i] = window_[i - 1];
         ++first_;
+        return time;
     }
 
     // Frames records until the window is full; call after pop_into() and before reading the

@@ -88,10 +88,11 @@ public:
                 last_filled_ = true;  // next_record() goes on from here
                 return given;
             }
-            cursor.pop_into(record_);
-            last_time_ = record_.time;
+            // Into a record of its own, which stays in registers: `take` reads it at once.
+            RawRecord record;
+            last_time_ = cursor.pop_into(record);
             ++given;
-            if (!take(static_cast<const RawRecord&>(record_))) return given;
+            if (!take(static_cast<const RawRecord&>(record))) return given;
         }
     }
 
@@ -143,10 +144,10 @@ private:
         return c.head_time() < bound_.time || (c.head_time() == bound_.time && c.head_offset() < bound_.offset);
     }
     const RawRecord* emit_from(std::size_t cursor) {
-        cursors_[cursor]->pop_into(record_);
+        const std::uint64_t time = cursors_[cursor]->pop_into(record_);
         last_cursor_ = cursor;
-        if (record_.time < last_time_) diagnostics_->add(Diagnostic::reorder_window_exceeded);
-        last_time_ = std::max(last_time_, record_.time);
+        if (time < last_time_) diagnostics_->add(Diagnostic::reorder_window_exceeded);
+        last_time_ = std::max(last_time_, time);
         return &record_;
     }
     void activate_due_ranges();
