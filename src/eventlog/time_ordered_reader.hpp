@@ -71,10 +71,11 @@ public:
     }
 
     // The records that follow from the block read last, given to `take(const RawRecord&)`
-    // (each valid until the next call) while `take` returns true: as next_record() would give
-    // them, but without its checks between records of one block. Only while nothing else can
-    // come between them: no other block's record, no diagnostic, no record passed over. How
-    // many it gave; 0 where next_record() must give the next one.
+    // (the record valid during the call, its bytes until the next call) while `take` returns
+    // true: as next_record() would give them, but without its checks between records of one
+    // block. Only while nothing else can come between them: no other block's record, no
+    // diagnostic, no record passed over. How many it gave; 0 where next_record() must give the
+    // next one.
     template <class Take>
     std::size_t next_records_of_block(Take&& take) {
         if (last_cursor_ == kNoCursor || from_) return 0;
