@@ -99,6 +99,9 @@ void ThreadingMapper::handle(const eventlog::Event& event) {
 void ThreadingMapper::contribute(ProfileContext& /*context*/, std::uint64_t /*end*/) {
     parts_->markers.finish(flush_elsewhere_);
     parts_->flush_folded();
+    // The shared track's samples of one instant came in chunks that depend on which core took
+    // which thread: summed, the profile does not.
+    if (parts_->layout.folded_track()) parts_->p.sum_same_instants(*parts_->layout.folded_track());
     parts_->layout.choose_visible_tracks();
 }
 

@@ -213,6 +213,8 @@ void Profile::add_sample(ThreadHandle t, Timestamp time, std::optional<StackHand
     if (time.nanos() > bounds_.max_sample) bounds_.max_sample = time.nanos();
 }
 
+void Profile::sum_same_instants(ThreadHandle t) { thread(t).samples.sum_same_instants(); }
+
 // ---- markers ---------------------------------------------------------------------------------
 
 MarkerSchemaHandle Profile::register_marker_schema(MarkerSchema schema) {

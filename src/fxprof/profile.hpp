@@ -134,6 +134,9 @@ public:
     // as 100 %). weight: see Thread::weight_type (1 per sample for ordinary samples).
     void add_sample(ThreadHandle thread, Timestamp time, std::optional<StackHandle> stack,
                     std::optional<CpuDelta> cpu_delta, std::int64_t weight = 1);
+    // The thread's samples of one time and stack summed into one, those of one time in stack
+    // order (SampleTable::sum_same_instants): for a track whose samples come from many places.
+    void sum_same_instants(ThreadHandle thread);
 
     // ---- markers ------------------------------------------------------------------------
     // Declared once per type: the same schema again gives the same handle; a different

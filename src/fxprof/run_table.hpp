@@ -69,6 +69,18 @@ public:
         return found;
     }
 
+    // Replaces the rows by those fill(const RunTable& old, RunTable& fresh) appends to an empty
+    // table; the old rows' room goes back to the store.
+    template <class Fill>
+    void rebuild(Fill&& fill) {
+        RunTable fresh;
+        fresh.attach(store_);
+        fill(static_cast<const RunTable&>(*this), fresh);
+        for (Run& r : runs_) r.stream.release(*store_);
+        runs_ = std::move(fresh.runs_);
+        rows_ = fresh.rows_;
+    }
+
 private:
     struct Run {
         SpillStream stream;

@@ -3,8 +3,10 @@
 // stable sort by time (run_table.hpp).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "fxprof/handles.hpp"
 #include "fxprof/run_table.hpp"
@@ -71,6 +73,35 @@ public:
     template <class F>
     void for_each(F&& f) const {
         rows_.for_each(f);
+    }
+
+    // Samples of one time and stack become one of their summed weight (and CPU time), those of
+    // one time in stack order: the table no longer depends on the order the samples came in,
+    // only on which were added (the call tree and the activity graph are the same).
+    void sum_same_instants() {
+        rows_.rebuild([this](const RunTable<SampleCodec>& old, RunTable<SampleCodec>& fresh) {
+            std::vector<SampleRow> instant;  // the rows of one time
+            const auto drain = [&] {
+                std::stable_sort(instant.begin(), instant.end(),
+                                 [](const SampleRow& a, const SampleRow& b) { return a.stack < b.stack; });
+                for (std::size_t i = 0; i < instant.size();) {
+                    SampleRow sum = instant[i];
+                    for (++i; i < instant.size() && instant[i].stack == sum.stack; ++i) {
+                        sum.weight += instant[i].weight;
+                        if (instant[i].cpu_delta != kNoCpuDelta)
+                            sum.cpu_delta = (sum.cpu_delta == kNoCpuDelta ? 0 : sum.cpu_delta) + instant[i].cpu_delta;
+                    }
+                    if (sum.weight != 1) all_weights_one_ = false;
+                    fresh.append(sum);
+                }
+                instant.clear();
+            };
+            old.for_each([&](const SampleRow& r) {
+                if (!instant.empty() && instant.front().time != r.time) drain();
+                instant.push_back(r);
+            });
+            drain();
+        });
     }
 
 private:

@@ -203,6 +203,66 @@ BOOST_AUTO_TEST_CASE(out_of_order_samples_come_out_in_a_stable_sort_by_time) {
     }
 }
 
+// A track fed from many places (the folded threads' from both cores, in chunks): its samples
+// of one time and stack become one, those of one time in stack order, whatever order and runs
+// they came in; weights and CPU time summed, the table's count and "all weights one" follow.
+BOOST_AUTO_TEST_CASE(samples_of_one_instant_sum_by_stack_whatever_order_they_came_in) {
+    for (const std::size_t budget : {kTinyBudget, kHugeBudget}) {
+        std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> tables;  // (stack, weight) in order
+        for (const std::uint64_t seed : {1u, 2u}) {
+            Profile p("sums");
+            p.set_table_memory_budget(budget);
+            const ProcessHandle proc = p.add_process("prog", "1", ms(0));
+            const ThreadHandle t = p.add_thread(proc, "t", 1, ms(0));
+            const FuncHandle f = p.handle_for_func({.name = p.handle_for_string("f")});
+            std::vector<StackHandle> stacks{p.handle_for_stack(std::nullopt, p.handle_for_frame({.func = f}))};
+            for (int i = 1; i < 5; ++i) stacks.push_back(p.handle_for_stack(stacks.back(), p.handle_for_frame({.func = f})));
+            // The same multiset of samples, in another order each time: 20 times, 5 stacks.
+            std::vector<std::pair<std::int64_t, int>> samples;
+            for (int i = 0; i < 4000; ++i) samples.emplace_back(i % 20, i % 7 % 5);
+            std::shuffle(samples.begin(), samples.end(), std::mt19937_64(seed));
+            for (const auto& [time, stack] : samples)
+                p.add_sample(t, Timestamp::from_nanos(time * 1000), stacks[static_cast<std::size_t>(stack)],
+                             std::nullopt, 1);
+            BOOST_TEST(p.threads()[0].samples.all_weights_one());
+            p.sum_same_instants(t);
+            const SampleTable& s = p.threads()[0].samples;
+            BOOST_TEST(s.size() == 100u);  // every (time, stack) pair once
+            BOOST_TEST(!s.all_weights_one());
+            BOOST_TEST(s.sorted());
+            std::vector<std::pair<std::int64_t, std::int64_t>> rows;
+            std::int64_t total = 0, last_time = -1, last_stack = -1;
+            bool ordered = true;
+            s.for_each([&](const SampleRow& r) {
+                ordered = ordered && (r.time > last_time || r.stack > last_stack);
+                last_time = r.time;
+                last_stack = r.stack;
+                total += r.weight;
+                rows.emplace_back(r.time * 100 + r.stack, r.weight);
+            });
+            BOOST_TEST(ordered);
+            BOOST_TEST(total == 4000);
+            tables.push_back(rows);
+        }
+        BOOST_TEST((tables[0] == tables[1]));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(sums_of_an_instant_add_cpu_time_where_a_sample_has_some) {
+    Profile p("cpu");
+    const ProcessHandle proc = p.add_process("prog", "1", ms(0));
+    const ThreadHandle t = p.add_thread(proc, "t", 1, ms(0));
+    p.add_sample(t, ms(1), std::nullopt, CpuDelta::from_nanos(5), 1);
+    p.add_sample(t, ms(2), std::nullopt, std::nullopt, 1);
+    p.add_sample(t, ms(1), std::nullopt, std::nullopt, 2);
+    p.add_sample(t, ms(1), std::nullopt, CpuDelta::from_nanos(7), 1);
+    p.add_sample(t, ms(2), std::nullopt, std::nullopt, 1);
+    p.sum_same_instants(t);
+    std::vector<std::pair<std::int64_t, std::int64_t>> got;  // (cpu, weight)
+    p.threads()[0].samples.for_each([&](const SampleRow& r) { got.emplace_back(r.cpu_delta, r.weight); });
+    BOOST_TEST((got == std::vector<std::pair<std::int64_t, std::int64_t>>{{12, 4}, {SampleTable::kNoCpuDelta, 2}}));
+}
+
 BOOST_AUTO_TEST_CASE(decreasing_times_compact_into_few_runs) {
     // The worst case for runs: every sample starts one.
     Profile p("decreasing");
