@@ -274,16 +274,19 @@ void add_run(fxprof::Profile& profile, const std::string& input, const ConvertOp
     // The threads' lives on the reader's thread (reader_thread_lives.hpp): the folded ones
     // where they go without their names, else those with a track of their own; the consumer's
     // analysis follows the others. Not where the sink needs every span and sample (ticks).
+    std::unique_ptr<analysis::FoldedShare> folded_share;  // where the folded lives are beside: their share
     std::optional<analysis::ReaderThreadLives> beside;
     const bool folded = !options.folded_thread_names && parts.threading->folds_threads();
     std::vector<eventlog::ThreadId> own_ids = parts.threading->own_thread_ids();
     if (planned && !keep_threading && !rewriting.shift_to_zero && (folded || !own_ids.empty())) {
+        if (folded) folded_share = std::make_unique<analysis::FoldedShare>();
         beside.emplace(analysis::ReaderThreadLives::Setup{std::move(own_ids), folded, options.sampling_interval_ns,
-                                                          context.span_detail},
+                                                          context.span_detail, folded_share.get()},
                        *parts.threading, report.diagnostics);
         using LivesElsewhere = analysis::ThreadingOptions::LivesElsewhere;
         threading_options.lives_elsewhere = folded ? LivesElsewhere::others : LivesElsewhere::own;
         threading_options.own_threads = &beside->own();
+        threading_options.folded_share = folded_share.get();
         if (!folded) parts.threading->flush_elsewhere([&beside](std::size_t track) { beside->deliver_flush_of(track); });
         report.timings.lives_beside_reader = true;
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <chrono>
 #include <cstring>
 #include <utility>
 
@@ -28,6 +29,12 @@ constexpr std::size_t kBatches = 4;
 // busier side, waiting only now and then, is woken at once. With four batches the faster side
 // fills two while the busier one reads a third.
 constexpr std::size_t kWakeAfter = 2;
+
+std::uint64_t steady_ns() {
+    return static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count());
+}
 
 // Sanitizers see plain stores only: their builds store every word through the cache.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -164,13 +171,21 @@ void EventPrefetcher::run() {
             if (stopping_) return;
             batch = std::move(free_.back());
             free_.pop_back();
+            pace_.consumer_ns = consumer_ns_;
+            pace_.consumer_events = consumer_events_;
         }
+        if (part_) part_->batch_begins(pace_);
+        const std::uint64_t fill_start = part_ ? steady_ns() : 0;
         // The worker waited for this batch: the consumer is the slower side.
         if (worker_waited_) {
             fill<false>(*batch);
         } else {
             fill<true>(*batch);
             publish_streamed();
+        }
+        if (part_) {
+            pace_.worker_ns = steady_ns() - fill_start;
+            pace_.worker_events = batch->size;
         }
         const bool last = batch->last;
         bool wake = false;
@@ -352,7 +367,12 @@ void EventPrefetcher::count_diagnostics_before(std::size_t index) {
 }
 
 void EventPrefetcher::take_next_batch() {
+    const std::uint64_t done_at = part_ ? steady_ns() : 0;
     std::unique_lock lock(mutex_);
+    if (reading_ && part_) {
+        consumer_ns_ = done_at - taken_at_;
+        consumer_events_ = reading_->size;
+    }
     if (reading_) {
         free_.push_back(std::move(reading_));
         if (worker_wants_ > 0 && free_.size() >= worker_wants_) {
@@ -373,6 +393,7 @@ void EventPrefetcher::take_next_batch() {
         consumer_waited_ = false;
     }
     reading_ = std::move(ready_.front());
+    if (part_) taken_at_ = steady_ns();
     new_output_ = true;
     next_output_at_ = 0;
     ready_.pop_front();

@@ -247,6 +247,7 @@ private:
     Event event_;                     // the last one decoded; its text fields point into reading_'s bytes
     bool new_output_ = true;          // reading_'s part output not delivered from yet
     std::size_t next_output_at_ = 0;  // of reading_: the first event whose outputs wait
+    std::uint64_t taken_at_ = 0;      // with part_: when it took reading_ (steady clock, ns)
 
     // The worker's: what the reader counts, and what of it went into batches already.
     alignas(kSeparateCacheLines) Diagnostics reader_diagnostics_;
@@ -260,6 +261,7 @@ private:
     std::uint64_t latest_ = 0;          // the latest time of the records added (with part_)
     std::uint64_t added_end_ = 0;       // where the record added last ends in the input
     bool has_pending_ = false, reader_done_ = false;
+    Pace pace_;  // with part_: what batch_begins() is told
 
     // Shared, under the mutex. Four batches: the one the consumer reads, the one the worker
     // fills, the rest ready or free.
@@ -270,6 +272,7 @@ private:
     // the last time (each side's own).
     std::size_t worker_wants_ = 0, consumer_wants_ = 0;
     bool worker_waited_ = false, consumer_waited_ = false;
+    std::uint64_t consumer_ns_ = 0, consumer_events_ = 0;  // with part_: its latest batch's (Pace)
     std::mutex mutex_;
     std::condition_variable changed_;
     // The consumer's, once: the last batch's (apart, away from the lines each event touches).

@@ -43,6 +43,13 @@ public:
     virtual void clear() = 0;
 };
 
+// The time each side took for its latest batch, waits left out, and the batch's events
+// (0 before the first).
+struct Pace {
+    std::uint64_t worker_ns = 0, worker_events = 0;
+    std::uint64_t consumer_ns = 0, consumer_events = 0;
+};
+
 class WorkerPart {
 public:
     virtual ~WorkerPart() = default;
@@ -51,6 +58,9 @@ public:
     // One output per batch, made before the worker starts.
     virtual std::unique_ptr<WorkerOutput> make_output() const = 0;
 
+    // On the worker, before a batch's first event: how fast each side went through its latest
+    // batch (a part that can move work between the sides may).
+    virtual void batch_begins(const Pace& /*pace*/) {}
     // On the worker. An event of its tags, the `index`th of the batch whose output is `out`;
     // `now`, the latest time of every event so far (this one's included). Whether `out` has
     // room for more: if not, the batch ends with this event (what crosses the cores stays

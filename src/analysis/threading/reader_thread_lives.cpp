@@ -45,6 +45,23 @@ const eventlog::TagSet& ReaderThreadLives::tags() const {
 
 std::unique_ptr<eventlog::WorkerOutput> ReaderThreadLives::make_output() const { return std::make_unique<Output>(); }
 
+void ReaderThreadLives::batch_begins(const eventlog::Pace& pace) {
+    FoldedShare* share = setup_.folded ? setup_.folded_share : nullptr;
+    if (!share || pace.worker_events == 0 || pace.consumer_events == 0) return;
+    // Each side's time per event over a few batches (one batch's is noisy). Two states, apart
+    // by a wide margin: a share that followed each look (measured) swung with the noise, and
+    // each change costs both sides a longer look-up for the threads made before it.
+    paced_.worker_ns += static_cast<double>(pace.worker_ns) / static_cast<double>(pace.worker_events);
+    paced_.consumer_ns += static_cast<double>(pace.consumer_ns) / static_cast<double>(pace.consumer_events);
+    if (++paced_.batches < kPaceBatches) return;
+    const double ratio = paced_.worker_ns / std::max(paced_.consumer_ns, 1.0);
+    paced_ = {};
+    if (ratio > 1 + kUneven)
+        share->set(next_thread_, kShareWhereUneven);
+    else if (ratio < 1 - kUneven)
+        share->set(next_thread_, 0);
+}
+
 bool ReaderThreadLives::handle(const eventlog::WorkerEvent& event, std::uint64_t now, std::size_t index,
                                eventlog::WorkerOutput& out) {
     using namespace eventlog;

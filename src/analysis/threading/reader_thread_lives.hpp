@@ -10,7 +10,8 @@
 // not depend on the thread), those, their samples summed by time on the grid and activity in
 // chunks of as many samples as the shared track's (convert/folded_chunk.hpp). Not both: the
 // reader's thread has room for one (with millions of threads folded, the folded ones alone
-// keep it busier than the consumer). What they give reaches the sink at
+// keep it busier than the consumer: then a share of them goes back to the consumer while the
+// reader's thread is measured the slower, folded_share.hpp). What they give reaches the sink at
 // the events that made them; at the end, the lives' ends in id order among the consumer's
 // (deliver_ends_before()) and each track's pending filter groups where the markers flush
 // theirs (deliver_flush_of()): the sink sees what it would have seen had one analysis and the
@@ -25,6 +26,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "analysis/threading/folded_share.hpp"
 #include "analysis/threading/span_detail.hpp"
 #include "analysis/threading/thread_lives.hpp"
 #include "analysis/threading/thread_span_filters.hpp"
@@ -69,6 +71,9 @@ public:
         bool folded = false;                  // the lives of the others (their samples summed), not of those
         std::uint64_t sampling_interval_ns = 0;
         SpanDetail span_detail;  // the markers' (context.span_detail)
+        // With `folded`: of the others, those the consumer follows instead, which this sets as
+        // it goes (none without it). Shared with the consumer's analysis; must outlive this.
+        FoldedShare* folded_share = nullptr;
     };
     // `sink` and `diagnostics` are the consumer's; both must outlive it.
     ReaderThreadLives(Setup setup, ReaderLivesSink& sink, Diagnostics& diagnostics);
@@ -78,6 +83,9 @@ public:
 
     const eventlog::TagSet& tags() const override;
     std::unique_ptr<eventlog::WorkerOutput> make_output() const override;
+    // With a FoldedShare: a quarter of the next folded threads to the consumer while the
+    // worker is clearly the slower side, none while the consumer is.
+    void batch_begins(const eventlog::Pace& pace) override;
     // Room for more while the output holds fewer than kRoomyItems items and as many sums' rows:
     // one event adds at most two chunks' sums (a thread's samples between two of its events
     // are at most kMaxSamplesPerGap), or as many own samples.
@@ -184,7 +192,13 @@ private:
         const auto it = track_of_.find(thread);
         return recent_tracks_.note(thread, it == track_of_.end() ? std::nullopt : std::optional(it->second));
     }
-    bool keeps(eventlog::ThreadId thread) const { return own_.contains(thread) != setup_.folded; }
+    // Every thread the lives' events name passes here first (the next threads' share is set
+    // from above the highest).
+    bool keeps(eventlog::ThreadId thread) {
+        if (thread >= next_thread_) next_thread_ = std::uint64_t{thread} + 1;
+        if (!setup_.folded) return own_.contains(thread);
+        return !own_.contains(thread) && !(setup_.folded_share && setup_.folded_share->on_consumer(thread));
+    }
     // The recent threads' slots of the lives kept here: room for each own thread, a few for
     // the folded ones (any of millions).
     static std::size_t recent_slots(const Setup& setup) {
@@ -221,6 +235,17 @@ private:
     std::vector<std::uint32_t> sum_slots_ = std::vector<std::uint32_t>(1024);
     std::size_t taken_ = 0;
     std::uint32_t last_row_ = 0;  // the row (from 1) of the last folded sample
+    std::uint64_t next_thread_ = 0;  // above every thread id seen
+    // batch_begins()'s: each side's time per event summed over the batches since the last look;
+    // where the worker's is more than kUneven above the consumer's, a quarter of the folded
+    // threads go to the consumer (src/README.md, Performance notes), until it is as far below.
+    static constexpr int kPaceBatches = 8;
+    static constexpr double kUneven = 0.1;
+    static constexpr unsigned kShareWhereUneven = FoldedShare::kSteps / 4;
+    struct Paced {
+        double worker_ns = 0, consumer_ns = 0;
+        int batches = 0;
+    } paced_;
     Output* out_ = nullptr;
     std::uint32_t index_ = 0;
     bool ending_ = false, flushing_ = false;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/threading/capability_usage_analysis.hpp"
+#include "analysis/threading/folded_share.hpp"
 #include "analysis/threading/thread_lives.hpp"
 #include "analysis/threading/thread_state_analysis.hpp"
 #include "analysis/threading/threading_result.hpp"
@@ -34,6 +35,8 @@ struct ThreadingOptions {
     enum class LivesElsewhere : std::uint8_t { none, own, others };
     LivesElsewhere lives_elsewhere = LivesElsewhere::none;
     const util::FixedIdSet* own_threads = nullptr;
+    // With the others elsewhere: the share of them followed here all the same (none without).
+    const FoldedShare* folded_share = nullptr;
 };
 
 class ThreadingAnalysis {
@@ -71,8 +74,11 @@ private:
     CapabilityTrack& start_capability(eventlog::CapNo cap, std::uint64_t time);
     bool follows(eventlog::ThreadId id) const {
         using enum ThreadingOptions::LivesElsewhere;
-        return options_.lives_elsewhere == none ||
-               options_.own_threads->contains(id) == (options_.lives_elsewhere == others);
+        if (options_.lives_elsewhere == none) return true;
+        const bool is_own = options_.own_threads->contains(id);
+        return options_.lives_elsewhere == own
+                   ? !is_own
+                   : is_own || (options_.folded_share && options_.folded_share->on_consumer(id));
     }
     // The recent threads' slots of the lives it follows: room for each where those are the
     // threads with a track of their own, else a few (any of millions).

@@ -51,9 +51,11 @@ struct Told {
     std::vector<std::string> lines;
     std::string at = "start";
     std::map<std::pair<std::uint64_t, std::string>, std::uint64_t> chunk;  // (time, activity) -> weight
+    std::map<std::pair<std::uint64_t, std::string>, std::uint64_t> chunks;  // every chunk's, summed
     void line(const std::string& s) { lines.push_back(at + ": " + s); }
     void chunk_full() {
         std::string s = "chunk";
+        for (const auto& [key, weight] : chunk) chunks[key] += weight;
         for (const auto& [key, weight] : chunk)
             s += " " + std::to_string(key.first) + "@" + key.second + "x" + std::to_string(weight);
         line(s);
@@ -222,13 +224,17 @@ void on_the_consumer(const std::vector<ev::Event>& log, const std::vector<ev::Th
 }
 
 // The lives apart, fed as the prefetcher feeds a worker part (one batch).
-void apart(const std::vector<ev::Event>& log, const std::vector<ev::ThreadId>& own, bool folded, Told2& out) {
+// With `share`, the folded threads it gives the consumer are followed there.
+void apart(const std::vector<ev::Event>& log, const std::vector<ev::ThreadId>& own, bool folded, Told2& out,
+           FoldedShare* share = nullptr) {
     OnTheConsumer consumer_sink(out.told, own);  // the lives the consumer follows
     FromTheReader reader_sink(out.told);
-    ReaderThreadLives beside(ReaderThreadLives::Setup{own, folded, kInterval, kDetail}, reader_sink, out.diagnostics);
+    ReaderThreadLives beside(ReaderThreadLives::Setup{own, folded, kInterval, kDetail, share}, reader_sink,
+                             out.diagnostics);
     ThreadingOptions options{kInterval};
     options.lives_elsewhere = folded ? ThreadingOptions::LivesElsewhere::others : ThreadingOptions::LivesElsewhere::own;
     options.own_threads = &beside.own();
+    options.folded_share = share;
     ThreadingAnalysis analysis(out.diagnostics, options, &consumer_sink);
     const std::unique_ptr<ev::WorkerOutput> batch = beside.make_output();
     std::uint64_t now = 0;
@@ -285,6 +291,67 @@ BOOST_AUTO_TEST_CASE(the_sinks_are_told_what_one_analysis_on_the_consumer_tells_
     BOOST_TEST(lines_with(lines, " running ") > lines_with(lines, "running merged"));  // some kept as they are
     BOOST_TEST(lines_with(lines, "end: track") >= 2u);
     BOOST_TEST(std::count(lines.begin(), lines.end(), "end: activity 1/0/20/0") == 1);
+}
+
+// A share of the folded threads followed on the consumer instead: the chunks split elsewhere
+// (each side counts its own samples), but every (time, activity) sums to the same weight, and
+// everything else is told as before.
+BOOST_AUTO_TEST_CASE(folded_threads_shared_with_the_consumer_sum_to_the_same_samples) {
+    const std::vector<ev::ThreadId> own{7, 1};
+    const std::vector<ev::Event> log = events();
+    Told2 whole;
+    on_the_consumer(log, own, whole);
+    FoldedShare share;
+    share.set(0, FoldedShare::kSteps / 2);
+    Told2 split;
+    apart(log, own, true, split, &share);
+    const auto others = [](const std::vector<std::string>& lines) {
+        std::vector<std::string> kept;
+        for (const std::string& l : lines)
+            if (l.find(": chunk") == l.npos && l.find(": activity") == l.npos) kept.push_back(l);
+        return kept;
+    };
+    BOOST_TEST(others(whole.told.lines) == others(split.told.lines), boost::test_tools::per_element());
+    BOOST_TEST((whole.told.chunks == split.told.chunks));
+    BOOST_TEST(split.diagnostics.total() == whole.diagnostics.total());
+    // Both sides had some: thread 2's long life on one, and the short lives on both.
+    std::size_t shared = 0;
+    for (ev::ThreadId id = 10; id < 400; ++id) shared += share.on_consumer(id);
+    BOOST_TEST(shared > 100u);
+    BOOST_TEST(shared < 290u);
+}
+
+BOOST_AUTO_TEST_CASE(a_quarter_of_the_folded_threads_go_to_the_consumer_while_the_worker_is_slower) {
+    Told told;
+    FromTheReader sink(told);
+    Diagnostics diagnostics;
+    FoldedShare share;
+    ReaderThreadLives beside(ReaderThreadLives::Setup{{7, 1}, true, kInterval, kDetail, &share}, sink, diagnostics);
+    const auto batches = [&](std::uint64_t worker_ns, std::uint64_t consumer_ns, int n) {
+        for (int i = 0; i < n; ++i)
+            beside.batch_begins(ev::Pace{.worker_ns = worker_ns * 32,
+                                         .worker_events = 32,
+                                         .consumer_ns = consumer_ns * 64,
+                                         .consumer_events = 64});
+    };
+    beside.batch_begins(ev::Pace{});  // before the first batch: nothing to compare
+    batches(1200, 1000, 7);
+    BOOST_TEST(share.latest() == 0u);  // a look takes several batches
+    batches(1200, 1000, 1);
+    BOOST_TEST(share.latest() == FoldedShare::kSteps / 4);
+    batches(1050, 1000, 16);  // near even: it stays
+    BOOST_TEST(share.latest() == FoldedShare::kSteps / 4);
+    batches(950, 1000, 16);
+    BOOST_TEST(share.latest() == FoldedShare::kSteps / 4);
+    batches(800, 1000, 8);  // the consumer the slower: every folded thread back to the worker
+    BOOST_TEST(share.latest() == 0u);
+    batches(1000, 1000, 8);
+    BOOST_TEST(share.latest() == 0u);
+
+    // Without a share, or keeping the own threads, there is nothing to move.
+    ReaderThreadLives own(ReaderThreadLives::Setup{{7, 1}, false, kInterval, kDetail, &share}, sink, diagnostics);
+    for (int i = 0; i < 8; ++i) own.batch_begins(ev::Pace{2000, 1, 1000, 1});
+    BOOST_TEST(share.latest() == 0u);
 }
 
 // The folded threads' samples are summed by their time on the grid: many threads, each
