@@ -216,7 +216,8 @@ BOOST_AUTO_TEST_CASE(samples_of_one_instant_sum_by_stack_whatever_order_they_cam
             const ThreadHandle t = p.add_thread(proc, "t", 1, ms(0));
             const FuncHandle f = p.handle_for_func({.name = p.handle_for_string("f")});
             std::vector<StackHandle> stacks{p.handle_for_stack(std::nullopt, p.handle_for_frame({.func = f}))};
-            for (int i = 1; i < 5; ++i) stacks.push_back(p.handle_for_stack(stacks.back(), p.handle_for_frame({.func = f})));
+            for (int i = 1; i < 5; ++i)
+                stacks.push_back(p.handle_for_stack(stacks.back(), p.handle_for_frame({.func = f})));
             // The same multiset of samples, in another order each time: 20 times, 5 stacks.
             std::vector<std::pair<std::int64_t, int>> samples;
             for (int i = 0; i < 4000; ++i) samples.emplace_back(i % 20, i % 7 % 5);

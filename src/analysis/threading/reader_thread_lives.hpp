@@ -234,7 +234,7 @@ private:
     // Open addressing: row + 1 by hash, 0 for none; at most half full.
     std::vector<std::uint32_t> sum_slots_ = std::vector<std::uint32_t>(1024);
     std::size_t taken_ = 0;
-    std::uint32_t last_row_ = 0;  // the row (from 1) of the last folded sample
+    std::uint32_t last_row_ = 0;     // the row (from 1) of the last folded sample
     std::uint64_t next_thread_ = 0;  // above every thread id seen
     // batch_begins()'s: each side's time per event summed over the batches since the last look;
     // where the worker's is more than kUneven above the consumer's, a quarter of the folded

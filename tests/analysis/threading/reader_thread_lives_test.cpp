@@ -35,7 +35,6 @@ ev::Event event(std::uint64_t time, ev::CapNo cap, Payload payload) {
     return el2fx::testing::make_event(time, cap, payload);
 }
 
-
 std::string text(const ThreadActivity& a) {
     return std::to_string(static_cast<int>(a.state)) + "/" + std::to_string(a.cap) + "/" +
            std::to_string(a.reason.status) + "/" + std::to_string(a.reason.blocker);
@@ -50,7 +49,7 @@ std::string text(const MergedSpans& g) {
 struct Told {
     std::vector<std::string> lines;
     std::string at = "start";
-    std::map<std::pair<std::uint64_t, std::string>, std::uint64_t> chunk;  // (time, activity) -> weight
+    std::map<std::pair<std::uint64_t, std::string>, std::uint64_t> chunk;   // (time, activity) -> weight
     std::map<std::pair<std::uint64_t, std::string>, std::uint64_t> chunks;  // every chunk's, summed
     void line(const std::string& s) { lines.push_back(at + ": " + s); }
     void chunk_full() {
@@ -241,7 +240,8 @@ void apart(const std::vector<ev::Event>& log, const std::vector<ev::ThreadId>& o
     for (std::size_t i = 0; i < log.size(); ++i) {
         out.told.at = std::to_string(i);
         now = std::max(now, log[i].time);
-        if (beside.tags().test(log[i].tag)) beside.handle(el2fx::testing::FramedEvent(log[i]).view(), now, i, *batch);  // the worker
+        if (beside.tags().test(log[i].tag))
+            beside.handle(el2fx::testing::FramedEvent(log[i]).view(), now, i, *batch);  // the worker
         analysis.handle(log[i]);
         beside.deliver(*batch, i + 1, i == 0);  // the consumer, once it took the event
         out.told.line("diagnostics " + std::to_string(out.diagnostics.total()));
@@ -408,7 +408,7 @@ BOOST_AUTO_TEST_CASE(it_asks_for_the_thread_events_only_and_its_outputs_clear) {
     BOOST_TEST(give(event(10, 0, ev::RunThread{3}), 10, 0));
     BOOST_TEST(give(event(5000, 0, ev::StopThread{3, kFinished, 0}), 5000, 1));
     BOOST_TEST(give(event(6000, 0, ev::RunThread{3}), 6000, 2));  // after its finish
-    BOOST_TEST(beside.deliver(*out, 1, true) == 1u);  // the first event left nothing: the next to ask
+    BOOST_TEST(beside.deliver(*out, 1, true) == 1u);              // the first event left nothing: the next to ask
     BOOST_TEST(told.lines.empty());
     BOOST_TEST(beside.deliver(*out, 2, false) == 2u);
     BOOST_TEST(told.lines.size() == 1u);  // its activity (the sums wait for the chunk)
@@ -436,8 +436,8 @@ BOOST_AUTO_TEST_CASE(a_payload_too_short_for_its_fields_is_passed_over) {
         ReaderThreadLives beside(ReaderThreadLives::Setup{{9}, false, kInterval, kDetail}, sink, d);
         const std::unique_ptr<ev::WorkerOutput> out = beside.make_output();
         std::size_t index = 0;
-        BOOST_TEST(beside.handle(el2fx::testing::FramedEvent(event(5000, 0, ev::RunThread{9})).view(), 5000, index++,
-                                 *out));
+        BOOST_TEST(
+            beside.handle(el2fx::testing::FramedEvent(event(5000, 0, ev::RunThread{9})).view(), 5000, index++, *out));
         if (short_stop_between) {  // thread 9's id, and a byte of the status's two
             const std::uint8_t five_bytes[5] = {0, 0, 0, 9, 0};
             BOOST_TEST(beside.handle(ev::WorkerEvent{7000, ev::StopThread::tag, ev::CapNo{0}, five_bytes, 5}, 7000,
