@@ -37,12 +37,14 @@ public:
         if (last.share.load(std::memory_order_relaxed) == share) return;
         if (first <= last.first) {  // no thread from last.first on was seen: its share changes
             last.share.store(static_cast<std::uint8_t>(share), std::memory_order_relaxed);
+            newest_.store(last.first << 8 | share, std::memory_order_release);
             return;
         }
         if (n == kMaxChanges) return;
         entries_[n].first = first;
         entries_[n].share.store(static_cast<std::uint8_t>(share), std::memory_order_relaxed);
         count_.store(n + 1, std::memory_order_release);
+        newest_.store(first << 8 | share, std::memory_order_release);
     }
     // The share the newest threads get.
     unsigned latest() const {
@@ -52,16 +54,17 @@ public:
     // Either side: whether the consumer follows thread `id` (a folded one), by a hash of the id
     // (ids come in sequence, and a log may skip some in a pattern).
     bool on_consumer(eventlog::ThreadId id) const {
-        const std::size_t n = count_.load(std::memory_order_acquire);
-        const Entry& newest = entries_[n - 1];
-        // Most events are of threads made since the share last changed.
-        const unsigned share = newest.first <= id ? newest.share.load(std::memory_order_relaxed) : share_before(id, n);
-        return (id * std::uint32_t{0x9E3779B9}) >> (32 - kStepBits) < share;
+        // Most events are of threads made since the share last changed: one load answers
+        // (every event of a log that never shares asks).
+        const std::uint64_t newest = newest_.load(std::memory_order_acquire);
+        const unsigned share = (newest >> 8) <= id ? static_cast<unsigned>(newest & 0xff) : share_before(id);
+        return share != 0 && (id * std::uint32_t{0x9E3779B9}) >> (32 - kStepBits) < share;
     }
 
 private:
-    // The share of the last of the first n entries at or below `id` (the first is for 0).
-    [[gnu::noinline]] unsigned share_before(eventlog::ThreadId id, std::size_t n) const {
+    // The share of the last entry at or below `id` (the first is for 0).
+    [[gnu::noinline]] unsigned share_before(eventlog::ThreadId id) const {
+        std::size_t n = count_.load(std::memory_order_acquire);
         std::size_t lo = 0;  // entries_[lo].first <= id < entries_[n].first
         while (n - lo > 1) {
             const std::size_t mid = lo + (n - lo) / 2;
@@ -77,8 +80,10 @@ private:
         std::uint64_t first = 0;  // the first thread id it is for
         std::atomic<std::uint8_t> share{0};
     };
-    std::array<Entry, kMaxChanges> entries_{};  // by first; the first entry's is 0
+    // The newest entry's first id << 8 | its share, written after the entry and the count.
+    std::atomic<std::uint64_t> newest_{0};
     std::atomic<std::size_t> count_{1};
+    std::array<Entry, kMaxChanges> entries_{};  // by first; the first entry's is 0
 };
 
 }  // namespace el2fx::analysis
