@@ -47,9 +47,7 @@ public:
         newest_.store(first << 8 | share, std::memory_order_release);
     }
     // The share the newest threads get.
-    unsigned latest() const {
-        return entries_[count_.load(std::memory_order_acquire) - 1].share.load(std::memory_order_relaxed);
-    }
+    unsigned latest() const { return static_cast<unsigned>(newest_.load(std::memory_order_acquire) & 0xff); }
 
     // Either side: whether the consumer follows thread `id` (a folded one), by a hash of the id
     // (ids come in sequence, and a log may skip some in a pattern).
