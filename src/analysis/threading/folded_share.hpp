@@ -13,7 +13,6 @@
 #pragma once
 
 #include <array>
-#include <cstdio>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>

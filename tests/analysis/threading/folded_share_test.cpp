@@ -2,6 +2,9 @@
 // sides; a thread's answer never changes once a later share is set above it.
 #include <boost/test/unit_test.hpp>
 
+#include <atomic>
+#include <cstdint>
+#include <thread>
 #include <vector>
 
 #include "analysis/threading/folded_share.hpp"
@@ -79,6 +82,42 @@ BOOST_AUTO_TEST_CASE(after_the_most_changes_the_share_stays) {
     BOOST_TEST(on_consumer(share, 0, 1000) == on_consumer(share, 0, 1000));
     BOOST_TEST(on_consumer(share, 10, 20) == 10u);  // the first change's (16) from 10 on
     BOOST_TEST(on_consumer(share, 20, 30) == 0u);
+}
+
+// The two sides at once, as in a pass (and under ThreadSanitizer, tools/run-tests.sh): the
+// reader's thread sets a share from the first id it has not seen yet, then hands ids over; the
+// consumer asks about every id handed over, and about older ones again. Each id gets one
+// answer, the same on both sides, however the share changed since.
+BOOST_AUTO_TEST_CASE(set_while_the_consumer_asks_an_answer_never_changes) {
+    FoldedShare share;
+    constexpr ev::ThreadId kStep = 40;
+    constexpr ev::ThreadId kIds = kStep * 4000;  // under kMaxChanges changes
+    std::vector<std::uint8_t> worker_answer(kIds), consumer_answer(kIds);
+    std::atomic<ev::ThreadId> handed{0};  // ids below it reached the consumer (a batch's hand-over)
+    std::thread worker([&] {
+        for (ev::ThreadId first = 0; first < kIds; first += kStep) {
+            share.set(first, (first / kStep * 7) % (FoldedShare::kSteps + 1));
+            for (ev::ThreadId id = first; id < first + kStep; ++id) worker_answer[id] = share.on_consumer(id);
+            handed.store(first + kStep, std::memory_order_release);
+        }
+    });
+    std::size_t changed = 0;
+    for (ev::ThreadId asked = 0; asked < kIds;) {
+        const ev::ThreadId upto = handed.load(std::memory_order_acquire);
+        for (ev::ThreadId id = asked; id < upto; ++id) {
+            consumer_answer[id] = share.on_consumer(id);
+            const ev::ThreadId older = id / 3;  // one asked before, asked again
+            changed += share.on_consumer(older) != consumer_answer[older];
+        }
+        asked = upto;
+    }
+    worker.join();
+    BOOST_TEST(changed == 0u);
+    BOOST_TEST(consumer_answer == worker_answer);
+    std::size_t on = 0;
+    for (std::uint8_t a : consumer_answer) on += a;
+    BOOST_TEST(on > kIds / 4);  // shares of every size were set: about half of the ids
+    BOOST_TEST(on < kIds * 3 / 4);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
