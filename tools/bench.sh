@@ -134,7 +134,7 @@ for input in "${inputs[@]}"; do
     awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f\n", u + s }' >> "$tmp/cpus.txt"
     echo "$rss_kb" >> "$tmp/rss.txt"
     # The events pass's CPU, merge thread / consumer, run by run: a run where the merge took
-    # far more than the others did not measure the code (README, Performance).
+    # far more than the others did not measure the code (doc/performance.md, The machine, not the code).
     sed -nE 's/.*events [0-9.]+ s \(CPU: reader ([0-9.]+) s, analyses ([0-9.]+) s.*/\1\/\2/p' "$tmp/stderr.txt" \
       | tail -n 1 >> "$tmp/passes.txt"
     if [[ -n "$ghc_events" && "$events" != failed ]]; then
