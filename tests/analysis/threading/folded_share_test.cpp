@@ -91,7 +91,8 @@ BOOST_AUTO_TEST_CASE(after_the_most_changes_the_share_stays) {
 BOOST_AUTO_TEST_CASE(set_while_the_consumer_asks_an_answer_never_changes) {
     FoldedShare share;
     constexpr ev::ThreadId kStep = 40;
-    constexpr ev::ThreadId kIds = kStep * 4000;  // under kMaxChanges changes
+    constexpr ev::ThreadId kIds = kStep * 4000;
+    static_assert(kIds / kStep < FoldedShare::kMaxChanges);  // every change taken
     std::vector<std::uint8_t> worker_answer(kIds), consumer_answer(kIds);
     std::atomic<ev::ThreadId> handed{0};  // ids below it reached the consumer (a batch's hand-over)
     std::thread worker([&] {
